@@ -1,0 +1,35 @@
+/** Limits and defaults of the rules (rules.md A5, A9, A10; spec §9). */
+
+export const LIMITS = {
+  goal: { min: 1, max: 100, default: 10 },
+  start_tokens: { min: 0, max: 10, default: 2 },
+  hit_duration: { min: 1, max: 255, default: 20 },
+  guess_timeout: { min: 0, max: 600, default: 0 },
+  intercept_timeout: { min: 0, max: 600, default: 30 },
+  confirm_timeout: { min: 0, max: 600, default: 60 },
+} as const;
+
+export type NumericSetting = keyof typeof LIMITS;
+export const NUMERIC_SETTINGS = Object.keys(LIMITS) as NumericSetting[];
+
+/** At most this many players sit at one game (A10). */
+export const MAX_PLAYERS = 10;
+/** Players needed to start. */
+export const MIN_PLAYERS = 2;
+/** Local player names: trimmed length (A10). */
+export const NAME_MIN = 1;
+export const NAME_MAX = 32;
+/** Token prices. */
+export const COST_INTERCEPT = 1;
+export const COST_SKIP = 1;
+export const COST_CLAIM = 3;
+/** Tokens are stored as u8 on the wire; never count past this. */
+export const MAX_TOKENS = 255;
+/** Hits needed to start: players × goal × this. */
+export const HITS_PER_PLAYER_GOAL = 2;
+/** Seconds a player may be without connections before the engine treats him as absent (A5). */
+export const DISCONNECT_GRACE_SECONDS = 60;
+/** Game ids: 8 characters of this alphabet. */
+export const GAME_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const GAME_ID_LENGTH = 8;
+export const GAME_ID_PATTERN = /^[A-Za-z0-9]{8}$/;

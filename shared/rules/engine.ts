@@ -1,0 +1,624 @@
+import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, HITS_PER_PLAYER_GOAL, MAX_PLAYERS, MAX_TOKENS, MIN_PLAYERS, NAME_MAX, NAME_MIN } from './constants.ts';
+import { fail, ruleError, RuleFailure, type ErrorCode } from './errors.ts';
+import { parseAction } from './parse-action.ts';
+import { Rng, seedFrom } from './rng.ts';
+import { applySettingsPatch, defaultSettings } from './settings.ts';
+import { hitKey, isCorrect, slotsFor } from './slots.ts';
+import { clueOf, hitPayload, playerPayload } from './views.ts';
+import type {
+  Action,
+  ActionContext,
+  ActionResult,
+  Game,
+  GameEvent,
+  GameMode,
+  GameUpdate,
+  Hit,
+  Player,
+  RuleError,
+} from './types.ts';
+
+/**
+ * The rules engine: pure functions over plain data (rules.md Part A over Part B).
+ * applyAction never mutates its input and never throws for bad input: every
+ * expected failure comes back as `{ ok: false, error }`. Internally a step works on
+ * a private copy and aborts with RuleFailure, which applyAction turns into a value.
+ */
+
+interface Step {
+  g: Game;
+  rng: Rng;
+  now: number;
+  events: GameEvent[];
+  deleted: boolean;
+}
+
+/** Copies everything a step may change; Hit objects are shared and never mutated. */
+function cloneGame(game: Game): Game {
+  return {
+    ...game,
+    settings: { ...game.settings, packs: game.settings.packs.slice() },
+    players: game.players.map((p) => ({ ...p, hits: p.hits.slice(), guess: p.guess ? { ...p.guess } : null })),
+    deck: game.deck.slice(),
+    discard: game.discard.slice(),
+    played: game.played.slice(),
+    intercepts: game.intercepts.slice(),
+    deadline: game.deadline ? { ...game.deadline } : null,
+  };
+}
+
+export interface NewGame {
+  /** 8 characters of [A-Za-z0-9], chosen by the server. */
+  id: string;
+  mode: GameMode;
+  creator: { id: string; name: string };
+  /** Seed of the game's PRNG. */
+  seed: number;
+  /** Every pack id that exists now (default selection, and validation of `settings.packs`). */
+  packIds: string[];
+  /** Optional settings applied like an update (validated). */
+  settings?: unknown;
+}
+
+/** Creates a game with its creator as the first and only player (Part B §3). */
+export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: false; error: RuleError } {
+  let settings = defaultSettings(opts.packIds);
+  if (opts.settings !== undefined) {
+    const patched = applySettingsPatch(settings, opts.settings, opts.packIds);
+    if (!patched.ok) return patched;
+    settings = patched.settings;
+  }
+  const game: Game = {
+    id: opts.id,
+    mode: opts.mode,
+    state: 'Open',
+    settings,
+    players: [newPlayer(opts.creator.id, opts.creator.name, false, true)],
+    deck: [],
+    current: null,
+    discard: [],
+    played: [],
+    hit: null,
+    last_scored: null,
+    intercepts: [],
+    deadline: null,
+    winner: null,
+    standings: null,
+    draws: 0,
+    rng: seedFrom(opts.seed),
+  };
+  return { ok: true, game };
+}
+
+function newPlayer(id: string, name: string, virtual: boolean, creator: boolean): Player {
+  return { id, name, virtual, creator, state: 'Waiting', hits: [], tokens: 0, turn_player: false, guess: null, connected: true };
+}
+
+/**
+ * Applies one action. `ctx.now` is the current time in epoch milliseconds (the
+ * engine never reads a clock). Returns the new game and the events to publish, in
+ * Part B's order, or a typed error; the input game is never changed.
+ */
+export function applyAction(game: Game, raw: unknown, ctx: ActionContext): ActionResult {
+  const parsed = parseAction(raw);
+  if (!parsed.ok) return parsed;
+  const step: Step = { g: cloneGame(game), rng: new Rng(game.rng), now: ctx.now, events: [], deleted: false };
+  try {
+    HANDLERS[parsed.action.type](step, parsed.action as never);
+  } catch (e) {
+    if (e instanceof RuleFailure) return { ok: false, error: e.error };
+    throw e;
+  }
+  step.g.rng = step.rng.state;
+  return { ok: true, game: step.g, events: step.events, deleted: step.deleted };
+}
+
+/** The 404 a lookup failure gives for each action (Part B's three spellings). */
+export function gameNotFound(type: Action['type'] | 'get' | 'audio'): RuleError {
+  if (type === 'get') return ruleError('game_id_not_found');
+  if (type === 'stop') return ruleError('game_with_id_not_found');
+  return ruleError('game_not_found');
+}
+
+// ---------------------------------------------------------------------------
+// lookups and guards
+
+const turnIndex = (g: Game) => g.players.findIndex((p) => p.turn_player);
+const turnPlayer = (g: Game) => g.players.find((p) => p.turn_player);
+const isRunning = (g: Game) => g.state !== 'Open';
+/** Whether the engine may wait for this seat: in Local games the one device acts for every seat. */
+const isPresent = (g: Game, p: Player) => g.mode === 'Local' || p.virtual || p.connected;
+
+/** The caller's own seat, or the right failure. A Local game is invisible to non-members. */
+function member(g: Game, by: string, notFound: ErrorCode = 'game_not_found'): Player {
+  const p = g.players.find((q) => q.id === by && !q.virtual);
+  if (p) return p;
+  if (g.mode === 'Local') fail(notFound);
+  return fail('not_a_player');
+}
+
+/** Hides a Local game from everybody but its members. */
+function visible(g: Game, by: string, notFound: ErrorCode = 'game_not_found'): void {
+  if (g.mode === 'Local' && !g.players.some((p) => p.id === by && !p.virtual)) fail(notFound);
+}
+
+type ActFor = 'guess' | 'skip' | 'claim';
+/** The seat an action is for: the caller, or in Local games a seat the creator names. */
+function actor(g: Game, by: string, target: string | undefined, kind: ActFor): Player {
+  const caller = member(g, by);
+  if (target === undefined) return caller;
+  if (g.mode !== 'Local') fail(`local_only_${kind}`);
+  if (!caller.creator) fail(`creator_only_${kind}`);
+  return g.players.find((p) => p.id === target) ?? fail('player_not_found');
+}
+
+// ---------------------------------------------------------------------------
+// events
+
+function emit(s: Step, event: GameEvent['event'], data: GameUpdate): void {
+  s.events.push({ event, data });
+}
+
+/** change_state with the full player list and what a client needs for the phase. */
+function emitState(s: Step, extra: GameUpdate = {}): void {
+  const data: GameUpdate = { state: s.g.state, players: s.g.players.map(playerPayload), ...extra };
+  if (s.g.deadline) data.deadline = s.g.deadline.at;
+  const clue = clueOf(s.g);
+  if (clue) data.clue = clue;
+  emit(s, 'change_state', data);
+}
+
+// ---------------------------------------------------------------------------
+// cards
+
+function markPlayed(g: Game, hit: Hit): void {
+  const key = hitKey(hit);
+  if (!g.played.includes(key)) g.played.push(key);
+}
+
+/** Refills an empty deck from the discard pile; `last` (a card just skipped) goes to the bottom (W11). */
+function refill(s: Step, last?: Hit): void {
+  const rest = s.g.discard.filter((h) => h !== last);
+  s.g.deck = s.rng.shuffle(rest);
+  if (last && rest.length !== s.g.discard.length) s.g.deck.push(last);
+  s.g.discard = [];
+}
+
+/** Draws the next mystery card; false when no card is left anywhere. */
+function drawCurrent(s: Step, last?: Hit): boolean {
+  if (s.g.deck.length === 0) refill(s, last);
+  const next = s.g.deck.shift();
+  if (!next) return false;
+  s.g.current = next;
+  s.g.draws += 1;
+  markPlayed(s.g, next);
+  return true;
+}
+
+function armDeadline(s: Step): void {
+  const g = s.g;
+  const seconds =
+    g.state === 'Guessing' ? g.settings.guess_timeout
+    : g.state === 'Intercepting' ? g.settings.intercept_timeout
+    : g.state === 'Confirming' ? g.settings.confirm_timeout
+    : 0;
+  g.deadline = seconds > 0 && g.state !== 'Open' ? { state: g.state as 'Guessing', at: s.now + seconds * 1000 } : null;
+}
+
+// ---------------------------------------------------------------------------
+// turn cycle
+
+/**
+ * Starts a turn for the first present seat at or after `from`: clears guesses,
+ * draws a new mystery card. Ends the round (no winner) if no card is left.
+ */
+function startTurn(s: Step, from: number): void {
+  const g = s.g;
+  const n = g.players.length;
+  let seat = ((from % n) + n) % n;
+  for (let i = 0; i < n; i++) {
+    const cand = (from + i) % n;
+    if (isPresent(g, g.players[cand] as Player)) {
+      seat = cand;
+      break;
+    }
+  }
+  g.players.forEach((p, i) => {
+    p.guess = null;
+    p.turn_player = i === seat;
+    p.state = i === seat ? 'Guessing' : 'Waiting';
+  });
+  g.state = 'Guessing';
+  g.hit = null;
+  g.last_scored = null;
+  g.intercepts = [];
+  if (!drawCurrent(s)) {
+    endRound(s, null);
+    return;
+  }
+  armDeadline(s);
+}
+
+/** Aborts the running turn without a reveal: the mystery card goes to the discard pile. */
+function dropCurrent(g: Game): void {
+  if (g.current) g.discard.push(g.current);
+  g.current = null;
+}
+
+/** The confirmer: the creator in Local games, else the next present seat after the turn player (A5). */
+function pickConfirmer(g: Game, exclude?: string): Player | undefined {
+  if (g.mode === 'Local') return g.players.find((p) => p.creator);
+  const n = g.players.length;
+  const t = turnIndex(g);
+  let fallback: Player | undefined;
+  for (let i = 1; i < n; i++) {
+    const p = g.players[(t + i) % n] as Player;
+    if (p.id === exclude) continue;
+    fallback ??= p;
+    if (isPresent(g, p)) return p;
+  }
+  return fallback;
+}
+
+/** Reveals the mystery card (B7.3 with A6), then ends the round or asks for confirmation. */
+function reveal(s: Step): void {
+  const g = s.g;
+  const card = g.current;
+  const turn = turnPlayer(g);
+  if (!card || !turn) throw new Error('reveal without a mystery card or turn player');
+  const correct = (p: Player | undefined) => !!p && !!p.guess && isCorrect(p.guess, card.year);
+  const winner = correct(turn) ? turn : g.intercepts.map((id) => g.players.find((p) => p.id === id)).find(correct);
+  g.current = null;
+  if (winner) winner.hits.push(card);
+  else g.discard.push(card);
+  g.last_scored = winner?.id ?? null;
+  g.hit = card;
+  g.state = 'Confirming';
+  for (const p of g.players) p.state = 'Waiting';
+  const confirmer = pickConfirmer(g);
+  if (confirmer) confirmer.state = 'Confirming';
+  const extra: GameUpdate = { hit: hitPayload(card) };
+  if (winner) extra.last_scored = playerPayload(winner);
+  if (winner && winner.hits.length >= g.settings.goal) {
+    endRound(s, winner, extra);
+    return;
+  }
+  armDeadline(s);
+  emitState(s, extra);
+}
+
+/** Continues after the reveal: +1 token on a "yes", then the next seat's turn. */
+function finishConfirm(s: Step, yes: boolean): void {
+  const g = s.g;
+  const t = turnIndex(g);
+  const turn = g.players[t];
+  if (yes && turn) turn.tokens = Math.min(MAX_TOKENS, turn.tokens + 1);
+  startTurn(s, t + 1);
+  if (isRunning(g)) emitState(s);
+}
+
+/** Passes the turn without a reveal (guess timeout, absent turn player): the card is discarded. */
+function passTurn(s: Step): void {
+  const t = turnIndex(s.g);
+  dropCurrent(s.g);
+  startTurn(s, t + 1);
+  if (isRunning(s.g)) emitState(s);
+}
+
+/**
+ * Ends the round (win, stop, too few players): keeps the standings and the winner
+ * for the end dialog (A11), resets every seat and clears all cards.
+ */
+function endRound(s: Step, winner: Player | null, extra: GameUpdate = {}): void {
+  const g = s.g;
+  const standings = g.players.map(playerPayload);
+  const winnerView = winner ? (standings.find((p) => p.id === winner.id) ?? null) : null;
+  g.standings = standings;
+  g.winner = winnerView;
+  g.state = 'Open';
+  g.deck = [];
+  g.discard = [];
+  g.current = null;
+  g.hit = null;
+  g.last_scored = null;
+  g.intercepts = [];
+  g.deadline = null;
+  for (const p of g.players) {
+    p.state = 'Waiting';
+    p.tokens = 0;
+    p.hits = [];
+    p.turn_player = false;
+    p.guess = null;
+  }
+  const data: GameUpdate = { ...extra, standings };
+  if (winnerView) data.winner = winnerView;
+  emitState(s, data);
+}
+
+/** After an interceptor's answer (or absence): reveal when nobody is left to answer. */
+function revealIfAllAnswered(s: Step): boolean {
+  if (s.g.state === 'Intercepting' && !s.g.players.some((p) => p.state === 'Intercepting')) {
+    reveal(s);
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// handlers
+
+type Handler<T extends Action['type']> = (s: Step, a: Extract<Action, { type: T }>) => void;
+type Handlers = { [T in Action['type']]: Handler<T> };
+
+const HANDLERS: Handlers = {
+  join(s, a) {
+    const g = s.g;
+    visible(g, a.by);
+    if (g.state !== 'Open') fail('already_running');
+    if (g.players.some((p) => p.id === a.by && !p.virtual)) fail('already_joined');
+    if (g.players.length >= MAX_PLAYERS) fail('game_full');
+    const p = newPlayer(a.by, a.name, false, !g.players.some((q) => q.creator));
+    g.players.push(p);
+    emit(s, 'join', { players: [playerPayload(p)] });
+  },
+
+  join_local(s, a) {
+    const g = s.g;
+    visible(g, a.by);
+    if (g.state !== 'Open') fail('already_running');
+    if (g.mode !== 'Local') fail('virtual_only_local');
+    if (!member(g, a.by).creator) fail('creator_only_virtual');
+    const name = a.name.trim();
+    if (name.length < NAME_MIN || name.length > NAME_MAX) fail('name_invalid');
+    if (g.players.some((p) => p.name.toLocaleLowerCase() === name.toLocaleLowerCase())) fail('name_taken');
+    if (g.players.length >= MAX_PLAYERS) fail('game_full');
+    const p = newPlayer(s.rng.uuid(), name, true, false);
+    g.players.push(p);
+    emit(s, 'join', { players: [playerPayload(p)] });
+  },
+
+  leave(s, a) {
+    const g = s.g;
+    const caller = member(g, a.by);
+    let target = caller;
+    if (a.player !== undefined) {
+      if (!caller.creator) fail('creator_only_kick');
+      target = g.players.find((p) => p.id === a.player) ?? fail('player_not_found');
+    }
+    removePlayer(s, target);
+  },
+
+  update(s, a) {
+    const g = s.g;
+    const caller = member(g, a.by);
+    if (g.state !== 'Open') fail('game_running');
+    if (!caller.creator) fail('creator_only_update');
+    const patched = applySettingsPatch(g.settings, a.settings, a.pack_ids);
+    if (!patched.ok) throw new RuleFailure(patched.error);
+    g.settings = patched.settings;
+    emit(s, 'update', { settings: { ...g.settings, packs: g.settings.packs.slice() } });
+  },
+
+  start(s, a) {
+    const g = s.g;
+    visible(g, a.by);
+    if (g.players.length < MIN_PLAYERS) fail('not_enough_players');
+    if (g.state !== 'Open') fail('already_running');
+    if (!g.players.some((p) => p.id === a.by && !p.virtual && p.creator)) fail('creator_only_start');
+    const selected = new Set(g.settings.packs);
+    const byKey = new Map<string, Hit>();
+    for (const h of a.hits) {
+      if (h.packs.some((p) => selected.has(p)) && !byKey.has(hitKey(h))) byKey.set(hitKey(h), h);
+    }
+    const required = g.players.length * g.settings.goal * HITS_PER_PLAYER_GOAL;
+    if (byKey.size < required) fail('not_enough_hits', { x: byKey.size, y: required });
+    const played = new Set(g.played);
+    const fresh: Hit[] = [];
+    const heard: Hit[] = [];
+    for (const [key, h] of byKey) (played.has(key) ? heard : fresh).push(h);
+    g.deck = [...s.rng.shuffle(fresh), ...s.rng.shuffle(heard)];
+    g.discard = [];
+    g.players = s.rng.shuffle(g.players);
+    g.winner = null;
+    g.standings = null;
+    for (const p of g.players) {
+      const card = g.deck.shift() as Hit;
+      markPlayed(g, card);
+      p.hits = [card];
+      p.tokens = g.settings.start_tokens;
+    }
+    startTurn(s, 0);
+    emitState(s);
+  },
+
+  stop(s, a) {
+    const g = s.g;
+    visible(g, a.by, 'game_with_id_not_found');
+    if (!g.players.some((p) => p.id === a.by && !p.virtual && p.creator)) fail('creator_only_stop');
+    if (g.state === 'Open') fail('not_running');
+    endRound(s, null);
+  },
+
+  guess(s, a) {
+    const g = s.g;
+    const p = actor(g, a.by, a.player, 'guess');
+    if (p.state !== 'Guessing' && p.state !== 'Intercepting') fail('cannot_guess');
+    if (a.slot !== null && g.players.some((q) => q.guess?.id === a.slot)) fail('slot_taken');
+    if (a.slot !== null && p.guess) fail('already_guessed');
+    if (a.slot !== null && g.state === 'Intercepting' && p.tokens < COST_INTERCEPT) fail('no_token_intercept');
+    const turn = turnPlayer(g) as Player;
+    const slot = a.slot === null ? null : slotsFor(turn.hits).find((sl) => sl.id === a.slot);
+    if (slot === undefined) fail('unknown_slot');
+    if (g.state === 'Guessing' && slot === null) fail('guess_required');
+    p.guess = slot;
+    p.state = 'Waiting';
+    if (g.state === 'Guessing') {
+      g.state = 'Intercepting';
+      for (const q of g.players) {
+        if (q !== turn) q.state = q.tokens >= COST_INTERCEPT && isPresent(g, q) ? 'Intercepting' : 'Waiting';
+      }
+      emit(s, 'guess', { players: [playerPayload(p)] });
+      if (!revealIfAllAnswered(s)) {
+        armDeadline(s);
+        emitState(s);
+      }
+      return;
+    }
+    if (slot) {
+      p.tokens -= COST_INTERCEPT;
+      g.intercepts.push(p.id);
+    }
+    emit(s, 'guess', { players: [playerPayload(p)] });
+    revealIfAllAnswered(s);
+  },
+
+  confirm(s, a) {
+    const g = s.g;
+    const caller = member(g, a.by);
+    if (g.state === 'Open' && g.winner) fail('has_winner');
+    if (caller.state !== 'Confirming') fail('cannot_confirm');
+    finishConfirm(s, a.confirm);
+  },
+
+  skip(s, a) {
+    const g = s.g;
+    const p = actor(g, a.by, a.player, 'skip');
+    if (p.state !== 'Guessing') fail('cannot_skip');
+    if (p.tokens < COST_SKIP) fail('no_token_skip');
+    const skipped = g.current as Hit;
+    p.tokens -= COST_SKIP;
+    g.discard.push(skipped);
+    g.current = null;
+    if (!drawCurrent(s, skipped)) throw new Error('skip left no card although the skipped one is in the discard pile');
+    armDeadline(s);
+    const data: GameUpdate = { players: [playerPayload(p)], hit: hitPayload(skipped) };
+    if (g.deadline) data.deadline = g.deadline.at;
+    const clue = clueOf(g);
+    if (clue) data.clue = clue;
+    emit(s, 'skip', data);
+  },
+
+  claim(s, a) {
+    const g = s.g;
+    const p = actor(g, a.by, a.player, 'claim');
+    if (!p.turn_player || p.state !== 'Guessing') fail('cannot_claim');
+    if (p.tokens < COST_CLAIM) fail('no_tokens_claim');
+    if (g.deck.length === 0) refill(s);
+    const card = g.deck.shift() ?? fail('no_hit_left');
+    p.tokens -= COST_CLAIM;
+    p.hits.push(card);
+    markPlayed(g, card);
+    emit(s, 'claim', { players: [playerPayload(p)], hit: hitPayload(card) });
+    if (p.hits.length >= g.settings.goal) endRound(s, p);
+  },
+
+  timeout(s) {
+    const g = s.g;
+    if (!g.deadline || s.now < g.deadline.at || g.deadline.state !== g.state) fail('no_deadline');
+    if (g.state === 'Guessing') passTurn(s);
+    else if (g.state === 'Intercepting') {
+      for (const p of g.players) {
+        if (p.state !== 'Intercepting') continue;
+        p.state = 'Waiting';
+        emit(s, 'guess', { players: [playerPayload(p)] });
+      }
+      revealIfAllAnswered(s);
+    } else finishConfirm(s, false);
+  },
+
+  presence(s, a) {
+    const g = s.g;
+    const p = g.players.find((q) => q.id === a.player) ?? fail('player_not_found');
+    if (p.virtual || p.connected === a.connected) return;
+    p.connected = a.connected;
+    if (a.connected || !isRunning(g) || g.mode === 'Local') return;
+    if (g.state === 'Guessing' && p.turn_player) {
+      passTurn(s);
+    } else if (g.state === 'Intercepting' && p.state === 'Intercepting') {
+      p.state = 'Waiting';
+      emit(s, 'guess', { players: [playerPayload(p)] });
+      revealIfAllAnswered(s);
+    } else if (g.state === 'Confirming' && p.state === 'Confirming') {
+      const next = pickConfirmer(g, p.id);
+      if (next && next !== p && isPresent(g, next)) {
+        p.state = 'Waiting';
+        next.state = 'Confirming';
+        emitState(s);
+      }
+    }
+  },
+
+  replace_hit(s) {
+    const g = s.g;
+    if (g.state !== 'Guessing' || !g.current) fail('no_hit');
+    g.current = null;
+    if (!drawCurrent(s)) {
+      endRound(s, null);
+      return;
+    }
+    armDeadline(s);
+    emitState(s);
+  },
+};
+
+/** Removes a player (leave, kick, logout, expiry) as rules.md A7 says. */
+function removePlayer(s: Step, target: Player): void {
+  const g = s.g;
+  const seat = g.players.indexOf(target);
+  const n = g.players.length;
+  const leaving = playerPayload(target);
+  if (target.creator) {
+    target.creator = false;
+    for (let i = 1; i < n; i++) {
+      const p = g.players[(seat + i) % n] as Player;
+      if (!p.virtual) {
+        p.creator = true;
+        break;
+      }
+    }
+  }
+  const wasTurn = target.turn_player;
+  const phase = g.state;
+  if (isRunning(g)) {
+    g.discard.push(...target.hits);
+    target.hits = [];
+    if (wasTurn && phase !== 'Confirming') {
+      dropCurrent(g);
+      for (const id of g.intercepts) {
+        const p = g.players.find((q) => q.id === id);
+        if (p) p.tokens = Math.min(MAX_TOKENS, p.tokens + COST_INTERCEPT);
+      }
+    }
+  }
+  g.players.splice(seat, 1);
+  g.intercepts = g.intercepts.filter((id) => id !== target.id);
+  if (g.last_scored === target.id) g.last_scored = null;
+  emit(s, 'leave', { players: [leaving] });
+
+  if (!g.players.some((p) => !p.virtual)) {
+    s.deleted = true;
+    g.state = 'Open';
+    emit(s, 'change_state', { state: 'Open' });
+    return;
+  }
+  if (!isRunning(g)) {
+    emitState(s);
+    return;
+  }
+  if (g.players.length < MIN_PLAYERS) {
+    endRound(s, null);
+    return;
+  }
+  if (wasTurn) {
+    // the seat after the leaver now has the leaver's index
+    startTurn(s, seat);
+    if (isRunning(g)) emitState(s);
+    return;
+  }
+  if (revealIfAllAnswered(s)) return;
+  if (g.state === 'Confirming' && !g.players.some((p) => p.state === 'Confirming')) {
+    const next = pickConfirmer(g);
+    if (next) next.state = 'Confirming';
+  }
+  emitState(s);
+}

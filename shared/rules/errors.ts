@@ -1,0 +1,93 @@
+import type { RuleError } from './types.ts';
+
+/**
+ * Every expected failure of the engine: a stable code, the HTTP status of rules.md A2
+ * and Part B's English message (kept verbatim so existing clients keep working).
+ * Codes double as i18n keys (`errors.<code>`).
+ */
+export const ERRORS = {
+  // lookup (answered by the server, which knows which games exist)
+  game_id_not_found: [404, 'game id not found'],
+  game_not_found: [404, 'game not found'],
+  game_with_id_not_found: [404, 'game with that id not found'],
+  // membership
+  not_a_player: [403, 'user is not part of this game'],
+  player_not_found: [404, "a player with this id isn't part of this game"],
+  // join
+  already_running: [409, 'the game is already running'],
+  already_joined: [409, 'user is already part of this game'],
+  virtual_only_local: [409, 'virtual players can only be added to local games'],
+  creator_only_virtual: [403, 'only the creator can add virtual players to a game'],
+  game_full: [409, 'the game is full (at most 10 players)'],
+  name_invalid: [400, 'the player name must be 1 to 32 characters long'],
+  name_taken: [409, 'a player with this name is already part of this game'],
+  // leave
+  creator_only_kick: [403, 'only the creator can kick other players from a game'],
+  // start
+  not_enough_players: [409, 'you need at least two players to start a game'],
+  creator_only_start: [403, 'only the creator can start a game'],
+  not_enough_hits: [409, "There aren't enough hits available to start a game ({x} individual hits in the currently selected packs, {y} hits are required)"],
+  // stop
+  creator_only_stop: [403, 'you are not the creator of this game'],
+  not_running: [409, "the game isn't running"],
+  // update
+  game_running: [409, 'game is currently running'],
+  creator_only_update: [403, 'user must be creator of the game'],
+  invalid_setting: [400, '{field} must be {rule}'],
+  unknown_pack: [400, 'packs: unknown pack id {id}'],
+  // guess
+  local_only_guess: [403, 'guesses for other players can only be submitted in local games'],
+  creator_only_guess: [403, 'only the creator can submit guesses for virtual players'],
+  cannot_guess: [409, 'this player cannot guess right now'],
+  slot_taken: [409, 'this slot is already taken'],
+  already_guessed: [409, 'you already submitted a guess'],
+  no_token_intercept: [409, "this player doesn't have a token to intercept here"],
+  unknown_slot: [409, "a guess with that id doesn't exist for the current turn player"],
+  guess_required: [409, 'this player needs to send a guess'],
+  // confirm
+  has_winner: [409, 'the game already has a winner'],
+  cannot_confirm: [409, 'this player cannot confirm right now'],
+  // skip
+  local_only_skip: [403, 'hits of other players can only be skipped in local games'],
+  creator_only_skip: [403, 'only the creator can skip hits of virtual players'],
+  cannot_skip: [409, 'this player cannot skip right now'],
+  no_token_skip: [409, "this player doesn't have a token to skip here"],
+  // claim
+  local_only_claim: [403, 'hits of other players can only be claimed in local games'],
+  creator_only_claim: [403, 'only the creator can claim hits of virtual players'],
+  cannot_claim: [409, 'this player cannot claim a hit right now'],
+  no_tokens_claim: [409, "this player doesn't have enough tokens to claim a hit"],
+  no_hit_left: [409, 'there is no hit left to claim'],
+  // audio (served by the server; the rules decide what may be heard)
+  audio_not_running: [409, "game currently isn't running"],
+  hit_not_revealed: [404, "the hit isn't currently revealed"],
+  no_hit: [409, 'no hit found'],
+  audio_members_only: [403, 'only players of this game may hear its hidden hit'],
+  no_audio_card_mode: [404, 'this game shows its hits as cards and has no audio'],
+  // system actions
+  no_deadline: [409, 'no deadline has passed'],
+  bad_action: [400, 'malformed action: {detail}'],
+} as const satisfies Record<string, readonly [RuleError['status'], string]>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Builds the error value for `code`, filling `{placeholders}` from `params`. */
+export function ruleError(code: ErrorCode, params: Record<string, string | number> = {}): RuleError {
+  const [status, template] = ERRORS[code];
+  const message = template.replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? `{${key}}`));
+  return { code, status, message };
+}
+
+/** Signals an expected failure inside the engine; caught by applyAction and returned as a value. */
+export class RuleFailure extends Error {
+  readonly error: RuleError;
+  constructor(error: RuleError) {
+    super(error.message);
+    this.error = error;
+  }
+}
+
+/** Throws the typed failure for `code` (only ever caught by applyAction). */
+export function fail(code: ErrorCode, params?: Record<string, string | number>): never {
+  throw new RuleFailure(ruleError(code, params));
+}

@@ -1,0 +1,11 @@
+/** The Hitline rules engine: pure, seeded, no I/O. See rules.md for the rules it implements. */
+export * from './types.ts';
+export * from './constants.ts';
+export { ERRORS, ruleError, type ErrorCode } from './errors.ts';
+export { createGame, applyAction, gameNotFound, type NewGame } from './engine.ts';
+export { parseAction, isHit } from './parse-action.ts';
+export { defaultSettings, applySettingsPatch } from './settings.ts';
+export { slotsFor, isCorrect, hitKey } from './slots.ts';
+export { seedFrom, Rng } from './rng.ts';
+export * from './views.ts';
+export { audioAccess, type AudioTarget } from './audio.ts';

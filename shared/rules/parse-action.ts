@@ -1,0 +1,63 @@
+import { ruleError } from './errors.ts';
+import type { Action, Hit, RuleError } from './types.ts';
+
+/**
+ * Checks the shape of an action that may come from anywhere (a fuzzer, a bad
+ * client, a stored log). The transports validate with the protocol's zod schemas
+ * first; this guard keeps the engine safe on its own.
+ */
+
+type Fields = Record<string, unknown>;
+const isRecord = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 64;
+const optionalId = (v: unknown) => v === undefined || isId(v);
+
+/** Whether `v` has the shape of a catalogue hit the engine can deal. */
+export function isHit(v: unknown): v is Hit {
+  return (
+    isRecord(v) &&
+    isId(v.id) &&
+    typeof v.title === 'string' &&
+    typeof v.artist === 'string' &&
+    typeof v.belongs_to === 'string' &&
+    typeof v.year === 'number' &&
+    Number.isInteger(v.year) &&
+    v.year >= 1 &&
+    v.year <= 9999 &&
+    Array.isArray(v.packs) &&
+    v.packs.every((p) => typeof p === 'string') &&
+    (v.yt_id === undefined || v.yt_id === null || typeof v.yt_id === 'string')
+  );
+}
+
+const CHECKS: Record<Action['type'], (a: Fields) => string | null> = {
+  join: (a) => (isId(a.by) && typeof a.name === 'string' ? null : 'join needs by and name'),
+  join_local: (a) => (isId(a.by) && typeof a.name === 'string' ? null : 'join_local needs by and name'),
+  leave: (a) => (isId(a.by) && optionalId(a.player) ? null : 'leave needs by and an optional player id'),
+  update: (a) =>
+    isId(a.by) && isRecord(a.settings) && Array.isArray(a.pack_ids) && a.pack_ids.every((p) => typeof p === 'string')
+      ? null
+      : 'update needs by, settings and pack_ids',
+  start: (a) => (isId(a.by) && Array.isArray(a.hits) && a.hits.every(isHit) ? null : 'start needs by and a list of hits'),
+  stop: (a) => (isId(a.by) ? null : 'stop needs by'),
+  guess: (a) =>
+    isId(a.by) && optionalId(a.player) && (a.slot === null || (Number.isInteger(a.slot) && (a.slot as number) >= 0 && (a.slot as number) <= 255))
+      ? null
+      : 'guess needs by and a slot id (0..255) or null',
+  confirm: (a) => (isId(a.by) && typeof a.confirm === 'boolean' ? null : 'confirm needs by and a boolean confirm'),
+  skip: (a) => (isId(a.by) && optionalId(a.player) ? null : 'skip needs by and an optional player id'),
+  claim: (a) => (isId(a.by) && optionalId(a.player) ? null : 'claim needs by and an optional player id'),
+  timeout: () => null,
+  presence: (a) => (isId(a.player) && typeof a.connected === 'boolean' ? null : 'presence needs player and connected'),
+  replace_hit: () => null,
+};
+
+/** Returns the action typed, or the 400 error that says what is wrong with it. */
+export function parseAction(raw: unknown): { ok: true; action: Action } | { ok: false; error: RuleError } {
+  if (!isRecord(raw) || typeof raw.type !== 'string' || !Object.hasOwn(CHECKS, raw.type)) {
+    return { ok: false, error: ruleError('bad_action', { detail: 'unknown action type' }) };
+  }
+  const problem = CHECKS[raw.type as Action['type']](raw);
+  if (problem) return { ok: false, error: ruleError('bad_action', { detail: problem }) };
+  return { ok: true, action: raw as unknown as Action };
+}

@@ -1,0 +1,209 @@
+/**
+ * Plain-data types of the rules engine. Everything here is JSON-serialisable so a
+ * game can be stored, replayed and compared.
+ */
+
+export const GAME_STATES = ['Open', 'Guessing', 'Intercepting', 'Confirming'] as const;
+/** The game's phase. Open = not running. */
+export type GameState = (typeof GAME_STATES)[number];
+
+export const GAME_MODES = ['Public', 'Private', 'Local'] as const;
+/** Public: listed; Private: unlisted, the id is the invitation; Local: one device, creator only. */
+export type GameMode = (typeof GAME_MODES)[number];
+
+export const PLAYER_STATES = ['Waiting', 'Guessing', 'Intercepting', 'Confirming'] as const;
+export type PlayerState = (typeof PLAYER_STATES)[number];
+
+export const CLUE_MODES = ['audio', 'card'] as const;
+/** audio: players hear the hidden hit; card: they read its title and artist (never the year). */
+export type ClueMode = (typeof CLUE_MODES)[number];
+
+/** A catalogue hit as the engine knows it. Hit objects are never mutated by the engine. */
+export interface Hit {
+  id: string;
+  title: string;
+  artist: string;
+  /** Film or show the hit belongs to; "" means none. */
+  belongs_to: string;
+  /** Release year, 1..9999. */
+  year: number;
+  packs: string[];
+  /** YouTube id; two hits with the same yt_id are the same hit. Never sent to clients in games. */
+  yt_id?: string | null;
+}
+
+/** A slot on a timeline. 0 in a bound means "open end". Years inclusive. */
+export interface Slot {
+  id: number;
+  from_year: number;
+  to_year: number;
+}
+
+export interface Settings {
+  /** Cards needed to win (including the starting card), 1..100. */
+  goal: number;
+  /** Tokens every player receives at start, 0..10. */
+  start_tokens: number;
+  /** Seconds of the hidden clip, 1..255. */
+  hit_duration: number;
+  /** Selected pack ids; stored non-empty unless the catalogue has no packs. */
+  packs: string[];
+  /** Seconds the turn player has to place, 0 = off. */
+  guess_timeout: number;
+  /** Seconds interceptors have after the placement, 0 = off. */
+  intercept_timeout: number;
+  /** Seconds the confirmer has, 0 = off. */
+  confirm_timeout: number;
+  clue_mode: ClueMode;
+}
+
+export interface Player {
+  /** The user's id for real players; a fresh id for virtual (local) players. */
+  id: string;
+  name: string;
+  /** true = a local, name-only player (not a guest user). */
+  virtual: boolean;
+  creator: boolean;
+  state: PlayerState;
+  /** Cards in acquisition order. */
+  hits: Hit[];
+  tokens: number;
+  turn_player: boolean;
+  /** Copy of the turn player's slot this player chose this turn. */
+  guess: Slot | null;
+  /** false once all of the player's connections have been gone past the grace window (A5). */
+  connected: boolean;
+}
+
+/** Which phase deadline is armed; `at` is absolute epoch milliseconds. */
+export interface Deadline {
+  state: 'Guessing' | 'Intercepting' | 'Confirming';
+  at: number;
+}
+
+/** A player's public payload (Part B's PlayerPayload). */
+export interface PlayerPayload {
+  id: string;
+  name: string;
+  state: PlayerState;
+  creator: boolean;
+  hits: HitPayload[];
+  tokens: number;
+  slots: Slot[];
+  turn_player: boolean;
+  guess: Slot | null;
+  virtual: boolean;
+  connected: boolean;
+}
+
+/** A hit as shown in games (no yt_id, no playback offset). */
+export interface HitPayload {
+  id: string;
+  title: string;
+  artist: string;
+  belongs_to: string;
+  year: number;
+  packs: string[];
+}
+
+/** What the table reads aloud in `card` clue mode: never the year or id. */
+export interface Clue {
+  title: string;
+  artist: string;
+  belongs_to: string;
+}
+
+/** The whole game as the engine holds it. Never sent as is: see views.ts. */
+export interface Game {
+  id: string;
+  mode: GameMode;
+  state: GameState;
+  settings: Settings;
+  /** Seat order. */
+  players: Player[];
+  /** Draw pile; the next mystery card is deck[0]. */
+  deck: Hit[];
+  /** The hidden mystery card while Guessing/Intercepting; null otherwise. */
+  current: Hit | null;
+  /** Played cards nobody owns (revealed and lost, skipped, left behind). */
+  discard: Hit[];
+  /** Keys of every card played in this game; a later start prefers other hits. */
+  played: string[];
+  /** The most recently revealed hit (Confirming); null otherwise. */
+  hit: Hit | null;
+  /** Id of the player who won the revealed card. */
+  last_scored: string | null;
+  /** Player ids in the order they placed an interception this turn (A6). */
+  intercepts: string[];
+  deadline: Deadline | null;
+  /** Winner snapshot of the last ended round, kept until the next start (A11). */
+  winner: PlayerPayload | null;
+  /** Final standings of the last ended round, kept until the next start (A11). */
+  standings: PlayerPayload[] | null;
+  /** Counts every new mystery card; lets the server change the clip URL per turn. */
+  draws: number;
+  /** Seeded PRNG state (uint32). */
+  rng: number;
+}
+
+/** Partial game update carried by events (Part B §15: keys omitted when absent). */
+export interface GameUpdate {
+  state?: GameState;
+  players?: PlayerPayload[];
+  hit?: HitPayload;
+  last_scored?: PlayerPayload;
+  winner?: PlayerPayload;
+  settings?: Settings;
+  standings?: PlayerPayload[];
+  deadline?: number;
+  clue?: Clue;
+}
+
+export const GAME_EVENT_NAMES = ['join', 'leave', 'change_state', 'guess', 'skip', 'claim', 'update'] as const;
+export type GameEventName = (typeof GAME_EVENT_NAMES)[number];
+
+export interface GameEvent {
+  event: GameEventName;
+  data: GameUpdate;
+}
+
+/** A typed, expected failure: `status` is the HTTP status, `message` Part B's English text. */
+export interface RuleError {
+  code: string;
+  status: 400 | 401 | 403 | 404 | 409;
+  message: string;
+}
+
+export type ActionResult =
+  | { ok: true; game: Game; events: GameEvent[]; deleted: boolean }
+  | { ok: false; error: RuleError };
+
+/** Settings a caller may change; every field optional. */
+export type SettingsPatch = Partial<Settings>;
+
+/**
+ * Every action the engine understands. `by` is the acting user's id; `player` names
+ * the seat acted for (local games). System actions (`timeout`, `presence`,
+ * `replace_hit`) come from the server itself.
+ */
+export type Action =
+  | { type: 'join'; by: string; name: string }
+  | { type: 'join_local'; by: string; name: string }
+  | { type: 'leave'; by: string; player?: string }
+  | { type: 'update'; by: string; settings: SettingsPatch; pack_ids: string[] }
+  | { type: 'start'; by: string; hits: Hit[] }
+  | { type: 'stop'; by: string }
+  | { type: 'guess'; by: string; player?: string; slot: number | null }
+  | { type: 'confirm'; by: string; confirm: boolean }
+  | { type: 'skip'; by: string; player?: string }
+  | { type: 'claim'; by: string; player?: string }
+  | { type: 'timeout' }
+  | { type: 'presence'; player: string; connected: boolean }
+  | { type: 'replace_hit' };
+
+export type ActionType = Action['type'];
+
+export interface ActionContext {
+  /** Current time, epoch milliseconds. */
+  now: number;
+}

@@ -1,0 +1,126 @@
+import { slotsFor } from './slots.ts';
+import type { Clue, Game, GameMode, GameState, Hit, HitPayload, Player, PlayerPayload, Settings } from './types.ts';
+
+/**
+ * The one place that decides what a viewer may see (rules.md A12). Nothing here
+ * ever includes the hidden mystery card (`game.current`) except, in `card` clue
+ * mode, its title, artist and belongs_to as the clue.
+ */
+
+/** A hit as shown in games: no yt_id, no playback offset. */
+export function hitPayload(hit: Hit): HitPayload {
+  return { id: hit.id, title: hit.title, artist: hit.artist, belongs_to: hit.belongs_to, year: hit.year, packs: [...hit.packs] };
+}
+
+export function playerPayload(player: Player): PlayerPayload {
+  return {
+    id: player.id,
+    name: player.name,
+    state: player.state,
+    creator: player.creator,
+    hits: player.hits.map(hitPayload),
+    tokens: player.tokens,
+    slots: slotsFor(player.hits),
+    turn_player: player.turn_player,
+    guess: player.guess ? { ...player.guess } : null,
+    virtual: player.virtual,
+    connected: player.connected,
+  };
+}
+
+/** Part B's GamePayload plus our additions (timeouts, clue mode, deadline, standings). */
+export interface GamePayload extends Settings {
+  id: string;
+  players: PlayerPayload[];
+  state: GameState;
+  mode: GameMode;
+  /** The revealed hit while Confirming, else null. */
+  hit: HitPayload | null;
+  last_scored: PlayerPayload | null;
+  winner: PlayerPayload | null;
+  standings: PlayerPayload[] | null;
+  /** Absolute epoch ms when the current phase times out, or null. */
+  deadline: number | null;
+  /** In `card` clue mode while a hit is hidden: what the table reads aloud. */
+  clue: Clue | null;
+  /** Number of mystery cards drawn so far (changes every turn and skip). */
+  draws: number;
+}
+
+/** Whether `viewer` (a user id, or null when anonymous) may see the game at all. */
+export function canView(game: Game, viewer: string | null): boolean {
+  if (game.mode !== 'Local') return true;
+  return viewer !== null && game.players.some((p) => p.creator && !p.virtual && p.id === viewer);
+}
+
+/** Whether the game appears in `viewer`'s lobby list (Part B §3). */
+export function isListedFor(game: Game, viewer: string | null): boolean {
+  if (game.mode === 'Public') return true;
+  if (viewer === null) return false;
+  if (game.mode === 'Private') return game.players.some((p) => !p.virtual && p.id === viewer);
+  return canView(game, viewer);
+}
+
+/** The clue of the hidden card in `card` mode, else null. */
+export function clueOf(game: Game): Clue | null {
+  if (game.settings.clue_mode !== 'card' || !game.current) return null;
+  return { title: game.current.title, artist: game.current.artist, belongs_to: game.current.belongs_to };
+}
+
+/** The game as `viewer` sees it, or null when he may not see it (a Local game of another user). */
+export function viewGame(game: Game, viewer: string | null): GamePayload | null {
+  if (!canView(game, viewer)) return null;
+  const scorer = game.last_scored ? game.players.find((p) => p.id === game.last_scored) : undefined;
+  return {
+    id: game.id,
+    players: game.players.map(playerPayload),
+    state: game.state,
+    mode: game.mode,
+    ...game.settings,
+    packs: [...game.settings.packs],
+    hit: game.hit ? hitPayload(game.hit) : null,
+    last_scored: scorer ? playerPayload(scorer) : null,
+    winner: game.winner,
+    standings: game.standings,
+    deadline: game.deadline?.at ?? null,
+    clue: clueOf(game),
+    draws: game.draws,
+  };
+}
+
+/** A short summary for lobby lists (player count, mode, state). */
+export interface GameSummary {
+  id: string;
+  mode: GameMode;
+  state: GameState;
+  players: number;
+  creator: string;
+}
+
+export function summarizeGame(game: Game): GameSummary {
+  return {
+    id: game.id,
+    mode: game.mode,
+    state: game.state,
+    players: game.players.length,
+    creator: game.players.find((p) => p.creator)?.name ?? '',
+  };
+}
+
+/**
+ * The seat a local game's device acts for (spec §2): the turn player while
+ * Guessing, the next Intercepting player after the turn player while Intercepting,
+ * the creator otherwise.
+ */
+export function localActingPlayer(game: Game): Player | null {
+  const n = game.players.length;
+  const turn = game.players.findIndex((p) => p.turn_player);
+  if (game.state === 'Guessing') return game.players[turn] ?? null;
+  if (game.state === 'Intercepting') {
+    for (let i = 1; i <= n; i++) {
+      const p = game.players[(turn + i) % n];
+      if (p?.state === 'Intercepting') return p;
+    }
+  }
+  return game.players.find((p) => p.creator) ?? null;
+}

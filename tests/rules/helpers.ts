@@ -1,0 +1,49 @@
+import { applyAction, createGame, type Action, type ActionResult, type Game, type GameMode, type Hit } from '../../shared/rules/index.ts';
+
+/** Test helpers: a catalogue of numbered hits and a driver that asserts success. */
+
+export const PACK_A = '00000000-0000-4000-8000-00000000000a';
+export const PACK_B = '00000000-0000-4000-8000-00000000000b';
+
+/** `count` hits with distinct ids/titles; years spread over 1950..2024 unless given. */
+export function makeHits(count: number, opts: { packs?: string[]; years?: (i: number) => number; prefix?: string } = {}): Hit[] {
+  const prefix = opts.prefix ?? 'h';
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}-${String(i).padStart(5, '0')}`,
+    title: `Title ${prefix}${i}`,
+    artist: `Artist ${prefix}${i}`,
+    belongs_to: '',
+    year: opts.years ? opts.years(i) : 1950 + ((i * 7) % 75),
+    packs: opts.packs ?? [PACK_A],
+    yt_id: null,
+  }));
+}
+
+export const uid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+export function newGame(mode: GameMode = 'Public', opts: { seed?: number; settings?: unknown; creator?: string } = {}): Game {
+  const r = createGame({
+    id: 'AbCd1234',
+    mode,
+    creator: { id: opts.creator ?? uid(1), name: 'alice' },
+    seed: opts.seed ?? 42,
+    packIds: [PACK_A, PACK_B],
+    settings: opts.settings,
+  });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.game;
+}
+
+/** Applies an action and throws if it failed. */
+export function act(game: Game, action: Action, now = 1_000_000): Extract<ActionResult, { ok: true }> {
+  const r = applyAction(game, action, { now });
+  if (!r.ok) throw new Error(`${action.type} failed: ${r.error.status} ${r.error.message}`);
+  return r;
+}
+
+/** Applies an action that must fail and returns its error. */
+export function reject(game: Game, action: unknown, now = 1_000_000) {
+  const r = applyAction(game, action, { now });
+  if (r.ok) throw new Error(`expected ${(action as Action).type} to fail`);
+  return r.error;
+}
