@@ -315,6 +315,14 @@ function endRound(s: Step, winner: Player | null, extra: GameUpdate = {}): void 
   const winnerView = winner ? (standings.find((p) => p.id === winner.id) ?? null) : null;
   g.standings = standings;
   g.winner = winnerView;
+  clearTable(g);
+  const data: GameUpdate = { ...extra, standings };
+  if (winnerView) data.winner = winnerView;
+  emitState(s, data);
+}
+
+/** Back to Open: no cards in play, every seat reset (Part B §12, A11). */
+function clearTable(g: Game): void {
   g.state = 'Open';
   g.deck = [];
   g.discard = [];
@@ -330,9 +338,6 @@ function endRound(s: Step, winner: Player | null, extra: GameUpdate = {}): void 
     p.turn_player = false;
     p.guess = null;
   }
-  const data: GameUpdate = { ...extra, standings };
-  if (winnerView) data.winner = winnerView;
-  emitState(s, data);
 }
 
 /** After an interceptor's answer (or absence): reveal when nobody is left to answer. */
@@ -597,7 +602,7 @@ function removePlayer(s: Step, target: Player): void {
 
   if (!g.players.some((p) => !p.virtual)) {
     s.deleted = true;
-    g.state = 'Open';
+    clearTable(g);
     emit(s, 'change_state', { state: 'Open' });
     return;
   }

@@ -1,0 +1,25 @@
+/**
+ * `npm test`: the type check, then every test suite. Stops at the first failing
+ * stage and exits non-zero, so CI and a newcomer see the same verdict.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const bin = (name: string) => join(import.meta.dirname, '..', 'node_modules', '.bin', name);
+
+const stages: { name: string; cmd: string; args: string[] }[] = [
+  { name: 'type check', cmd: bin('tsc'), args: ['--noEmit', '-p', '.'] },
+  { name: 'unit, scenario, fuzz and server tests', cmd: bin('vitest'), args: ['run'] },
+];
+
+for (const stage of stages) {
+  const t0 = Date.now();
+  console.log(`\n== ${stage.name}`);
+  const r = spawnSync(stage.cmd, stage.args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } });
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (r.status !== 0) {
+    console.error(`\n== ${stage.name} FAILED (exit ${r.status ?? r.signal}) after ${secs} s`);
+    process.exit(1);
+  }
+  console.log(`== ${stage.name} passed in ${secs} s`);
+}

@@ -1,0 +1,409 @@
+/**
+ * Seeded fuzzer for the rules engine: random games of 2–10 players with random
+ * settings, driven by random actions (legal and illegal, from anyone, malformed)
+ * until someone wins or the action budget runs out. After every step it checks the
+ * invariants; a failure is shrunk to the shortest action list that still fails.
+ */
+import {
+  applyAction,
+  createGame,
+  GAME_MODES,
+  Rng,
+  slotsFor,
+  viewGame,
+  type Game,
+  type GameEvent,
+  type Hit,
+  type Player,
+} from '../../shared/rules/index.ts';
+
+export interface FuzzStep {
+  action: unknown;
+  now: number;
+}
+
+export interface FuzzSetup {
+  seed: number;
+  game: Game;
+  catalogue: Hit[];
+  users: string[];
+}
+
+export interface GameRun {
+  seed: number;
+  steps: FuzzStep[];
+  accepted: number;
+  won: boolean;
+  failure: string | null;
+}
+
+const PACKS = ['00000000-0000-4000-8000-0000000000p1', '00000000-0000-4000-8000-0000000000p2', '00000000-0000-4000-8000-0000000000p3'];
+const userId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const STRANGER = userId(999);
+
+/** Builds the game, its catalogue and the users who will try to sit down, all from `seed`. */
+export function setupGame(seed: number): FuzzSetup {
+  const r = new Rng(seed);
+  const mode = GAME_MODES[r.int(3)] ?? 'Public';
+  const players = 2 + r.int(9);
+  const goal = 1 + r.int(r.float() < 0.7 ? 4 : 8);
+  const settings = {
+    goal,
+    start_tokens: r.int(11),
+    hit_duration: 1 + r.int(255),
+    guess_timeout: r.float() < 0.5 ? 0 : 1 + r.int(60),
+    intercept_timeout: r.float() < 0.3 ? 0 : 1 + r.int(60),
+    confirm_timeout: r.float() < 0.3 ? 0 : 1 + r.int(60),
+    clue_mode: r.float() < 0.5 ? 'audio' : 'card',
+    packs: r.float() < 0.5 ? [] : [PACKS[r.int(3)]],
+  };
+  // enough for any single pack and any goal the fuzzer may set, most of the time
+  const needed = players * Math.max(goal, 5) * 2 * 3;
+  const count = (r.float() < 0.1 ? needed / 4 : needed) + r.int(needed);
+  const catalogue: Hit[] = Array.from({ length: count }, (_, i) => ({
+    id: `hit-${seed}-${i}`,
+    title: `Song${seed}x${i}`,
+    artist: `Band${seed}x${i}`,
+    belongs_to: r.float() < 0.1 ? `Film${i}` : '',
+    // few distinct years, so ties and boundary years happen often
+    year: 1960 + r.int(r.float() < 0.3 ? 8 : 60),
+    packs: r.float() < 0.05 ? [] : [...new Set([PACKS[r.int(3)] as string, PACKS[r.int(3)] as string])],
+    yt_id: r.float() < 0.03 ? 'dupYouTube1' : null,
+  }));
+  const users = Array.from({ length: 12 }, (_, i) => userId(i + 1));
+  const created = createGame({ id: 'Fuzz0000', mode, creator: { id: users[0] as string, name: 'creator' }, seed, packIds: PACKS, settings });
+  if (!created.ok) throw new Error(`fuzz setup made invalid settings: ${created.error.message}`);
+  return { seed, game: created.game, catalogue, users };
+}
+
+// ---------------------------------------------------------------------------
+// action generation
+
+function pick<T>(r: Rng, items: readonly T[]): T {
+  return items[r.int(items.length)] as T;
+}
+
+/** A malformed or nonsensical action: wrong types, missing fields, unknown types. */
+function garbage(r: Rng, g: Game): unknown {
+  const someone = pick(r, [...g.players.map((p) => p.id), STRANGER, '', 'x'.repeat(100)]);
+  const options: unknown[] = [
+    null,
+    42,
+    'guess',
+    [],
+    { type: 'nope', by: someone },
+    { type: 'guess', by: someone, slot: 300 },
+    { type: 'guess', by: someone, slot: -1 },
+    { type: 'guess', by: someone, slot: 1.5 },
+    { type: 'guess', by: someone },
+    { type: 'confirm', by: someone, confirm: 'yes' },
+    { type: 'start', by: someone, hits: [{ id: 'x' }] },
+    { type: 'update', by: someone, settings: { goal: 1000 }, pack_ids: PACKS },
+    { type: 'update', by: someone, settings: { goal: 'ten' }, pack_ids: PACKS },
+    { type: 'update', by: someone, settings: { packs: ['missing'] }, pack_ids: PACKS },
+    { type: 'update', by: someone, settings: { bogus: 1 }, pack_ids: PACKS },
+    { type: 'join_local', by: someone, name: '   ' },
+    { type: 'join_local', by: someone, name: 'n'.repeat(40) },
+    { type: 'presence', player: someone, connected: 'no' },
+    { type: 'leave', by: someone, player: 7 },
+    { type: 'skip' },
+    { type: 'claim', by: someone, player: STRANGER },
+  ];
+  return pick(r, options);
+}
+
+/** Any action type from any seat (mostly illegal). */
+function wild(r: Rng, g: Game, s: FuzzSetup): unknown {
+  const by = pick(r, [...g.players.filter((p) => !p.virtual).map((p) => p.id), ...s.users.slice(0, 4), STRANGER]);
+  const player = r.float() < 0.5 ? undefined : pick(r, [...g.players.map((p) => p.id), STRANGER]);
+  switch (r.int(12)) {
+    case 0: return { type: 'guess', by, player, slot: r.float() < 0.2 ? null : r.int(14) };
+    case 1: return { type: 'skip', by, player };
+    case 2: return { type: 'claim', by, player };
+    case 3: return { type: 'confirm', by, confirm: r.float() < 0.5 };
+    case 4: return { type: 'start', by, hits: s.catalogue };
+    case 5: return { type: 'stop', by };
+    case 6: return { type: 'join', by, name: 'someone' };
+    case 7: return { type: 'join_local', by, name: `v${r.int(30)}` };
+    case 8: return { type: 'leave', by, player };
+    case 9: return { type: 'timeout' };
+    case 10: return { type: 'update', by, settings: { goal: 1 + r.int(6) }, pack_ids: PACKS };
+    default: return { type: 'replace_hit' };
+  }
+}
+
+/** A plausible legal action for the current phase, acted as the right seat. */
+function legal(r: Rng, g: Game, s: FuzzSetup): unknown {
+  const creator = g.players.find((p) => p.creator) as Player;
+  const local = g.mode === 'Local';
+  const as = (p: Player) => (local ? { by: creator.id, player: p.id } : { by: p.id });
+  const turn = g.players.find((p) => p.turn_player);
+  if (g.state === 'Open') {
+    const roll = r.float();
+    const seated = g.players.length;
+    const wanted = 2 + (s.seed % 9);
+    if (seated < wanted && roll < 0.9) {
+      if (local) return { type: 'join_local', by: creator.id, name: `Player ${seated}` };
+      const newcomer = s.users.find((u) => !g.players.some((p) => p.id === u));
+      return { type: 'join', by: newcomer ?? STRANGER, name: `user ${seated}` };
+    }
+    if (roll < 0.05) return { type: 'update', by: creator.id, settings: { goal: 1 + r.int(5), clue_mode: pick(r, ['audio', 'card']) }, pack_ids: PACKS };
+    return { type: 'start', by: creator.id, hits: s.catalogue };
+  }
+  if (g.state === 'Guessing' && turn) {
+    const roll = r.float();
+    if (roll < 0.08) return { type: 'skip', ...as(turn) };
+    if (roll < 0.14) return { type: 'claim', ...as(turn) };
+    const slots = slotsFor(turn.hits);
+    return { type: 'guess', ...as(turn), slot: pick(r, slots).id };
+  }
+  if (g.state === 'Intercepting' && turn) {
+    const pending = g.players.filter((p) => p.state === 'Intercepting');
+    if (pending.length === 0) return { type: 'timeout' };
+    const p = pick(r, pending);
+    const free = slotsFor(turn.hits).filter((sl) => !g.players.some((q) => q.guess?.id === sl.id));
+    return { type: 'guess', ...as(p), slot: r.float() < 0.4 || free.length === 0 ? null : pick(r, free).id };
+  }
+  const confirmer = g.players.find((p) => p.state === 'Confirming');
+  if (confirmer) return { type: 'confirm', by: local ? creator.id : confirmer.id, confirm: r.float() < 0.6 };
+  return { type: 'timeout' };
+}
+
+function nextAction(r: Rng, g: Game, s: FuzzSetup): unknown {
+  const roll = r.float();
+  if (roll < 0.72) return legal(r, g, s);
+  if (roll < 0.87) return wild(r, g, s);
+  if (roll < 0.93) return garbage(r, g);
+  if (roll < 0.97 && g.players.length > 0) {
+    return { type: 'presence', player: pick(r, g.players).id, connected: r.float() < 0.5 };
+  }
+  if (roll < 0.985) return { type: 'timeout' };
+  const creator = g.players.find((p) => p.creator);
+  if (roll < 0.995 && creator) return { type: 'leave', by: creator.id, player: pick(r, g.players).id };
+  return creator ? { type: 'stop', by: creator.id } : { type: 'timeout' };
+}
+
+// ---------------------------------------------------------------------------
+// invariants
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function cardsOf(g: Game): Hit[] {
+  return [...g.deck, ...(g.current ? [g.current] : []), ...g.discard, ...g.players.flatMap((p) => p.hits)];
+}
+
+/** Checks every invariant of `g` after a step; returns a description of the first breach. */
+export function checkInvariants(g: Game, events: GameEvent[], viewers: (string | null)[], fullViews: boolean): string | null {
+  const cards = cardsOf(g);
+  const ids = new Set(cards.map((c) => c.id));
+  if (ids.size !== cards.length) return 'a card is in two places at once';
+  const turnPlayers = g.players.filter((p) => p.turn_player);
+  if (g.state === 'Open') {
+    if (turnPlayers.length !== 0) return 'a turn player while Open';
+    if (cards.length !== 0) return 'cards left in play while Open';
+    if (g.deadline) return 'a deadline while Open';
+  } else {
+    if (turnPlayers.length !== 1) return `${turnPlayers.length} turn players while running`;
+    const turn = turnPlayers[0] as Player;
+    if (g.state !== 'Confirming' && !g.current) return 'no mystery card while the hit is hidden';
+    if (g.state === 'Confirming' && (g.current || !g.hit)) return 'Confirming without a revealed hit (or with a hidden one)';
+    if (g.state === 'Guessing' && (turn.state !== 'Guessing' || g.players.some((p) => p !== turn && p.state !== 'Waiting'))) {
+      return 'player states do not match Guessing';
+    }
+    if (g.state === 'Intercepting' && (!turn.guess || turn.state !== 'Waiting')) return 'Intercepting without the placement';
+    if (g.state === 'Intercepting' && !g.players.some((p) => p.state === 'Intercepting')) return 'Intercepting with nobody to answer';
+    if (g.state === 'Confirming' && g.players.filter((p) => p.state === 'Confirming').length !== 1) return 'not exactly one confirmer';
+    // guesses name slots of the timeline as it is until the reveal (which may add a card to it)
+    const turnSlots = g.state === 'Confirming' ? [] : slotsFor(turn.hits);
+    for (const p of g.state === 'Confirming' ? [] : g.players) {
+      if (p.guess && !turnSlots.some((sl) => sl.id === p.guess?.id && sl.from_year === p.guess.from_year && sl.to_year === p.guess.to_year)) {
+        return `${p.name}'s guess is not a slot of the turn player's timeline`;
+      }
+    }
+    if (g.deadline && g.deadline.state !== g.state) return 'deadline armed for another phase';
+  }
+  if (g.players.length > 10) return 'more than 10 players';
+  if (new Set(g.players.map((p) => p.id)).size !== g.players.length) return 'a player sits twice';
+  // a game without real players is deleted; it needs no creator any more
+  if (g.players.some((p) => !p.virtual) && g.players.filter((p) => p.creator).length !== 1) return 'not exactly one creator';
+  if (g.players.some((p) => p.creator && p.virtual)) return 'a virtual creator';
+  for (const p of g.players) {
+    if (!Number.isInteger(p.tokens) || p.tokens < 0 || p.tokens > 255) return `tokens out of range: ${p.tokens}`;
+  }
+  for (const e of events) {
+    if (e.data.winner && e.data.winner.hits.length < g.settings.goal) return 'a winner below the goal';
+  }
+  // nothing hidden in any event or view
+  const hidden = g.current;
+  if (hidden) {
+    // quoted, so "hit-1" is not found inside "hit-10"
+    const secrets = (g.settings.clue_mode === 'card' ? [hidden.id] : [hidden.id, hidden.title]).map((x) => JSON.stringify(x));
+    const leak = (text: string) => secrets.some((x) => text.includes(x));
+    if (events.some((e) => leak(JSON.stringify(e)))) return 'an event contains the hidden hit';
+    for (const v of fullViews ? viewers : viewers.slice(0, 1)) {
+      const view = viewGame(g, v);
+      if (view && leak(JSON.stringify(view))) return 'a view contains the hidden hit';
+      if (view?.clue && 'year' in view.clue) return 'the clue shows the year';
+    }
+  }
+  // the view's slots match each player's hits
+  const view = viewGame(g, g.players.find((p) => p.creator)?.id ?? null);
+  if (view) {
+    for (const [i, p] of g.players.entries()) {
+      if (JSON.stringify(view.players[i]?.slots) !== JSON.stringify(slotsFor(p.hits))) return 'view slots do not match the hits';
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+// running, replaying, shrinking
+
+/** Applies steps one by one and checks everything after each accepted one. */
+class Checker {
+  game: Game;
+  private cardCount = 0;
+  private readonly viewers: (string | null)[];
+  private index = 0;
+  constructor(setup: FuzzSetup) {
+    this.game = deepFreeze(setup.game);
+    this.viewers = [null, ...setup.users.slice(0, 3), STRANGER];
+  }
+
+  /** Returns the failure, or whether the step was accepted, won the game or deleted it. */
+  apply(step: FuzzStep): { failure: string | null; accepted: boolean; won: boolean; deleted: boolean } {
+    const i = this.index++;
+    const no = { accepted: false, won: false, deleted: false };
+    let result;
+    try {
+      result = applyAction(this.game, step.action, { now: step.now });
+    } catch (e) {
+      return { failure: `exception: ${(e as Error).stack ?? e}`, ...no };
+    }
+    if (!result.ok) {
+      return { failure: [400, 403, 404, 409].includes(result.error.status) ? null : `bad status ${result.error.status}`, ...no };
+    }
+    const before = this.game;
+    const game = deepFreeze(result.game);
+    this.game = game;
+    const won = result.events.some((e) => e.data.winner !== undefined);
+    const done = { accepted: true, won, deleted: result.deleted };
+    const failure = checkInvariants(game, result.events, this.viewers, i % 16 === 0);
+    if (failure) return { failure, ...done };
+    // cards only move: the count changes at start, at the end of a round and when a card is replaced
+    const type = (step.action as { type: string }).type;
+    const count = cardsOf(game).length;
+    if (before.state === 'Open' && game.state !== 'Open') this.cardCount = count;
+    else if (game.state !== 'Open') {
+      const expected = type === 'replace_hit' ? this.cardCount - 1 : this.cardCount;
+      if (count !== expected) return { failure: `card count changed from ${this.cardCount} to ${count} on ${type}`, ...done };
+      this.cardCount = count;
+    }
+    return { failure: null, ...done };
+  }
+}
+
+/** Replays `steps` from the setup, checking everything; returns the failure (and where) or null. */
+export function replay(setup: FuzzSetup, steps: FuzzStep[]): { failure: string | null; game: Game; at: number } {
+  const checker = new Checker(setup);
+  for (const [i, step] of steps.entries()) {
+    const r = checker.apply(step);
+    if (r.failure) return { failure: r.failure, game: checker.game, at: i };
+    if (r.deleted) break;
+  }
+  return { failure: null, game: checker.game, at: steps.length };
+}
+
+/** Plays one random game from `seed`. */
+export function playGame(seed: number, maxActions = 2000): GameRun {
+  const setup = setupGame(seed);
+  const r = new Rng(seed ^ 0x5bd1e995);
+  const checker = new Checker(setup);
+  let now = 1_700_000_000_000;
+  const steps: FuzzStep[] = [];
+  let accepted = 0;
+  let won = false;
+  for (let i = 0; i < maxActions && !won; i++) {
+    now += r.float() < 0.05 ? 61_000 + r.int(600_000) : r.int(4000);
+    const game = checker.game;
+    const action = game.deadline && r.float() < 0.3 ? { type: 'timeout' } : nextAction(r, game, setup);
+    steps.push({ action, now });
+    const result = checker.apply({ action, now });
+    if (result.failure) return { seed, steps, accepted, won, failure: result.failure };
+    if (result.accepted) accepted++;
+    won = result.won;
+    if (result.deleted) break;
+  }
+  // the same seed and actions replay to the same state
+  const again = replay(setup, steps);
+  if (again.failure) return { seed, steps, accepted, won, failure: `replay: ${again.failure}` };
+  if (JSON.stringify(again.game) !== JSON.stringify(checker.game)) return { seed, steps, accepted, won, failure: 'replay gave a different state' };
+  return { seed, steps, accepted, won, failure: null };
+}
+
+/** Shrinks a failing step list (chunk removal, then one by one) while it still fails. */
+export function shrink(seed: number, steps: FuzzStep[], budget = 4000): { steps: FuzzStep[]; failure: string } {
+  const setup = setupGame(seed);
+  const fails = (list: FuzzStep[]) => replay(setup, list).failure;
+  let best = steps;
+  let failure = fails(best) ?? 'did not reproduce';
+  // everything after the failing step is irrelevant
+  const cut = replay(setup, best).at;
+  best = best.slice(0, cut + 1);
+  let tries = 0;
+  for (let chunk = Math.max(1, Math.floor(best.length / 2)); chunk >= 1 && tries < budget; chunk = Math.floor(chunk / 2)) {
+    for (let start = 0; start < best.length && tries < budget; ) {
+      const candidate = [...best.slice(0, start), ...best.slice(start + chunk)];
+      tries++;
+      const f = fails(candidate);
+      if (f) {
+        best = candidate;
+        failure = f;
+      } else start += chunk;
+    }
+    if (chunk === 1) break;
+  }
+  return { steps: best, failure };
+}
+
+export interface FuzzSummary {
+  games: number;
+  actions: number;
+  accepted: number;
+  wins: number;
+  failures: { seed: number; failure: string; steps: FuzzStep[] }[];
+  ms: number;
+}
+
+/** Plays `games` games with seeds from `firstSeed` on; shrinks the first failure found. */
+export function fuzz(games: number, firstSeed: number, maxActions = 2000): FuzzSummary {
+  const t0 = performance.now();
+  const summary: FuzzSummary = { games: 0, actions: 0, accepted: 0, wins: 0, failures: [], ms: 0 };
+  for (let i = 0; i < games; i++) {
+    const seed = (firstSeed + i) >>> 0;
+    const run = playGame(seed, maxActions);
+    summary.games++;
+    summary.actions += run.steps.length;
+    summary.accepted += run.accepted;
+    if (run.won) summary.wins++;
+    if (run.failure) {
+      const small = shrink(seed, run.steps);
+      summary.failures.push({ seed, failure: small.failure, steps: small.steps });
+      break;
+    }
+  }
+  summary.ms = performance.now() - t0;
+  return summary;
+}
+
+/** A human-readable failure report: the seed and the shortest action list that reproduces it. */
+export function describeFailure(f: FuzzSummary['failures'][number]): string {
+  const lines = f.steps.map((s, i) => `  ${i + 1}. now=${s.now} ${JSON.stringify(s.action, (k, v) => (k === 'hits' ? `[${(v as unknown[]).length} hits]` : v))}`);
+  return `seed ${f.seed}: ${f.failure}\nshortest reproduction (${f.steps.length} actions, replay with setupGame(${f.seed})):\n${lines.join('\n')}`;
+}
