@@ -11,6 +11,10 @@ export default defineConfig({
         extends: true,
         test: { name: 'server', include: ['tests/server/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
       },
+      {
+        extends: true,
+        test: { name: 'protocol', include: ['tests/protocol/**/*.test.ts'], environment: 'node' },
+      },
     ],
   },
 });

@@ -374,7 +374,9 @@ const HANDLERS: Handlers = {
     if (g.mode !== 'Local') fail('virtual_only_local');
     if (!member(g, a.by).creator) fail('creator_only_virtual');
     const name = a.name.trim();
-    if (name.length < NAME_MIN || name.length > NAME_MAX) fail('name_invalid');
+    // characters, not UTF-16 units: 32 emoji are a valid name
+    const length = [...name].length;
+    if (length < NAME_MIN || length > NAME_MAX) fail('name_invalid');
     if (g.players.some((p) => p.name.toLocaleLowerCase() === name.toLocaleLowerCase())) fail('name_taken');
     if (g.players.length >= MAX_PLAYERS) fail('game_full');
     const p = newPlayer(s.rng.uuid(), name, true, false);

@@ -16,7 +16,7 @@ export const ERRORS = {
   // join
   already_running: [409, 'the game is already running'],
   already_joined: [409, 'user is already part of this game'],
-  virtual_only_local: [409, 'virtual players can only be added to local games'],
+  virtual_only_local: [403, 'virtual players can only be added to local games'],
   creator_only_virtual: [403, 'only the creator can add virtual players to a game'],
   game_full: [409, 'the game is full (at most 10 players)'],
   name_invalid: [400, 'the player name must be 1 to 32 characters long'],

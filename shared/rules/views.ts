@@ -97,7 +97,8 @@ export interface GameSummary {
   creator: string;
 }
 
-export function summarizeGame(game: Game): GameSummary {
+/** Works on the engine's Game and on a GamePayload alike. */
+export function summarizeGame(game: Pick<Game, 'id' | 'mode' | 'state'> & { players: readonly { creator: boolean; name: string }[] }): GameSummary {
   return {
     id: game.id,
     mode: game.mode,

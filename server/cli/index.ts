@@ -1,0 +1,40 @@
+/**
+ * Admin command line: `npm run cli -- <area> <command> …` (api.md §8). Opens the
+ * same database as the server (DATABASE_URL, WAL), so it works while the server
+ * runs. Exit code 1 with a one-line reason on any failure.
+ */
+import pino from 'pino';
+import { loadConfig } from '../config.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { UsersService } from '../services/users.ts';
+import { CliError, runUsersCommand, USERS_USAGE } from './users.ts';
+
+const USAGE = `Hitline admin command line\n\n${USERS_USAGE}`;
+
+/** Node's parseArgs reports operator mistakes as coded TypeErrors. */
+const isArgError = (error: unknown): boolean => typeof (error as { code?: unknown })?.code === 'string' && String((error as { code: string }).code).startsWith('ERR_PARSE_ARGS');
+
+async function main(argv: string[]): Promise<void> {
+  const [area, ...rest] = argv;
+  if (area === undefined || area === 'help' || area === '--help' || area === '-h') {
+    console.log(USAGE);
+    return;
+  }
+  if (area !== 'users') throw new CliError(`unknown command "${area}"\n\n${USAGE}`);
+  const config = loadConfig();
+  // Diagnostics go to stderr so the command's own output stays clean for scripts.
+  const log = pino({ level: 'warn', base: undefined }, pino.destination(2));
+  let db: Db | undefined;
+  try {
+    db = await openDatabase(config.DATABASE_URL);
+    await runUsersCommand(new UsersService(db, config, log), rest, { out: (line) => console.log(line), stdin: process.stdin });
+  } finally {
+    await db?.destroy();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const expected = error instanceof CliError || isArgError(error) || (error instanceof Error && error.message.startsWith('Invalid configuration'));
+  console.error(`error: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}`);
+  process.exitCode = 1;
+});

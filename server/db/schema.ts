@@ -1,0 +1,64 @@
+import type { Generated } from 'kysely';
+
+/** Table types for kysely. Timestamps are ISO-8601 UTC strings; booleans are 0/1 integers. */
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  /** Lower-cased name of registered users (unique); null for guests. */
+  name_key: string | null;
+  /** Argon2id PHC string; null for guests. */
+  password: string | null;
+  /** 1 = guest, 0 = registered. */
+  guest: number;
+  permissions: number;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session token (hex); the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  /** Rolling validity (valid_until of the user cookie). */
+  expires_at: string;
+  /** Hard end of the session when it is not used (idle limit). */
+  idle_until: string;
+  created_at: string;
+}
+
+export interface PacksTable {
+  id: string;
+  name: string;
+  /** Lower-cased name (unique, case-insensitive). */
+  name_key: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HitsTable {
+  id: string;
+  title: string;
+  artist: string;
+  year: number;
+  belongs_to: string;
+  /** 11-character YouTube id, unique when present. */
+  yt_id: string | null;
+  playback_offset: number;
+  /** none | queued | fetching | processing | ready | failed */
+  audio_state: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HitPacksTable {
+  hit_id: string;
+  pack_id: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  packs: PacksTable;
+  hits: HitsTable;
+  hit_packs: HitPacksTable;
+}

@@ -1,0 +1,216 @@
+import { randomInt } from 'node:crypto';
+import { matchMaker } from '@colyseus/core';
+import { Router, type Request, type Response } from 'express';
+import {
+  ConfirmBodySchema,
+  CreateGameBodySchema,
+  GameIdSchema,
+  GuessBodySchema,
+  SettingsUpdateSchema,
+  UuidSchema,
+} from '../../shared/protocol/index.ts';
+import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, type Action, type GamePayload } from '../../shared/rules/index.ts';
+import type { ActOutcome, GameMetadata, GameRoom } from '../rooms/game-room.ts';
+import type { CatalogueService } from '../services/catalogue.ts';
+import { requireUser } from './auth.ts';
+import { parseOr400, sendError, sendSuccess } from './errors.ts';
+
+/**
+ * The game endpoints of the spec and Part B §1.3. Thin: each validates its input
+ * with the shared schemas and hands the action to the game's room (any process)
+ * through `matchMaker.remoteRoomCall`, where the engine decides.
+ */
+
+const ROOM = 'game';
+
+/** Success messages of Part B, per action. */
+const SUCCESS: Partial<Record<Action['type'], string>> = {
+  join: 'joined the game successfully',
+  join_local: 'joined the game successfully',
+  leave: 'left the game successfully',
+  start: 'started game',
+  stop: 'stopped game',
+  update: 'game updated successfully',
+  guess: 'guess submitted successfully',
+  confirm: 'confirmation received',
+  skip: 'skipped successfully',
+  claim: 'claimed hit successfully',
+};
+
+/** A fresh game id: 8 characters of [A-Za-z0-9] from a CSPRNG. */
+export function newGameId(): string {
+  let id = '';
+  for (let i = 0; i < GAME_ID_LENGTH; i++) id += GAME_ID_ALPHABET[randomInt(GAME_ID_ALPHABET.length)];
+  return id;
+}
+
+async function roomExists(id: string): Promise<boolean> {
+  const listing = await matchMaker.getRoomById(id);
+  return !!listing && listing.name === ROOM;
+}
+
+/** The game as `viewer` sees it (any process), or null when it does not exist for him. */
+export async function gameSnapshot(id: string, viewer: string | null): Promise<{ seq: number; game: GamePayload } | null> {
+  if (!(await roomExists(id))) return null;
+  try {
+    return (await matchMaker.remoteRoomCall<GameRoom>(id, 'snapshot', [viewer])) as { seq: number; game: GamePayload } | null;
+  } catch {
+    return null; // disposed meanwhile
+  }
+}
+
+/** Every game `viewer` may list (Part B §3), as payloads. */
+export async function listGames(viewer: string | null): Promise<GamePayload[]> {
+  const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
+  const visible = rooms.filter((r) => {
+    const m = r.metadata as GameMetadata | undefined;
+    if (!m) return false;
+    if (m.mode === 'Public') return true;
+    if (!viewer) return false;
+    return m.mode === 'Private' ? m.members.includes(viewer) : m.creator === viewer;
+  });
+  const snaps = await Promise.all(visible.map((r) => gameSnapshot(r.roomId, viewer)));
+  return snaps.flatMap((s) => (s ? [s.game] : []));
+}
+
+/** Makes `userId` leave every game he sits in (logout, account deletion, expired session). */
+export async function leaveAllGames(userId: string): Promise<void> {
+  const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
+  await Promise.all(
+    rooms
+      .filter((r) => (r.metadata as GameMetadata | undefined)?.members.includes(userId))
+      .map((r) => matchMaker.remoteRoomCall<GameRoom>(r.roomId, 'act', [userId, { type: 'leave' }]).catch(() => undefined)),
+  );
+}
+
+export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
+  const r = Router();
+
+  /** Validates the :id path parameter (a malformed id is a 400, never "absent"). */
+  const gameId = (req: Request, res: Response): string | undefined => parseOr400(res, GameIdSchema, req.params.id, 'id');
+  const playerParam = (req: Request, res: Response): string | undefined | null => {
+    if (req.params.player === undefined) return null;
+    return parseOr400(res, UuidSchema, req.params.player, 'player');
+  };
+
+  /** Runs an action in the game's room and answers with Part B's success or the engine's error. */
+  const act = async (res: Response, id: string, type: Action['type'], fields: Record<string, unknown> = {}) => {
+    const user = res.locals.user as { id: string; name: string };
+    if (!(await roomExists(id))) return sendError(res, gameNotFound(type));
+    let outcome: ActOutcome;
+    try {
+      outcome = (await matchMaker.remoteRoomCall<GameRoom>(id, 'act', [user.id, { type, ...fields }])) as ActOutcome;
+    } catch {
+      return sendError(res, gameNotFound(type));
+    }
+    if (!outcome.ok) return sendError(res, outcome.error);
+    sendSuccess(res, SUCCESS[type] ?? 'ok');
+  };
+
+  r.get(['/games', '/games/'], async (_req, res) => {
+    res.json({ games: await listGames(res.locals.user?.id ?? null) });
+  });
+
+  r.post(['/games', '/games/'], requireUser, async (req, res) => {
+    const body = parseOr400(res, CreateGameBodySchema, req.body ?? {}, 'body');
+    if (!body) return;
+    const user = res.locals.user as { id: string; name: string };
+    const packIds = await deps.catalogue.packIds();
+    const settings: Record<string, unknown> = { ...(body.settings ?? {}) };
+    // a catalogue without enough playable audio starts in card mode, so a newcomer can play at once
+    if (settings.clue_mode === undefined) {
+      const packs = (settings.packs as string[] | undefined)?.length ? (settings.packs as string[]) : packIds;
+      if ((await deps.catalogue.countWithAudio(packs)) < 40) settings.clue_mode = 'card';
+    }
+    const checked = applySettingsPatch(defaultSettings(packIds), settings, packIds);
+    if (!checked.ok) return sendError(res, checked.error);
+    let id = newGameId();
+    while (await roomExists(id)) id = newGameId();
+    try {
+      await matchMaker.createRoom(ROOM, {
+        gameId: id,
+        mode: body.mode,
+        creator: { id: user.id, name: user.name },
+        seed: randomInt(2 ** 32),
+        packIds,
+        settings,
+      });
+    } catch (err) {
+      res.locals.log?.error({ err, game: id }, 'creating a game room failed');
+      return sendError(res, { status: 503, code: 'unavailable', message: 'the game could not be created, try again' });
+    }
+    const snap = await gameSnapshot(id, user.id);
+    res.status(201).location(`/games/${id}`).json(snap?.game);
+  });
+
+  r.get('/games/:id', async (req, res) => {
+    const id = gameId(req, res);
+    if (!id) return;
+    const snap = await gameSnapshot(id, res.locals.user?.id ?? null);
+    if (!snap) return sendError(res, gameNotFound('get'));
+    res.json(snap.game);
+  });
+
+  r.patch('/games/:id/join', requireUser, async (req, res) => {
+    const id = gameId(req, res);
+    if (id) await act(res, id, 'join', { name: (res.locals.user as { name: string }).name });
+  });
+
+  // the name is the rest of the path (Part B), trimmed and checked by the engine (A10)
+  r.patch('/games/:id/join/*name', requireUser, async (req, res) => {
+    const id = gameId(req, res);
+    if (!id) return;
+    const raw = req.params.name as unknown as string[] | string;
+    await act(res, id, 'join_local', { name: Array.isArray(raw) ? raw.join('/') : raw });
+  });
+
+  r.patch(['/games/:id/leave', '/games/:id/leave/:player'], requireUser, async (req, res) => {
+    const id = gameId(req, res);
+    const player = playerParam(req, res);
+    if (!id || player === undefined) return;
+    await act(res, id, 'leave', player ? { player } : {});
+  });
+
+  r.patch('/games/:id/start', requireUser, async (req, res) => {
+    const id = gameId(req, res);
+    if (id) await act(res, id, 'start', { hits: [] });
+  });
+
+  r.patch('/games/:id/stop', requireUser, async (req, res) => {
+    const id = gameId(req, res);
+    if (id) await act(res, id, 'stop');
+  });
+
+  r.patch('/games/:id/update', requireUser, async (req, res) => {
+    const id = gameId(req, res);
+    if (!id) return;
+    const settings = parseOr400(res, SettingsUpdateSchema, req.body ?? {}, 'body');
+    if (settings) await act(res, id, 'update', { settings, pack_ids: [] });
+  });
+
+  r.post(['/games/:id/guess', '/games/:id/guess/:player'], requireUser, async (req, res) => {
+    const id = gameId(req, res);
+    const player = playerParam(req, res);
+    if (!id || player === undefined) return;
+    const body = parseOr400(res, GuessBodySchema, req.body ?? {}, 'body');
+    if (body) await act(res, id, 'guess', { slot: body.id, ...(player ? { player } : {}) });
+  });
+
+  r.post('/games/:id/confirm', requireUser, async (req, res) => {
+    const id = gameId(req, res);
+    if (!id) return;
+    const body = parseOr400(res, ConfirmBodySchema, req.body, 'body');
+    if (body) await act(res, id, 'confirm', { confirm: body.confirm });
+  });
+
+  for (const type of ['skip', 'claim'] as const) {
+    r.post([`/games/:id/${type}`, `/games/:id/${type}/:player`], requireUser, async (req, res) => {
+      const id = gameId(req, res);
+      const player = playerParam(req, res);
+      if (!id || player === undefined) return;
+      await act(res, id, type, player ? { player } : {});
+    });
+  }
+
+  return r;
+}

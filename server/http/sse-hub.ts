@@ -1,0 +1,572 @@
+import { performance } from 'node:perf_hooks';
+import type { Presence } from '@colyseus/core';
+import type { Request, Response } from 'express';
+import type { GameEventName, GameUpdate } from '../../shared/rules/types.ts';
+import type { GamePayload } from '../../shared/rules/views.ts';
+import type { Logger } from '../logger.ts';
+import { apiError, sendError } from './errors.ts';
+
+/**
+ * Server-sent events (api.md B11 and Part B §7, rules.md A13).
+ *
+ * Events travel through the Colyseus presence's pub/sub, never straight from a
+ * room to a response: with RedisPresence a room on process A reaches the SSE
+ * subscribers on process B without any change here. Each process subscribes to a
+ * game's channel only while it has subscribers of that game.
+ */
+
+/** One engine event of one game, numbered by the game's room. */
+export interface GameEventEnvelope {
+  /** The game id (8 letters or digits). */
+  game: string;
+  /** Per-game sequence number assigned by the room: starts at 1, strictly increasing, never reused. */
+  seq: number;
+  event: GameEventName;
+  data: GameUpdate;
+}
+
+/** One event of the global stream `GET /api/events`. */
+export interface GlobalEventEnvelope {
+  event: 'create_game' | 'remove_game' | 'process_hits' | 'game_summary' | 'hits_changed';
+  data: unknown;
+  /** User ids allowed to receive it; null or absent means everyone. */
+  audience?: string[] | null;
+}
+
+/** What a game stream starts from: the game as the viewer sees it and the seq it reflects. */
+export interface GameSnapshot {
+  seq: number;
+  game: GamePayload;
+}
+
+export interface SseHubOptions {
+  /** Interval of the `:` keep-alive comment, ms (api.md B11: 15 s). */
+  heartbeatMs?: number;
+  /** A subscriber whose unsent output exceeds this many bytes is dropped. */
+  maxBufferedBytes?: number;
+  /** Most writes done in one event-loop turn of a fan-out. */
+  chunkSize?: number;
+  /** Most events of one game kept for `Last-Event-ID` replay. */
+  historySize?: number;
+  /** Most characters of events of one game kept for replay (events carry whole player lists). */
+  historyChars?: number;
+  /** Called after every fan-out turn with its duration (ms) and the number of writes; for benchmarks. */
+  onFanoutChunk?: (ms: number, writes: number) => void;
+}
+
+/** One serialized event, shared by every subscriber and by the replay history. */
+interface Frame {
+  /** Game seq; 0 for global events and heartbeats. */
+  seq: number;
+  text: string;
+  audience: ReadonlySet<string> | null;
+}
+
+interface Stream {
+  res: Response;
+  /** Global streams: the viewer, for audience filtering. */
+  userId: string | null;
+  /** Game streams: their channel; null for global streams. */
+  game: GameChannel | null;
+  /** Game streams: seq of the last event this client has (snapshot or event). */
+  sentSeq: number;
+  /** Events received while the snapshot or initial events are being computed; null once live. */
+  buffer: Frame[] | null;
+  closed: boolean;
+}
+
+interface Channel {
+  /** null for the global channel. */
+  gameId: string | null;
+  topic: string;
+  listener: (message: unknown) => void;
+  /** Resolves once the presence subscription is active. */
+  ready: Promise<void>;
+  live: Set<Stream>;
+  pending: Set<Stream>;
+}
+
+interface GameChannel extends Channel {
+  gameId: string;
+  /** Contiguous events `(baseSeq, lastSeq]` received by this process, oldest first. */
+  history: Frame[];
+  historyChars: number;
+  /** null until the first event arrives: before that the hub knows nothing about the game's seq. */
+  baseSeq: number | null;
+  lastSeq: number;
+}
+
+interface Job {
+  frame: Frame;
+  targets: Stream[];
+  next: number;
+}
+
+const GLOBAL_TOPIC = 'hitline:sse:global';
+const gameTopic = (gameId: string): string => `hitline:sse:game:${gameId}`;
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache',
+  'X-Accel-Buffering': 'no',
+} as const;
+
+const HEARTBEAT: Frame = { seq: 0, text: ':\n\n', audience: null };
+
+/** A fan-out turn also yields after this long, so a slow machine still keeps turns short. */
+const MAX_TURN_MS = 5;
+/** Names go onto an `event:` line: anything but this could break the framing. */
+const EVENT_NAME = /^[a-z_]{1,32}$/;
+
+/**
+ * Fans game and global events out to SSE subscribers. One instance per process;
+ * game rooms publish through it (or straight through the presence) and every
+ * process's hub delivers to its own subscribers.
+ */
+export class SseHub {
+  private readonly presence: Presence;
+  private readonly log: Logger;
+  private readonly heartbeatMs: number;
+  private readonly maxBufferedBytes: number;
+  private readonly chunkSize: number;
+  private readonly historySize: number;
+  private readonly historyChars: number;
+  private readonly onFanoutChunk: ((ms: number, writes: number) => void) | undefined;
+
+  private readonly games = new Map<string, GameChannel>();
+  private global: Channel | null = null;
+  private liveGameStreams = 0;
+  private closed = false;
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  /** Fan-out jobs in arrival order: one queue keeps every subscriber's events in order. */
+  private queue: Job[] = [];
+  private queueHead = 0;
+  private pumpScheduled = false;
+
+  /** Creates the hub; it subscribes to presence channels lazily, as streams open. */
+  constructor(presence: Presence, log: Logger, opts: SseHubOptions = {}) {
+    this.presence = presence;
+    this.log = log;
+    this.heartbeatMs = opts.heartbeatMs ?? 15_000;
+    this.maxBufferedBytes = opts.maxBufferedBytes ?? 1024 * 1024;
+    this.chunkSize = Math.max(1, opts.chunkSize ?? 256);
+    this.historySize = Math.max(0, opts.historySize ?? 64);
+    this.historyChars = Math.max(0, opts.historyChars ?? 64 * 1024);
+    this.onFanoutChunk = opts.onFanoutChunk;
+  }
+
+  /**
+   * Publishes one game event to every process's subscribers of that game.
+   * Never rejects: a presence failure is logged, the game goes on.
+   */
+  async publishGame(e: GameEventEnvelope): Promise<void> {
+    try {
+      await this.presence.publish(gameTopic(e.game), e);
+    } catch (err) {
+      this.log.error({ err, game: e.game, seq: e.seq }, 'publishing a game event failed');
+    }
+  }
+
+  /** Publishes one global event to every process's `/api/events` subscribers. Never rejects. */
+  async publishGlobal(e: GlobalEventEnvelope): Promise<void> {
+    try {
+      await this.presence.publish(GLOBAL_TOPIC, e);
+    } catch (err) {
+      this.log.error({ err, event: e.event }, 'publishing a global event failed');
+    }
+  }
+
+  /**
+   * Serves `GET /api/games/{id}/events`: a `snapshot` event first (or, with a
+   * `Last-Event-ID` header or `?lastEventId=` the hub can bridge, just the missed
+   * events), then every event of the game in seq order, without gap or duplicate.
+   * Answers 404 when `snapshot()` returns null (the caller decides visibility; it
+   * is asked on every connect, resumes included). Rejects only if `snapshot()` or
+   * the presence subscription fails before anything was sent.
+   */
+  async streamGame(req: Request, res: Response, gameId: string, snapshot: () => Promise<GameSnapshot | null>): Promise<void> {
+    if (this.closed) return sendError(res, shuttingDown);
+    const lastId = lastEventId(req);
+    const ch = this.acquireGame(gameId);
+    const s: Stream = { res, userId: null, game: ch, sentSeq: 0, buffer: [], closed: false };
+    ch.pending.add(s);
+    this.watch(s);
+
+    // Subscribed before the snapshot is taken: every event after it is buffered.
+    let snap: GameSnapshot | null;
+    try {
+      await ch.ready;
+      snap = await snapshot();
+    } catch (err) {
+      this.detach(s);
+      throw err;
+    }
+    if (s.closed) return;
+    if (!snap) {
+      this.detach(s);
+      return sendError(res, apiError(404, 'game_id_not_found', 'game id not found'));
+    }
+
+    const buffered = s.buffer ?? [];
+    s.buffer = null;
+    ch.pending.delete(s);
+    ch.live.add(s);
+    this.liveGameStreams++;
+    res.writeHead(200, SSE_HEADERS);
+    this.startHeartbeat();
+
+    // History and this stream's buffer both end with the newest event received;
+    // whichever reaches further back holds everything the other one does.
+    const received = buffered.length > ch.history.length ? buffered : ch.history;
+    if (lastId !== null && lastId <= snap.seq) {
+      const missed = contiguousAfter(received, lastId);
+      // Resuming is safe when the client then has everything up to the snapshot, or up to
+      // the newest event received here (whose successors all reach this process in order).
+      if (missed && (missed.seq >= snap.seq || (ch.baseSeq !== null && missed.seq === ch.lastSeq))) {
+        s.sentSeq = missed.seq;
+        if (missed.text) this.write(s, missed.text);
+        else res.flushHeaders();
+        return;
+      }
+    }
+    const after = contiguousAfter(received, snap.seq);
+    s.sentSeq = after?.seq ?? snap.seq;
+    this.write(s, `id: ${snap.seq}\nevent: snapshot\ndata: ${JSON.stringify(snap.game)}\n\n${after?.text ?? ''}`);
+    if (!after) {
+      // Only a lossy presence gets here: end the stream, the reconnect starts over.
+      this.log.warn({ game: ch.gameId }, 'game events missing after a snapshot; ending the stream');
+      this.detach(s);
+      res.end();
+    }
+  }
+
+  /**
+   * Serves `GET /api/events`: the events of `initial()` first, then live global
+   * events, each `event: <name>` with externally tagged data `{"<name>": data}`.
+   * Events with an audience reach only the listed users. Rejects only if
+   * `initial()` or the presence subscription fails before anything was sent.
+   */
+  async streamGlobal(req: Request, res: Response, userId: string | null, initial: () => Promise<GlobalEventEnvelope[]>): Promise<void> {
+    if (this.closed) return sendError(res, shuttingDown);
+    const ch = this.acquireGlobal();
+    const s: Stream = { res, userId, game: null, sentSeq: 0, buffer: [], closed: false };
+    ch.pending.add(s);
+    this.watch(s);
+
+    let first: GlobalEventEnvelope[];
+    try {
+      await ch.ready;
+      first = await initial();
+    } catch (err) {
+      this.detach(s);
+      throw err;
+    }
+    if (s.closed) return;
+
+    const buffered = s.buffer ?? [];
+    s.buffer = null;
+    ch.pending.delete(s);
+    ch.live.add(s);
+    res.writeHead(200, SSE_HEADERS);
+    let out = '';
+    for (const e of first) {
+      const f = globalFrame(e);
+      if (f && admits(f, userId)) out += f.text;
+    }
+    // Live events that arrived meanwhile follow; the lobby treats them as updates, so
+    // one already reflected in `initial()` does no harm, and none is lost.
+    for (const f of buffered) if (admits(f, userId)) out += f.text;
+    if (out) this.write(s, out);
+    else res.flushHeaders();
+    this.startHeartbeat();
+  }
+
+  /** Ends every stream and drops every subscription (graceful shutdown); new streams get 503. */
+  close(): void {
+    this.closed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.queue = [];
+    this.queueHead = 0;
+    const channels: Channel[] = [...this.games.values()];
+    if (this.global) channels.push(this.global);
+    for (const ch of channels) {
+      for (const s of [...ch.pending]) {
+        this.detach(s);
+        if (!s.res.headersSent) sendError(s.res, shuttingDown);
+      }
+      for (const s of [...ch.live]) {
+        this.detach(s);
+        s.res.end();
+      }
+    }
+  }
+
+  /** Open streams (headers sent) on this process. */
+  stats(): { gameStreams: number; globalStreams: number } {
+    return { gameStreams: this.liveGameStreams, globalStreams: this.global?.live.size ?? 0 };
+  }
+
+  // ---------------------------------------------------------------------------
+  // channels
+
+  private acquireGame(gameId: string): GameChannel {
+    const existing = this.games.get(gameId);
+    if (existing) return existing;
+    const topic = gameTopic(gameId);
+    const ch: GameChannel = {
+      gameId,
+      topic,
+      listener: (m) => this.onGameMessage(ch, m),
+      ready: Promise.resolve(),
+      live: new Set(),
+      pending: new Set(),
+      history: [],
+      historyChars: 0,
+      baseSeq: null,
+      lastSeq: 0,
+    };
+    ch.ready = this.subscribe(ch);
+    this.games.set(gameId, ch);
+    return ch;
+  }
+
+  private acquireGlobal(): Channel {
+    if (this.global) return this.global;
+    const ch: Channel = {
+      gameId: null,
+      topic: GLOBAL_TOPIC,
+      listener: (m) => this.onGlobalMessage(ch, m),
+      ready: Promise.resolve(),
+      live: new Set(),
+      pending: new Set(),
+    };
+    ch.ready = this.subscribe(ch);
+    this.global = ch;
+    return ch;
+  }
+
+  private subscribe(ch: Channel): Promise<void> {
+    const ready = Promise.resolve(this.presence.subscribe(ch.topic, ch.listener)).then(() => undefined);
+    // Awaited by the streams that wait for it; this only keeps an early failure from being "unhandled".
+    ready.catch(() => undefined);
+    return ready;
+  }
+
+  /** Drops the presence subscription once a channel has no stream left on this process. */
+  private release(ch: Channel): void {
+    if (ch.live.size || ch.pending.size) return;
+    if (ch.gameId === null) {
+      if (this.global !== ch) return;
+      this.global = null;
+    } else {
+      if (this.games.get(ch.gameId) !== ch) return;
+      this.games.delete(ch.gameId);
+    }
+    ch.ready.then(
+      () => this.presence.unsubscribe(ch.topic, ch.listener),
+      () => undefined,
+    );
+  }
+
+  private onGameMessage(ch: GameChannel, message: unknown): void {
+    const e = message as Partial<GameEventEnvelope> | null;
+    if (!e || e.game !== ch.gameId || !Number.isSafeInteger(e.seq) || (e.seq as number) < 1 || typeof e.event !== 'string' || !EVENT_NAME.test(e.event)) {
+      this.log.error({ game: ch.gameId, message }, 'malformed game event on the presence channel');
+      return;
+    }
+    const seq = e.seq as number;
+    if (ch.baseSeq !== null && seq <= ch.lastSeq) return; // already seen
+    if (ch.baseSeq !== null && seq !== ch.lastSeq + 1) {
+      // Only a lossy presence gets here; history can no longer bridge, streams end themselves in deliver().
+      this.log.warn({ game: ch.gameId, expected: ch.lastSeq + 1, got: seq }, 'gap in game events');
+      ch.history = [];
+      ch.historyChars = 0;
+      ch.baseSeq = null;
+    }
+    const frame: Frame = { seq, text: `id: ${seq}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data ?? {})}\n\n`, audience: null };
+    if (ch.baseSeq === null) ch.baseSeq = seq - 1;
+    ch.lastSeq = seq;
+    ch.history.push(frame);
+    ch.historyChars += frame.text.length;
+    while (ch.history.length > 0 && (ch.history.length > this.historySize || ch.historyChars > this.historyChars)) {
+      const old = ch.history.shift() as Frame;
+      ch.historyChars -= old.text.length;
+      ch.baseSeq = old.seq;
+    }
+    for (const s of ch.pending) s.buffer?.push(frame);
+    if (ch.live.size) this.enqueue(frame, [...ch.live]);
+  }
+
+  private onGlobalMessage(ch: Channel, message: unknown): void {
+    const frame = globalFrame(message as GlobalEventEnvelope);
+    if (!frame) {
+      this.log.error({ message }, 'malformed global event on the presence channel');
+      return;
+    }
+    for (const s of ch.pending) s.buffer?.push(frame);
+    if (ch.live.size) this.enqueue(frame, [...ch.live]);
+  }
+
+  /**
+   * Whether a client that has every event up to `lastId` can be brought up to date
+   * from history instead of a snapshot taken at `snapSeq`.
+   */
+  private canResume(ch: GameChannel, lastId: number, snapSeq: number): boolean {
+    if (lastId > snapSeq) return false; // ahead of the game: not our numbering, start over
+    if (lastId === snapSeq) return true; // nothing missed; later events are buffered or live
+    return ch.baseSeq !== null && ch.baseSeq <= lastId;
+  }
+
+  // ---------------------------------------------------------------------------
+  // writing
+
+  private enqueue(frame: Frame, targets: Stream[]): void {
+    this.queue.push({ frame, targets, next: 0 });
+    if (!this.pumpScheduled) {
+      this.pumpScheduled = true;
+      setImmediate(this.pump);
+    }
+  }
+
+  /** Writes queued events in short turns so rooms and requests run between them (budget P7). */
+  private readonly pump = (): void => {
+    const started = performance.now();
+    let writes = 0;
+    while (this.queueHead < this.queue.length && writes < this.chunkSize) {
+      const job = this.queue[this.queueHead] as Job;
+      while (job.next < job.targets.length && writes < this.chunkSize) {
+        this.deliver(job.targets[job.next++] as Stream, job.frame);
+        writes++;
+        if ((writes & 63) === 0 && performance.now() - started > MAX_TURN_MS) writes = this.chunkSize;
+      }
+      if (job.next >= job.targets.length) this.queueHead++;
+    }
+    if (this.queueHead >= this.queue.length) {
+      this.queue = [];
+      this.queueHead = 0;
+    } else if (this.queueHead > 1024) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+    // Chunked responses hand their bytes to the socket in a nextTick (uncork): queued
+    // after those ticks, this one measures the whole turn.
+    if (this.onFanoutChunk) process.nextTick(this.reportTurn, started, writes);
+    if (this.queue.length) setImmediate(this.pump);
+    else this.pumpScheduled = false;
+  };
+
+  private readonly reportTurn = (started: number, writes: number): void => {
+    this.onFanoutChunk?.(performance.now() - started, writes);
+  };
+
+  private deliver(s: Stream, f: Frame): void {
+    if (s.closed) return;
+    if (f.seq > 0 && s.game) {
+      if (f.seq <= s.sentSeq) return;
+      if (f.seq !== s.sentSeq + 1) {
+        // A hole the client cannot see: end the stream, its reconnect (Last-Event-ID) gets a snapshot.
+        this.log.warn({ game: s.game.gameId, has: s.sentSeq, got: f.seq }, 'SSE subscriber missed events; ending its stream');
+        this.detach(s);
+        s.res.end();
+        return;
+      }
+      s.sentSeq = f.seq;
+    } else if (!admits(f, s.userId)) {
+      return;
+    }
+    this.write(s, f.text);
+  }
+
+  private write(s: Stream, text: string): void {
+    const { res } = s;
+    if (res.destroyed || res.writableEnded) {
+      this.detach(s);
+      return;
+    }
+    res.write(text);
+    if (res.writableLength > this.maxBufferedBytes) {
+      // A reader that stopped reading: drop it rather than hold its backlog in memory (api.md B11).
+      this.log.info({ game: s.game?.gameId, buffered: res.writableLength }, 'dropping a slow SSE subscriber');
+      this.detach(s);
+      res.destroy();
+    }
+  }
+
+  private watch(s: Stream): void {
+    const done = (): void => this.detach(s);
+    // 'close' fires for every ending (client gone, our end(), destroy()); a write error
+    // without a listener would be thrown.
+    s.res.on('close', done);
+    s.res.on('error', done);
+  }
+
+  private detach(s: Stream): void {
+    if (s.closed) return;
+    s.closed = true;
+    s.buffer = null;
+    const ch: Channel | null = s.game ?? this.global;
+    if (!ch) return;
+    if (ch.live.delete(s) && s.game) this.liveGameStreams--;
+    ch.pending.delete(s);
+    this.release(ch);
+    if (!this.liveGameStreams && !this.global?.live.size) this.stopHeartbeat();
+  }
+
+  private startHeartbeat(): void {
+    if (this.heartbeat || this.closed) return;
+    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  /** One timer for all streams: per-stream timers would cost memory and wake-ups. */
+  private beat(): void {
+    const targets: Stream[] = [];
+    for (const ch of this.games.values()) for (const s of ch.live) targets.push(s);
+    if (this.global) for (const s of this.global.live) targets.push(s);
+    if (targets.length) this.enqueue(HEARTBEAT, targets);
+  }
+}
+
+const shuttingDown = apiError(503, 'shutting_down', 'the server is shutting down');
+
+/** `Last-Event-ID` header (what EventSource sends on reconnect) or `?lastEventId=`; null if absent or not a seq. */
+function lastEventId(req: Request): number | null {
+  const header = req.headers['last-event-id'];
+  const query = (req.query as Record<string, unknown> | undefined)?.lastEventId;
+  const raw = typeof header === 'string' && header !== '' ? header : typeof query === 'string' ? query : null;
+  if (raw === null || !/^\d{1,15}$/.test(raw.trim())) return null;
+  return Number(raw.trim());
+}
+
+/**
+ * The text of the frames right after `from` in `frames` (oldest first), and the seq
+ * they reach; null if the first one needed is not there.
+ */
+function contiguousAfter(frames: readonly Frame[], from: number): { text: string; seq: number } | null {
+  let seq = from;
+  let text = '';
+  for (const f of frames) {
+    if (f.seq <= seq) continue;
+    if (f.seq !== seq + 1) return null;
+    text += f.text;
+    seq = f.seq;
+  }
+  return { text, seq };
+}
+
+function globalFrame(e: GlobalEventEnvelope | null | undefined): Frame | null {
+  if (!e || typeof e.event !== 'string' || !EVENT_NAME.test(e.event)) return null;
+  const audience = Array.isArray(e.audience) ? new Set(e.audience) : null;
+  return { seq: 0, text: `event: ${e.event}\ndata: ${JSON.stringify({ [e.event]: e.data ?? null })}\n\n`, audience };
+}
+
+function admits(f: Frame, userId: string | null): boolean {
+  return f.audience === null || (userId !== null && f.audience.has(userId));
+}

@@ -1,0 +1,134 @@
+import cookieParser from 'cookie-parser';
+import express, { type Express, type Request, type Response, type Router } from 'express';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import type { UsersService } from '../services/users.ts';
+import { UuidSchema } from '../../shared/protocol/common.ts';
+import { LoginBodySchema, RegisterBodySchema, type UserCookie, type UserPayload } from '../../shared/protocol/users.ts';
+import { clearSessionCookies, requireUser, UNAUTHENTICATED, sessionMiddleware, sessionToken, setSessionCookies, userCookie } from './auth.ts';
+import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
+import { csrfGuardWith, rateLimits, securityHeaders, type CsrfOptions, type RateLimits } from './security.ts';
+
+/**
+ * `/api/users` (api.md Part B §1.2 with Part A B2-B4): guest sessions, login,
+ * registration in place, logout, account deletion, the current user.
+ */
+
+export interface UsersDeps {
+  users: UsersService;
+  config: Config;
+  log: Logger;
+  /** Makes a user leave every game (logout, account deletion, a guest replaced by a login). */
+  onUserGone: (userId: string) => Promise<void>;
+  /** Shared limiters; built from `config` when absent. */
+  limits?: RateLimits;
+}
+
+const INCORRECT_CREDENTIALS = apiError(401, 'incorrect_credentials', 'incorrect user credentials');
+const NAME_TAKEN = apiError(409, 'username_taken', 'username is already in use');
+const ALREADY_REGISTERED = apiError(405, 'already_registered', 'A user is already authenticated and registered.');
+const USER_NOT_FOUND = apiError(404, 'user_not_found', 'user id not found');
+
+/** The `/api/users` router. Needs cookie-parser, express.json and {@link sessionMiddleware} in front. */
+export function usersRouter(deps: UsersDeps): Router {
+  const { users, config, log } = deps;
+  const limits = deps.limits ?? rateLimits(config);
+  const router = express.Router();
+
+  /** Game seats must not outlive a user; a failure there must not block the user's own request. */
+  const userGone = async (userId: string): Promise<void> => {
+    try {
+      await deps.onUserGone(userId);
+    } catch (err) {
+      log.error({ err, user: userId }, 'onUserGone failed');
+    }
+  };
+
+  router.get('/auth', limits.guest, async (req: Request, res: Response) => {
+    const session = await users.auth(sessionToken(req), new Date());
+    setSessionCookies(res, config, session);
+    sendSuccess(res, 'success');
+  });
+
+  router.post('/login', limits.login, async (req: Request, res: Response) => {
+    const body = parseOr400(res, LoginBodySchema, req.body, 'body');
+    if (!body) return;
+    const result = await users.login(body.username, body.password, new Date());
+    if (!result.ok) return sendError(res, INCORRECT_CREDENTIALS);
+    // The browser's previous session is replaced by the cookies below; end it so it
+    // cannot linger, and free the seats of a guest that can never come back.
+    const previous = res.locals.session;
+    if (previous && previous.state !== 'none' && previous.session.user.id !== result.session.user.id) {
+      await userGone(previous.session.user.id);
+    }
+    if (previous && previous.state !== 'none') await users.logout(previous.session.token);
+    setSessionCookies(res, config, result.session);
+    const payload: UserPayload = { id: result.session.user.id, name: result.session.user.name, virtual: false };
+    res.json(payload);
+  });
+
+  router.post('/register', limits.register, requireUser, async (req: Request, res: Response) => {
+    const body = parseOr400(res, RegisterBodySchema, req.body, 'body');
+    if (!body) return;
+    const token = sessionToken(req);
+    if (token === undefined) return sendError(res, UNAUTHENTICATED);
+    const result = await users.register(token, body.username, body.password, new Date());
+    if (!result.ok) {
+      if (result.reason === 'name_taken') return sendError(res, NAME_TAKEN);
+      if (result.reason === 'not_guest') return sendError(res, ALREADY_REGISTERED);
+      return sendError(res, UNAUTHENTICATED);
+    }
+    setSessionCookies(res, config, result.session);
+    sendSuccess(res, 'user registered');
+  });
+
+  router.post('/logout', requireUser, async (req: Request, res: Response) => {
+    const user = res.locals.user;
+    if (user) await userGone(user.id);
+    await users.logout(sessionToken(req));
+    clearSessionCookies(res, config);
+    sendSuccess(res, 'logged out');
+  });
+
+  router.get('/me', requireUser, (_req: Request, res: Response) => {
+    const user = res.locals.user;
+    if (!user) return;
+    const me: UserCookie = userCookie(user);
+    res.json(me);
+  });
+
+  router.delete('/me', limits.writes, requireUser, async (_req: Request, res: Response) => {
+    const user = res.locals.user;
+    if (!user) return;
+    await userGone(user.id);
+    await users.deleteAccount(user.id);
+    clearSessionCookies(res, config);
+    sendSuccess(res, 'account deleted');
+  });
+
+  router.get('/:id', async (req: Request, res: Response) => {
+    const id = parseOr400(res, UuidSchema, req.params.id, 'id');
+    if (!id) return;
+    const user = await users.findUser(id);
+    if (!user) return sendError(res, USER_NOT_FOUND);
+    const payload: UserPayload = user;
+    res.json(payload);
+  });
+
+  return router;
+}
+
+/**
+ * Installs the request pipeline every API route relies on, in order, and mounts
+ * `/api/users`: `trust proxy` from config, security headers and cookie parsing for
+ * the whole app; the CSRF guard, the JSON body parser (100 kB) and the session
+ * lookup for `/api`. Call it before mounting the other API routers (they then
+ * find `res.locals.user`), and add the 404 and error handlers after them.
+ */
+export function mountUsers(app: Express, deps: UsersDeps & { csrf?: CsrfOptions }): void {
+  app.set('trust proxy', deps.config.TRUST_PROXY);
+  app.use(securityHeaders({ https: deps.config.COOKIE_SECURE }));
+  app.use(cookieParser());
+  app.use('/api', csrfGuardWith(deps.csrf), express.json({ limit: '100kb' }), sessionMiddleware(deps.users));
+  app.use('/api/users', usersRouter(deps));
+}

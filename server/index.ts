@@ -1,0 +1,123 @@
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defineRoom, defineServer, LocalPresence } from '@colyseus/core';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import { configureApp } from './app.ts';
+import { loadConfig, type Config } from './config.ts';
+import { openDatabase, type Db } from './db/index.ts';
+import { leaveAllGames } from './http/games.ts';
+import { SseHub } from './http/sse-hub.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { GameRoom } from './rooms/game-room.ts';
+import { setRoomServices } from './rooms/services.ts';
+import { CatalogueService } from './services/catalogue.ts';
+import { UsersService } from './services/users.ts';
+
+/**
+ * Process entry: configuration, database, Colyseus + Express on one port, and a
+ * graceful shutdown. `startServer` is also what the tests use.
+ */
+
+export interface RunningServer {
+  port: number;
+  config: Config;
+  db: Db;
+  log: Logger;
+  hub: SseHub;
+  users: UsersService;
+  catalogue: CatalogueService;
+  /** Stops accepting, finishes in-flight requests, ends streams and rooms, closes the database. */
+  close(): Promise<void>;
+}
+
+/** Starts Hitline with `config` (PORT 0 picks a free port). */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const log = createLogger(config.LOG_LEVEL);
+  const db = await openDatabase(config.DATABASE_URL);
+  const catalogue = new CatalogueService(db, log);
+  const users = new UsersService(db, config, log);
+  await catalogue.loadDemoIfEmpty(config.DEMO_CATALOGUE);
+
+  const presence = new LocalPresence();
+  const hub = new SseHub(presence, log);
+  setRoomServices({ config, log, hub, catalogue, users });
+
+  const transport = new WebSocketTransport();
+  const colyseus = defineServer({
+    rooms: { game: defineRoom(GameRoom) },
+    transport,
+    presence,
+    greet: false,
+    gracefullyShutdown: false,
+    express: (app) => configureApp(app, { config, log, hub, users, catalogue }),
+  });
+  await colyseus.listen(config.PORT, config.HOST);
+  const http = transport.server as HttpServer;
+  const port = (http.address() as AddressInfo).port;
+  log.info({ port, host: config.HOST }, `Hitline is listening on http://localhost:${port}`);
+
+  // sessions that ran out make their users leave their games (A7)
+  const sweep = setInterval(() => {
+    void users
+      .sweep(Date.now())
+      .then((gone) => Promise.all(gone.map(leaveAllGames)))
+      .catch((err: unknown) => log.error({ err }, 'session sweep failed'));
+  }, 60_000);
+  sweep.unref();
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      clearInterval(sweep);
+      // stop accepting; keep-alive and streaming sockets are ended below
+      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+      hub.close();
+      http.closeIdleConnections();
+      await colyseus.gracefullyShutdown(false).catch((err: unknown) => log.error({ err }, 'room shutdown failed'));
+      const forced = setTimeout(() => http.closeAllConnections(), 5000);
+      await stopped;
+      clearTimeout(forced);
+      await db.destroy();
+      log.info('Hitline stopped');
+    })());
+
+  return { port, config, db, log, hub, users, catalogue, close };
+}
+
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  const server = await startServer(config);
+  let signalled = false;
+  const stop = (signal: string) => {
+    if (signalled) return;
+    signalled = true;
+    server.log.info({ signal }, 'shutting down');
+    const timeout = setTimeout(() => {
+      server.log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    timeout.unref();
+    void server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+if (import.meta.main) {
+  void main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

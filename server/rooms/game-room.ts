@@ -1,0 +1,307 @@
+import { CloseCode, Room, ServerError, type AuthContext, type Client, type Delayed } from '@colyseus/core';
+import { parseCookie } from 'cookie';
+import { parseRoomMessage, ROOM_MESSAGES, type RoomMessage } from '../../shared/protocol/index.ts';
+import {
+  applyAction,
+  canView,
+  createGame,
+  summarizeGame,
+  viewGame,
+  type Action,
+  type Game,
+  type GameEventName,
+  type GameMode,
+  type GameUpdate,
+  type GamePayload,
+  type RuleError,
+} from '../../shared/rules/index.ts';
+import { roomServices } from './services.ts';
+import { GameState, syncState } from './schema.ts';
+
+/**
+ * One game = one room (room id = game id). The room is a thin adapter: it keeps
+ * the engine's Game, runs every action through `applyAction` (REST calls arrive
+ * through `matchMaker.remoteRoomCall(id, 'act', …)`, WebSocket clients as room
+ * messages; both use `act`), mirrors the public view into the schema state, sends
+ * the patch at once, publishes the events and arms the phase timer.
+ */
+
+export interface CreateGameOptions {
+  gameId: string;
+  mode: GameMode;
+  creator: { id: string; name: string };
+  seed: number;
+  packIds: string[];
+  settings?: unknown;
+}
+
+/** Matchmaking metadata: what the lobby needs to filter games without asking each room. */
+export interface GameMetadata {
+  mode: GameMode;
+  state: string;
+  players: number;
+  /** Ids of the real (non-virtual) players. */
+  members: string[];
+  creator: string;
+}
+
+export type ActOutcome = { ok: true } | { ok: false; error: RuleError };
+
+interface ClientAuth {
+  user: { id: string; name: string } | null;
+}
+
+type GameClient = Client<{ auth: ClientAuth }>;
+
+const SYSTEM_ACTIONS = new Set(['timeout', 'presence', 'replace_hit']);
+
+export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; client: GameClient }> {
+  override state = new GameState();
+  override autoDispose = false;
+  /** Patches go out right after each action (turn-based: no need for a 50 ms tick). */
+  override patchRate = null;
+  override maxMessagesPerSecond = 30;
+
+  game!: Game;
+  seq = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private phaseTimer: Delayed | undefined;
+  private readonly connections = new Map<string, number>();
+  private readonly absentTimers = new Map<string, Delayed>();
+  private lastSummary = '';
+
+  override onCreate(options: CreateGameOptions): void {
+    const created = createGame({
+      id: options.gameId,
+      mode: options.mode,
+      creator: options.creator,
+      seed: options.seed,
+      packIds: options.packIds,
+      settings: options.settings,
+    });
+    if (!created.ok) throw new ServerError(created.error.status, created.error.message);
+    this.roomId = options.gameId;
+    this.game = created.game;
+    this.metadata = this.meta();
+    syncState(this.state, this.view(), this.seq);
+    for (const type of Object.keys(ROOM_MESSAGES)) {
+      this.onMessage(type, (client: GameClient, payload: unknown) => {
+        void this.onRoomMessage(client, type, payload);
+      });
+    }
+    this.onMessage('*', (client: GameClient, type: string | number) => {
+      client.send('error', { type: 'error', code: 'invalid_input', message: `unknown message type ${JSON.stringify(String(type))}` });
+    });
+    if (this.game.mode === 'Public') {
+      void roomServices().hub.publishGlobal({ event: 'create_game', data: this.view() });
+    }
+    this.publishSummary();
+  }
+
+  /** Anyone who may view the game may connect (spectators too); only players may act. */
+  override async onAuth(_client: GameClient, _options: unknown, context: AuthContext): Promise<ClientAuth> {
+    const cookies = parseCookie(context.headers.get('cookie') ?? '');
+    const token = cookies.id ?? context.token;
+    const user = token ? await roomServices().users.userForToken(token) : undefined;
+    const viewer = user ? { id: user.id, name: user.name } : null;
+    if (!canView(this.game, viewer?.id ?? null)) throw new ServerError(404, 'game id not found');
+    return { user: viewer };
+  }
+
+  override onJoin(client: GameClient): void {
+    const user = client.auth?.user;
+    if (!user) return;
+    this.connections.set(user.id, (this.connections.get(user.id) ?? 0) + 1);
+    this.absentTimers.get(user.id)?.clear();
+    this.absentTimers.delete(user.id);
+    const seat = this.game.players.find((p) => p.id === user.id && !p.virtual);
+    if (seat && !seat.connected) void this.enqueue({ type: 'presence', player: user.id, connected: true });
+  }
+
+  override async onDrop(client: GameClient): Promise<void> {
+    try {
+      await this.allowReconnection(client, roomServices().config.RECONNECT_SECONDS);
+    } catch {
+      // the window passed; onLeave follows
+    }
+  }
+
+  override onLeave(client: GameClient, code?: number): void {
+    const user = client.auth?.user;
+    if (!user) return;
+    const left = (this.connections.get(user.id) ?? 1) - 1;
+    if (left > 0) {
+      this.connections.set(user.id, left);
+      return;
+    }
+    this.connections.delete(user.id);
+    // a dropped socket already had its reconnection window; a closed tab gets one now
+    const grace = code === CloseCode.CONSENTED ? roomServices().config.RECONNECT_SECONDS * 1000 : 0;
+    const markAbsent = () => {
+      this.absentTimers.delete(user.id);
+      if (this.connections.has(user.id)) return;
+      if (this.game.players.some((p) => p.id === user.id && !p.virtual && p.connected)) {
+        void this.enqueue({ type: 'presence', player: user.id, connected: false });
+      }
+    };
+    if (grace === 0) markAbsent();
+    else this.absentTimers.set(user.id, this.clock.setTimeout(markAbsent, grace));
+  }
+
+  override onDispose(): void {
+    this.phaseTimer?.clear();
+    for (const t of this.absentTimers.values()) t.clear();
+  }
+
+  // -------------------------------------------------------------------------
+  // the one entry point for actions
+
+  /**
+   * Applies `action` for `userId` (REST via remoteRoomCall, or a room message).
+   * Actions of one game run one at a time, in arrival order.
+   */
+  act(userId: string, action: Record<string, unknown>): Promise<ActOutcome> {
+    if (SYSTEM_ACTIONS.has(String(action.type))) {
+      return Promise.resolve({ ok: false, error: { code: 'bad_action', status: 400, message: 'malformed action: not a player action' } });
+    }
+    return this.enqueue({ ...action, by: userId } as Action);
+  }
+
+  /** The game as `viewer` sees it with the current sequence number, or null if hidden from him. */
+  snapshot(viewer: string | null): { seq: number; game: GamePayload } | null {
+    const game = viewGame(this.game, viewer);
+    return game ? { seq: this.seq, game } : null;
+  }
+
+  private enqueue(action: Action): Promise<ActOutcome> {
+    const run = this.queue.then(() => this.run(action));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(action: Action): Promise<ActOutcome> {
+    const { catalogue, log } = roomServices();
+    try {
+      if (action.type === 'start') {
+        action.hits = await catalogue.playableHits(this.game.settings.packs, this.game.settings.clue_mode);
+      } else if (action.type === 'update') {
+        action.pack_ids = await catalogue.packIds();
+      }
+      const result = applyAction(this.game, action, { now: Date.now() });
+      if (!result.ok) return result;
+      this.game = result.game;
+      this.afterChange(result.events, result.deleted);
+      return { ok: true };
+    } catch (err) {
+      // a bug: log it with the ids and keep this game (and every other) alive
+      log.error({ err, game: this.roomId, action: action.type, by: 'by' in action ? action.by : undefined }, 'action failed');
+      return { ok: false, error: { code: 'internal', status: 409, message: 'the action could not be applied' } as RuleError };
+    }
+  }
+
+  private afterChange(events: { event: string; data: unknown }[], deleted: boolean): void {
+    const { hub } = roomServices();
+    const first = this.seq + 1;
+    this.seq += events.length;
+    // patch first, so a client reacting to an event already sees the new state
+    syncState(this.state, this.view(), this.seq);
+    this.broadcastPatch();
+    events.forEach((e, i) => {
+      const envelope = { game: this.roomId, seq: first + i, event: e.event as GameEventName, data: e.data as GameUpdate };
+      void hub.publishGame(envelope);
+      this.broadcast('event', { seq: envelope.seq, event: envelope.event, data: envelope.data });
+    });
+    this.armTimer();
+    if (deleted) {
+      void this.removeGame();
+      return;
+    }
+    const meta = this.meta();
+    if (JSON.stringify(meta) !== JSON.stringify(this.metadata)) void this.setMetadata(meta);
+    this.publishSummary();
+  }
+
+  private async removeGame(): Promise<void> {
+    const { hub } = roomServices();
+    const audience = this.game.mode === 'Public' ? null : this.audience();
+    await hub.publishGlobal({ event: 'remove_game', data: this.roomId, audience });
+    this.phaseTimer?.clear();
+    await this.disconnect();
+  }
+
+  private armTimer(): void {
+    this.phaseTimer?.clear();
+    this.phaseTimer = undefined;
+    const deadline = this.game.deadline;
+    if (!deadline) return;
+    this.phaseTimer = this.clock.setTimeout(() => void this.enqueue({ type: 'timeout' }), Math.max(0, deadline.at - Date.now()));
+  }
+
+  private async onRoomMessage(client: GameClient, type: string, payload: unknown): Promise<void> {
+    const parsed = parseRoomMessage(type, payload);
+    if (!parsed.ok) {
+      client.send('error', parsed.error);
+      return;
+    }
+    const user = client.auth?.user;
+    if (!user) {
+      client.send('error', { type: 'error', code: 'unauthenticated', message: 'not authenticated' });
+      return;
+    }
+    const outcome = await this.enqueue(messageToAction(user, parsed.data));
+    if (!outcome.ok) client.send('error', { type: 'error', code: outcome.error.code, message: outcome.error.message });
+  }
+
+  private view(): GamePayload {
+    // the creator always may view; the synchronized state is the public view
+    return viewGame(this.game, this.game.players.find((p) => p.creator && !p.virtual)?.id ?? null) as GamePayload;
+  }
+
+  private audience(): string[] {
+    return this.game.players.filter((p) => !p.virtual).map((p) => p.id);
+  }
+
+  private meta(): GameMetadata {
+    return {
+      mode: this.game.mode,
+      state: this.game.state,
+      players: this.game.players.length,
+      members: this.audience(),
+      creator: this.game.players.find((p) => p.creator)?.id ?? '',
+    };
+  }
+
+  private publishSummary(): void {
+    const summary = summarizeGame(this.game);
+    const key = JSON.stringify(summary);
+    if (key === this.lastSummary) return;
+    this.lastSummary = key;
+    const audience = this.game.mode === 'Public' ? null : this.game.mode === 'Private' ? this.audience() : [this.meta().creator];
+    void roomServices().hub.publishGlobal({ event: 'game_summary', data: summary, audience });
+  }
+}
+
+/** Maps a validated room message to the engine action it asks for. */
+export function messageToAction(user: { id: string; name: string }, msg: RoomMessage): Action {
+  const by = user.id;
+  switch (msg.type) {
+    case 'guess':
+      return { type: 'guess', by, slot: msg.payload.slot, ...(msg.payload.player ? { player: msg.payload.player } : {}) };
+    case 'confirm':
+      return { type: 'confirm', by, confirm: msg.payload.confirm };
+    case 'skip':
+    case 'claim':
+    case 'leave':
+      return { type: msg.type, by, ...(msg.payload.player ? { player: msg.payload.player } : {}) };
+    case 'start':
+      return { type: 'start', by, hits: [] };
+    case 'stop':
+      return { type: 'stop', by };
+    case 'join':
+      return { type: 'join', by, name: user.name };
+    case 'join_local':
+      return { type: 'join_local', by, name: msg.payload.name };
+    case 'update':
+      return { type: 'update', by, settings: msg.payload.settings, pack_ids: [] };
+  }
+}

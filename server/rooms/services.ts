@@ -1,0 +1,28 @@
+import type { Config } from '../config.ts';
+import type { SseHub } from '../http/sse-hub.ts';
+import type { Logger } from '../logger.ts';
+import type { CatalogueService } from '../services/catalogue.ts';
+import type { UsersService } from '../services/users.ts';
+
+/**
+ * What game rooms need from the rest of the server. Colyseus constructs rooms
+ * itself, so the process entry hands these over once before any room exists.
+ */
+export interface RoomServices {
+  config: Config;
+  log: Logger;
+  hub: SseHub;
+  catalogue: CatalogueService;
+  users: UsersService;
+}
+
+let current: RoomServices | undefined;
+
+export function setRoomServices(services: RoomServices): void {
+  current = services;
+}
+
+export function roomServices(): RoomServices {
+  if (!current) throw new Error('room services used before the server set them up');
+  return current;
+}

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { boundedText, CountSchema, UuidSchema } from './common.ts';
+import { HitPayloadSchema, YearSchema } from './game.ts';
+
+/**
+ * The hit catalogue on the wire: packs, hits, search and download progress
+ * (api.md Part A B6/B7/B9, Part B §1.4, §4, §6.7).
+ */
+
+// ---------------------------------------------------------------------------
+// packs
+
+/** `POST /api/hits/packs` and `PATCH /api/hits/packs/{id}` body. */
+export const PackBodySchema = z.object({
+  name: boundedText(1, 100),
+});
+
+/** A pack with the number of hits in it. */
+export const PackPayloadSchema = z.strictObject({
+  id: UuidSchema,
+  name: z.string(),
+  hits: CountSchema,
+});
+
+/** `GET /api/hits/packs` reply. */
+export const PackListSchema = z.strictObject({
+  packs: z.array(PackPayloadSchema),
+});
+
+// ---------------------------------------------------------------------------
+// hits
+
+/** A YouTube video id: 11 characters of `[A-Za-z0-9_-]`. */
+export const YtIdSchema = z.string().regex(/^[A-Za-z0-9_-]{11}$/, { error: 'must be 11 characters of A-Z, a-z, 0-9, _ or -' });
+
+/** Seconds cut from the start of the source audio; Part B stores a u16. */
+const PlaybackOffsetSchema = z.int().min(0).max(65_535);
+
+/**
+ * `POST /api/hits` and `PATCH /api/hits/{id}` body (a full replacement). `id`,
+ * `downloaded` and `issues` of a fetched hit are dropped, as in Part B. A hit
+ * without a yt_id gets its audio from an upload or a demo clip.
+ */
+export const HitBodySchema = z.object({
+  title: boundedText(1, 300),
+  artist: boundedText(1, 300),
+  belongs_to: boundedText(0, 300).default(''),
+  year: YearSchema,
+  packs: z
+    .array(UuidSchema)
+    .default([])
+    .transform((ids) => [...new Set(ids)]),
+  yt_id: YtIdSchema.nullish().transform((v) => v ?? null),
+  playback_offset: PlaybackOffsetSchema.default(0),
+});
+
+/** A hit in catalogue replies: the game view plus `downloaded` when the caller asked for it (`parts=downloaded`). */
+export const CatalogueHitSchema = z.strictObject({
+  ...HitPayloadSchema.shape,
+  downloaded: z.boolean().optional(),
+});
+
+/** `GET /api/hits/{id}` and `POST /api/hits` reply: everything an editor needs, yt_id included. */
+export const FullHitPayloadSchema = z.strictObject({
+  ...CatalogueHitSchema.shape,
+  yt_id: YtIdSchema.nullable(),
+  playback_offset: PlaybackOffsetSchema,
+});
+
+// ---------------------------------------------------------------------------
+// search
+
+/** The sort keys of the search, in the default order (the client's default: title → artist → belongs_to → year). */
+export const SORT_KEYS = ['title', 'artist', 'belongs_to', 'year'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+const isSortKey = (v: unknown): v is SortKey => SORT_KEYS.includes(v as SortKey);
+
+/** Query strings repeat a key for lists (`?packs=a&packs=b`); one occurrence arrives as a plain string. */
+const asList = (v: unknown): unknown => (v === undefined || Array.isArray(v) ? v : [v]);
+/** For single-valued keys given twice, the last occurrence wins (as URLSearchParams.set would leave it). */
+const lastOf = (v: unknown): unknown => (Array.isArray(v) ? v.at(-1) : v);
+
+/** A positive whole number from a query string ("12") or a number (when built in code). */
+function queryInt(min: number, max: number, fallback: number) {
+  return z.preprocess((v) => {
+    const one = lastOf(v);
+    return typeof one === 'string' && /^[+-]?\d+$/.test(one.trim()) ? Number(one) : one;
+  }, z.int().min(min).max(max).default(fallback));
+}
+
+/**
+ * `GET /api/hits/search` query (also the export's filter). Lenient where Part B's
+ * client relies on it (unknown sort keys dropped, unknown direction = ascending,
+ * unknown query keys ignored), strict where a wrong value would silently change
+ * the answer (`start` 0, `amount` over 1000, a malformed pack id: 400).
+ * `packs`: absent = no filter; several = a hit in any of them (OR); "" = hits
+ * without packs.
+ */
+export const HitSearchQuerySchema = z.object({
+  query: z.preprocess(lastOf, z.string().max(256).default('')),
+  start: queryInt(1, Number.MAX_SAFE_INTEGER, 1),
+  amount: queryInt(1, 1000, 50),
+  sort_by: z.preprocess(
+    asList,
+    z
+      .array(z.unknown())
+      .default([])
+      .transform((keys): SortKey[] => {
+        const known = [...new Set(keys.filter(isSortKey))];
+        return known.length > 0 ? known : [...SORT_KEYS];
+      }),
+  ),
+  sort_direction: z.preprocess(
+    lastOf,
+    z.unknown().transform((v): 'ascending' | 'descending' => (v === 'descending' ? 'descending' : 'ascending')),
+  ),
+  packs: z.preprocess(
+    asList,
+    z.array(z.union([z.literal(''), UuidSchema], { error: 'must be a pack id (UUID), or empty for "no pack"' })).optional(),
+  ),
+});
+
+/** A page of results: `start` is the 1-based echo of the request, `end` = start + returned − 1, `total` counts before paging. */
+export function paginated<T extends z.ZodType>(item: T) {
+  return z.strictObject({
+    results: z.array(item),
+    total: CountSchema,
+    start: z.int().min(1),
+    end: CountSchema,
+  });
+}
+
+/** `GET /api/hits/search` reply. */
+export const HitSearchReplySchema = paginated(CatalogueHitSchema);
+
+/** Audio pipeline progress (`process_hits`): hits ready to play, and jobs queued or running per step. */
+export const ProcessHitsSchema = z.strictObject({
+  available: CountSchema,
+  downloading: CountSchema,
+  processing: CountSchema,
+});
+
+export type PackBody = z.infer<typeof PackBodySchema>;
+export type PackPayload = z.infer<typeof PackPayloadSchema>;
+export type PackList = z.infer<typeof PackListSchema>;
+export type HitBody = z.output<typeof HitBodySchema>;
+export type HitBodyInput = z.input<typeof HitBodySchema>;
+export type CatalogueHit = z.infer<typeof CatalogueHitSchema>;
+export type FullHitPayload = z.infer<typeof FullHitPayloadSchema>;
+export type HitSearchQuery = z.output<typeof HitSearchQuerySchema>;
+export type HitSearchReply = z.infer<typeof HitSearchReplySchema>;
+export type ProcessHits = z.infer<typeof ProcessHitsSchema>;

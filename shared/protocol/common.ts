@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { GAME_ID_PATTERN } from '../rules/constants.ts';
+import type { RuleError } from '../rules/types.ts';
+
+/**
+ * Building blocks of the wire contract: ids, texts, the error and success bodies,
+ * and the one way every edge turns a zod failure into a 400 that names the field.
+ *
+ * Strictness policy (why some objects refuse unknown keys and others drop them):
+ * - payloads the server produces (games, users, packs, events) are strict, so a
+ *   field that must stay hidden (a yt_id, the mystery card) cannot slip into a
+ *   game payload unnoticed, and client and server cannot drift apart silently;
+ * - game request bodies and room messages are strict: the API refuses unknown
+ *   settings (rules.md A9) and a typo should not be ignored silently;
+ * - catalogue and account bodies drop unknown keys, because clients send back
+ *   objects they fetched (a hit with its `id`, `downloaded`, `issues`), which
+ *   Part B ignores too.
+ */
+
+/** Version of this wire contract; bump it on any incompatible change to a schema. */
+export const PROTOCOL_VERSION = 1;
+
+/** A UUID (users, hits, packs; virtual players get v4-shaped ones from the engine's PRNG). */
+export const UuidSchema = z.uuid();
+
+/** A game id: 8 characters of `[A-Za-z0-9]` (the invitation for Private games). */
+export const GameIdSchema = z.string().regex(GAME_ID_PATTERN, { error: 'must be 8 letters or digits' });
+
+/** A count or length: a whole number ≥ 0. */
+export const CountSchema = z.int().min(0);
+
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+
+/**
+ * A user-typed text: trimmed, `min..max` characters long, no control characters
+ * (names end up in lists, screen-reader announcements and logs).
+ */
+export function boundedText(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((s) => !CONTROL_CHARACTERS.test(s), { error: 'must not contain control characters' });
+}
+
+/** Every error body (rules.md A2): a stable snake_case code (an i18n key too) and Part B's English text. */
+export const ErrorBodySchema = z.strictObject({
+  type: z.literal('error'),
+  code: z.string().regex(/^[a-z][a-z0-9_]*$/, { error: 'must be a snake_case error code' }),
+  message: z.string(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Success body of the action endpoints (Part B's MessageResponse), e.g. "started game". */
+export const SuccessBodySchema = z.strictObject({
+  type: z.literal('success'),
+  message: z.string(),
+});
+export type SuccessBody = z.infer<typeof SuccessBodySchema>;
+
+/** Code of the 400 given when a body, query, path parameter or room message fails its schema. */
+export const INVALID_INPUT_CODE = 'invalid_input';
+/** HTTP status of that failure. */
+export const INVALID_INPUT_STATUS = 400;
+
+/** The wire form of an engine error: the HTTP status travels as the status line, not in the body. */
+export function toErrorBody(error: Pick<RuleError, 'code' | 'message'>): ErrorBody {
+  return { type: 'error', code: error.code, message: error.message };
+}
+
+// ---------------------------------------------------------------------------
+// error messages that name the field
+
+type RawIssue = z.core.$ZodRawIssue;
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  null: 'null',
+};
+
+function bound(origin: string, value: number | bigint, word: 'at least' | 'at most' | 'exactly'): string {
+  if (origin === 'string') return `must be ${word} ${value} characters long`;
+  if (origin === 'array' || origin === 'set') return `must have ${word} ${value} ${Number(value) === 1 ? 'item' : 'items'}`;
+  return `must be ${word} ${value}`;
+}
+
+/**
+ * Phrases a zod issue as the predicate of a sentence whose subject is the field
+ * ("goal" + " must be at least 1"). Used as the per-parse error map, so a schema's
+ * own message (a more precise rule) still wins.
+ */
+function phrase(issue: RawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'must not be empty';
+      return bound(issue.origin, issue.minimum, issue.exact ? 'exactly' : 'at least');
+    case 'too_big':
+      return bound(issue.origin, issue.maximum, issue.exact ? 'exactly' : 'at most');
+    case 'invalid_format':
+      if (issue.format === 'uuid') return 'must be a UUID';
+      if (issue.format === 'datetime') return 'must be an RFC 3339 date and time';
+      return 'has an invalid format';
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? `must be ${JSON.stringify(issue.values[0])}`
+        : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_union': {
+      // a discriminated union names the tags it knows
+      const options: unknown[] = Array.isArray(issue.options) ? issue.options : [];
+      return options.length > 0 ? `must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}` : 'has an invalid value';
+    }
+    default:
+      return undefined;
+  }
+}
+
+function pathText(path: readonly PropertyKey[], root: string): string {
+  if (path.length === 0) return root;
+  return path.reduce<string>((text, key, i) => {
+    if (typeof key === 'number') return `${text}[${key}]`;
+    return i === 0 ? String(key) : `${text}.${String(key)}`;
+  }, '');
+}
+
+/** At most this many issues go into one message: a huge bad list should not give a huge answer. */
+const MAX_REPORTED_ISSUES = 5;
+
+/**
+ * One English sentence per problem, each starting with the field's path
+ * (`packs[2] must be a UUID`, `foo is not a known field`); `root` names the
+ * value itself when it is the culprit (`body must be an object`).
+ */
+export function describeIssues(error: z.ZodError, root = 'body'): string {
+  const sentences = error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => `${pathText([...issue.path, key], root)} is not a known field`)
+      : [`${pathText(issue.path, root)} ${issue.message}`],
+  );
+  const shown = sentences.slice(0, MAX_REPORTED_ISSUES);
+  if (sentences.length > shown.length) shown.push(`and ${sentences.length - shown.length} more problems`);
+  return shown.join('; ');
+}
+
+/** Result of {@link parseInput}: the parsed value, or the 400 body to answer with. */
+export type ParseOutcome<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+
+/**
+ * Validates untrusted input (a REST body, query or path parameter, a room message)
+ * and, on failure, builds the `invalid_input` error body whose message names the
+ * offending fields. `root` is what to call the input itself in that message.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, root = 'body'): ParseOutcome<z.output<S>> {
+  const result = schema.safeParse(input, { error: phrase });
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, error: { type: 'error', code: INVALID_INPUT_CODE, message: describeIssues(result.error, root) } };
+}

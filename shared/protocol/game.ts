@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { LIMITS, MAX_PLAYERS, MAX_TOKENS, NAME_MAX, NAME_MIN, type NumericSetting } from '../rules/constants.ts';
+import { CLUE_MODES, GAME_MODES, GAME_STATES, PLAYER_STATES } from '../rules/types.ts';
+import { boundedText, CountSchema, GameIdSchema, UuidSchema } from './common.ts';
+
+/**
+ * Games on the wire: the payloads the engine's views produce (shared/rules/views.ts)
+ * and the REST bodies of the game endpoints (rules.md Part B §2, Part A A9/A10).
+ * Enum values are PascalCase, as Part B serialises them.
+ */
+
+/** Phase of a game: `Open` (not running), `Guessing`, `Intercepting`, `Confirming`. */
+export const GameStateSchema = z.enum(GAME_STATES);
+/** `Public` (listed), `Private` (unlisted, the id is the invitation), `Local` (one device). */
+export const GameModeSchema = z.enum(GAME_MODES);
+/** What a player is expected to do now: `Waiting`, `Guessing`, `Intercepting`, `Confirming`. */
+export const PlayerStateSchema = z.enum(PLAYER_STATES);
+/** How the hidden hit is presented: `audio` (heard) or `card` (title and artist read aloud). */
+export const ClueModeSchema = z.enum(CLUE_MODES);
+
+/** A year in a slot bound: 1..9999, or 0 for the open end. */
+const SlotYearSchema = z.int().min(0).max(9999);
+/** A release year, 1..9999 (0 is reserved for the open end of a slot). */
+export const YearSchema = z.int().min(1).max(9999);
+/** A slot id on one timeline: 1-based, u8 on the wire. */
+export const SlotIdSchema = z.int().min(1).max(255);
+
+/** A gap on a timeline; both bounds inclusive, 0 = open end (from 0 = "before", to 0 = "after"). */
+export const SlotSchema = z.strictObject({
+  id: SlotIdSchema,
+  from_year: SlotYearSchema,
+  to_year: SlotYearSchema,
+});
+
+/** A hit as shown in games: never its yt_id or playback offset (strict, so neither can leak). */
+export const HitPayloadSchema = z.strictObject({
+  id: UuidSchema,
+  title: z.string(),
+  artist: z.string(),
+  /** Film or show the hit belongs to; "" means none. */
+  belongs_to: z.string(),
+  year: YearSchema,
+  packs: z.array(UuidSchema),
+});
+
+/** What the table reads aloud in `card` clue mode: title, artist, belongs_to; never the year or id. */
+export const ClueSchema = z.strictObject({
+  title: z.string(),
+  artist: z.string(),
+  belongs_to: z.string(),
+});
+
+/** A whole-number setting within its LIMITS, with the engine's own wording of the rule. */
+function settingInt(key: NumericSetting) {
+  const { min, max } = LIMITS[key];
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+}
+
+/** Every numeric setting's schema; units: goal in cards, start_tokens in tokens, the rest in seconds (0 = off for timeouts). */
+const SETTING_NUMBERS = {
+  goal: settingInt('goal'),
+  start_tokens: settingInt('start_tokens'),
+  hit_duration: settingInt('hit_duration'),
+  guess_timeout: settingInt('guess_timeout'),
+  intercept_timeout: settingInt('intercept_timeout'),
+  confirm_timeout: settingInt('confirm_timeout'),
+};
+
+/** A game's stored settings (every field present); timeouts in seconds, 0 = off. */
+export const SettingsSchema = z.strictObject({
+  ...SETTING_NUMBERS,
+  /** Selected pack ids; empty only when the catalogue has no packs. */
+  packs: z.array(UuidSchema),
+  clue_mode: ClueModeSchema,
+});
+
+/** A player as everyone sees him (Part B's PlayerPayload plus `connected`). */
+export const PlayerPayloadSchema = z.strictObject({
+  /** The user's id, or a fresh id for a virtual (local, name-only) player. */
+  id: UuidSchema,
+  name: z.string(),
+  state: PlayerStateSchema,
+  creator: z.boolean(),
+  /** Cards in acquisition order. */
+  hits: z.array(HitPayloadSchema),
+  tokens: z.int().min(0).max(MAX_TOKENS),
+  slots: z.array(SlotSchema),
+  turn_player: z.boolean(),
+  guess: SlotSchema.nullable(),
+  /** true = a local, name-only player (not a guest user). */
+  virtual: z.boolean(),
+  /** false once all his connections have been gone past the grace window. */
+  connected: z.boolean(),
+});
+
+/** A whole game as `viewGame()` shows it: Part B's GamePayload plus timeouts, clue mode, deadline, standings. */
+export const GamePayloadSchema = z.strictObject({
+  ...SettingsSchema.shape,
+  id: GameIdSchema,
+  /** Seat order. */
+  players: z.array(PlayerPayloadSchema).max(MAX_PLAYERS),
+  state: GameStateSchema,
+  mode: GameModeSchema,
+  /** The revealed hit while Confirming, else null. */
+  hit: HitPayloadSchema.nullable(),
+  last_scored: PlayerPayloadSchema.nullable(),
+  /** Winner of the last ended round, kept until the next start. */
+  winner: PlayerPayloadSchema.nullable(),
+  /** Final standings of the last ended round, kept until the next start. */
+  standings: z.array(PlayerPayloadSchema).nullable(),
+  /** When the current phase times out, absolute epoch milliseconds; null when no timer runs. */
+  deadline: CountSchema.nullable(),
+  /** In `card` clue mode while a hit is hidden: what the table reads aloud; else null. */
+  clue: ClueSchema.nullable(),
+  /** Mystery cards drawn so far: changes every turn and skip (cache-busts the clip URL). */
+  draws: CountSchema,
+});
+
+/** A lobby line for one game (the engine's `summarizeGame()`): player count and the creator's name ("" if none). */
+export const GameSummarySchema = z.strictObject({
+  id: GameIdSchema,
+  mode: GameModeSchema,
+  state: GameStateSchema,
+  players: z.int().min(0).max(MAX_PLAYERS),
+  creator: z.string(),
+});
+
+/** A partial game carried by game events (keys omitted when absent); `deadline` in epoch ms. */
+export const GameUpdateSchema = z.strictObject({
+  state: GameStateSchema.optional(),
+  players: z.array(PlayerPayloadSchema).optional(),
+  hit: HitPayloadSchema.optional(),
+  last_scored: PlayerPayloadSchema.optional(),
+  winner: PlayerPayloadSchema.optional(),
+  settings: SettingsSchema.optional(),
+  standings: z.array(PlayerPayloadSchema).optional(),
+  deadline: CountSchema.optional(),
+  clue: ClueSchema.optional(),
+});
+
+/** `GET /api/games` reply: the games the caller may see in the lobby. */
+export const GameListSchema = z.strictObject({
+  games: z.array(GamePayloadSchema),
+});
+
+export type GameState = z.infer<typeof GameStateSchema>;
+export type GameMode = z.infer<typeof GameModeSchema>;
+export type PlayerState = z.infer<typeof PlayerStateSchema>;
+export type ClueMode = z.infer<typeof ClueModeSchema>;
+export type Slot = z.infer<typeof SlotSchema>;
+export type HitPayload = z.infer<typeof HitPayloadSchema>;
+export type Clue = z.infer<typeof ClueSchema>;
+export type Settings = z.infer<typeof SettingsSchema>;
+export type PlayerPayload = z.infer<typeof PlayerPayloadSchema>;
+export type GamePayload = z.infer<typeof GamePayloadSchema>;
+export type GameSummary = z.infer<typeof GameSummarySchema>;
+export type GameUpdate = z.infer<typeof GameUpdateSchema>;
+export type GameList = z.infer<typeof GameListSchema>;
+
+// ---------------------------------------------------------------------------
+// requests
+
+/**
+ * Part B's clients may send `null` for a setting they leave alone (serde's
+ * Option): it means "unchanged", exactly like leaving the key out.
+ */
+function unchangedIfNull<S extends z.ZodType>(schema: S) {
+  return schema.nullish().transform((v) => v ?? undefined);
+}
+
+/**
+ * Settings change (`PATCH /api/games/{id}/update`, room message `update`, `settings`
+ * of a new game): every field optional, unknown fields refused. Pack ids must be
+ * UUIDs here; whether they exist is the engine's check. An empty pack list means
+ * every pack.
+ */
+export const SettingsUpdateSchema = z.strictObject({
+  goal: unchangedIfNull(SETTING_NUMBERS.goal),
+  start_tokens: unchangedIfNull(SETTING_NUMBERS.start_tokens),
+  hit_duration: unchangedIfNull(SETTING_NUMBERS.hit_duration),
+  guess_timeout: unchangedIfNull(SETTING_NUMBERS.guess_timeout),
+  intercept_timeout: unchangedIfNull(SETTING_NUMBERS.intercept_timeout),
+  confirm_timeout: unchangedIfNull(SETTING_NUMBERS.confirm_timeout),
+  packs: unchangedIfNull(z.array(UuidSchema)),
+  clue_mode: unchangedIfNull(ClueModeSchema),
+});
+
+/** `POST /api/games` body, optional as a whole: mode defaults to Public, missing settings to the defaults. */
+export const CreateGameBodySchema = z
+  .strictObject({
+    mode: GameModeSchema.default('Public'),
+    settings: SettingsUpdateSchema.optional(),
+  })
+  .prefault({});
+
+/** `POST /api/games/{id}/guess[/{player}]` body: a slot id of the turn player's timeline, or null (missing) to decline. */
+export const GuessBodySchema = z
+  .strictObject({
+    id: SlotIdSchema.nullable().default(null),
+  })
+  .prefault({});
+
+/** `POST /api/games/{id}/confirm` body: whether the turn player named title and artist correctly. */
+export const ConfirmBodySchema = z.strictObject({
+  confirm: z.boolean(),
+});
+
+/** A local (virtual) player's name (`PATCH /api/games/{id}/join/{name}`): trimmed, 1..32 characters. */
+export const LocalPlayerNameSchema = boundedText(NAME_MIN, NAME_MAX);
+
+export type SettingsUpdate = z.output<typeof SettingsUpdateSchema>;
+export type SettingsUpdateInput = z.input<typeof SettingsUpdateSchema>;
+export type CreateGameBody = z.output<typeof CreateGameBodySchema>;
+export type CreateGameBodyInput = z.input<typeof CreateGameBodySchema>;
+export type GuessBody = z.output<typeof GuessBodySchema>;
+export type GuessBodyInput = z.input<typeof GuessBodySchema>;
+export type ConfirmBody = z.infer<typeof ConfirmBodySchema>;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { boundedText, UuidSchema } from './common.ts';
+
+/**
+ * Users and sessions on the wire (api.md Part A B2-B4, Part B §1.2 and §2.2).
+ * Note the two meanings of `virtual`: on a user it means "guest" (no account),
+ * on a player it means "local, name-only player".
+ */
+
+/** An account name: trimmed, 3..32 characters, no control characters (uniqueness is the database's job). */
+export const UsernameSchema = boundedText(3, 32);
+
+/** A password: 8..256 characters, taken as typed (never trimmed); the cap bounds the hashing work. */
+export const PasswordSchema = z.string().min(8).max(256);
+
+/** `POST /api/users/login` body. */
+export const LoginBodySchema = z.object({
+  username: UsernameSchema,
+  password: PasswordSchema,
+});
+
+/** `POST /api/users/register` body; `altcha_token` only matters when a captcha is configured. */
+export const RegisterBodySchema = z.object({
+  username: UsernameSchema,
+  password: PasswordSchema,
+  altcha_token: z.string().max(4096).optional(),
+});
+
+/** A user as others see him (`GET /api/users/{id}`, login reply); `virtual` = guest without an account. */
+export const UserPayloadSchema = z.strictObject({
+  id: UuidSchema,
+  name: z.string(),
+  virtual: z.boolean(),
+});
+
+/** `GET /api/users` reply. */
+export const UserListSchema = z.strictObject({
+  users: z.array(UserPayloadSchema),
+});
+
+/** Permission bits as the `user` cookie spells them (api.md §2.7: write_hits = 1 … delete_issues = 16). */
+export const PermissionsSchema = z.strictObject({
+  write_hits: z.boolean(),
+  write_packs: z.boolean(),
+  read_issues: z.boolean(),
+  write_issues: z.boolean(),
+  delete_issues: z.boolean(),
+});
+
+/**
+ * The readable `user` cookie's JSON (api.md §2.2). The client reads who it is and
+ * when to refresh from it; the server never trusts it. `valid_until` is RFC 3339.
+ */
+export const UserCookieSchema = z.strictObject({
+  id: UuidSchema,
+  name: z.string(),
+  virtual: z.boolean(),
+  valid_until: z.iso.datetime({ offset: true }),
+  permissions: PermissionsSchema,
+});
+
+export type LoginBody = z.infer<typeof LoginBodySchema>;
+export type RegisterBody = z.infer<typeof RegisterBodySchema>;
+export type UserPayload = z.infer<typeof UserPayloadSchema>;
+export type UserList = z.infer<typeof UserListSchema>;
+export type Permissions = z.infer<typeof PermissionsSchema>;
+export type UserCookie = z.infer<typeof UserCookieSchema>;

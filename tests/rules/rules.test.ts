@@ -1,0 +1,439 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyAction,
+  applySettingsPatch,
+  createGame,
+  defaultSettings,
+  hitKey,
+  isCorrect,
+  LIMITS,
+  Rng,
+  seedFrom,
+  slotsFor,
+  type Game,
+  type Hit,
+  type Settings,
+  type Slot,
+} from '../../shared/rules/index.ts';
+import { act, makeHits, newGame, PACK_A, PACK_B, reject, uid } from './helpers.ts';
+
+/** Unit tests per rule: slots (B6), correctness, settings (A9), players (A10), deck (A8), seeded RNG. */
+
+const hitOf = (year: number, id = `y${year}`): Hit => ({ id, title: id, artist: 'a', belongs_to: '', year, packs: [PACK_A], yt_id: null });
+const slot = (id: number, from_year: number, to_year: number): Slot => ({ id, from_year, to_year });
+
+// ---------------------------------------------------------------------------
+
+describe('slotsFor (rules.md B6)', () => {
+  it('an empty timeline has no slots', () => {
+    expect(slotsFor([])).toEqual([]);
+  });
+
+  it('one card gives "before" and "after"', () => {
+    expect(slotsFor([hitOf(1988)])).toEqual([slot(1, 0, 1988), slot(2, 1988, 0)]);
+  });
+
+  it('k distinct years give k+1 slots in ascending order, whatever the acquisition order', () => {
+    const hits = [hitOf(2001), hitOf(1975), hitOf(1990)];
+    expect(slotsFor(hits)).toEqual([slot(1, 0, 1975), slot(2, 1975, 1990), slot(3, 1990, 2001), slot(4, 2001, 0)]);
+  });
+
+  it('duplicate years collapse into one', () => {
+    const hits = [hitOf(1990, 'a'), hitOf(1980, 'b'), hitOf(1990, 'c'), hitOf(1980, 'd')];
+    expect(slotsFor(hits)).toEqual([slot(1, 0, 1980), slot(2, 1980, 1990), slot(3, 1990, 0)]);
+  });
+
+  it('ids are 1..k+1 without gaps and neighbouring slots share their bound', () => {
+    const hits = makeHits(40);
+    const slots = slotsFor(hits);
+    const distinct = new Set(hits.map((h) => h.year)).size;
+    expect(slots).toHaveLength(distinct + 1);
+    expect(slots.map((s) => s.id)).toEqual(Array.from({ length: distinct + 1 }, (_, i) => i + 1));
+    for (let i = 1; i < slots.length; i++) expect((slots[i] as Slot).from_year).toBe((slots[i - 1] as Slot).to_year);
+    expect(slots[0]?.from_year).toBe(0);
+    expect(slots.at(-1)?.to_year).toBe(0);
+  });
+
+  it('never mutates the hits it is given', () => {
+    const hits = [hitOf(2001), hitOf(1975)];
+    const copy = structuredClone(hits);
+    slotsFor(hits);
+    expect(hits).toEqual(copy);
+  });
+});
+
+describe('isCorrect (rules.md B6: both bounds inclusive, 0 = open end)', () => {
+  it('"before y" takes every year up to and including y', () => {
+    expect(isCorrect(slot(1, 0, 1988), 1950)).toBe(true);
+    expect(isCorrect(slot(1, 0, 1988), 1988)).toBe(true);
+    expect(isCorrect(slot(1, 0, 1988), 1989)).toBe(false);
+  });
+
+  it('"after y" takes every year from y on', () => {
+    expect(isCorrect(slot(2, 1988, 0), 2020)).toBe(true);
+    expect(isCorrect(slot(2, 1988, 0), 1988)).toBe(true);
+    expect(isCorrect(slot(2, 1988, 0), 1987)).toBe(false);
+  });
+
+  it('"between a and b" includes both a and b', () => {
+    const s = slot(2, 1975, 1990);
+    expect([1974, 1975, 1980, 1990, 1991].map((y) => isCorrect(s, y))).toEqual([false, true, true, true, false]);
+  });
+
+  it('a year already on the timeline makes both neighbouring slots correct (boundary years)', () => {
+    const slots = slotsFor([hitOf(1975), hitOf(1990), hitOf(2001)]);
+    expect(slots.filter((s) => isCorrect(s, 1990)).map((s) => s.id)).toEqual([2, 3]);
+    expect(slots.filter((s) => isCorrect(s, 1975)).map((s) => s.id)).toEqual([1, 2]);
+    expect(slots.filter((s) => isCorrect(s, 2001)).map((s) => s.id)).toEqual([3, 4]);
+    // one card: both slots are right for its own year
+    expect(slotsFor([hitOf(1988)]).every((s) => isCorrect(s, 1988))).toBe(true);
+  });
+
+  it('any other year fits exactly one slot', () => {
+    const slots = slotsFor([hitOf(1975), hitOf(1990), hitOf(2001)]);
+    for (const y of [1900, 1976, 1989, 1995, 2002, 2024]) expect(slots.filter((s) => isCorrect(s, y))).toHaveLength(1);
+  });
+});
+
+describe('hitKey: the same recording is the same hit', () => {
+  it('equal yt_ids are one hit, otherwise the id decides', () => {
+    const a = { ...hitOf(1990, 'a'), yt_id: 'dQw4w9WgXcQ' };
+    const b = { ...hitOf(1991, 'b'), yt_id: 'dQw4w9WgXcQ' };
+    expect(hitKey(a)).toBe(hitKey(b));
+    expect(hitKey(hitOf(1990, 'a'))).not.toBe(hitKey(hitOf(1990, 'b')));
+  });
+
+  it('start counts hits with the same yt_id once (enough-hits rule)', () => {
+    let g = newGame();
+    g = act(g, { type: 'join', by: uid(2), name: 'bob' }).game;
+    g = act(g, { type: 'update', by: uid(1), settings: { goal: 2 }, pack_ids: [PACK_A, PACK_B] }).game;
+    // 8 required; 8 hits but two share a recording
+    const hits = makeHits(8).map((h, i) => ({ ...h, yt_id: i < 2 ? 'SAMEyt_id00' : `yt_${String(i).padStart(7, '0')}` }));
+    const e = reject(g, { type: 'start', by: uid(1), hits });
+    expect(e.code).toBe('not_enough_hits');
+    expect(e.message).toContain('(7 individual hits in the currently selected packs, 8 hits are required)');
+    expect(act(g, { type: 'start', by: uid(1), hits: [...hits, ...makeHits(1, { prefix: 'x' })] }).game.state).toBe('Guessing');
+  });
+});
+
+// ---------------------------------------------------------------------------
+
+describe('settings (rules.md A5, A9)', () => {
+  const PACKS = [PACK_A, PACK_B];
+
+  it('defaults: goal 10, 2 tokens, 20 s, guess off, 30 s to intercept, 60 s to confirm, audio, every pack', () => {
+    expect(defaultSettings(PACKS)).toEqual({
+      goal: 10,
+      start_tokens: 2,
+      hit_duration: 20,
+      packs: PACKS,
+      guess_timeout: 0,
+      intercept_timeout: 30,
+      confirm_timeout: 60,
+      clue_mode: 'audio',
+    } satisfies Settings);
+    expect(newGame().settings).toEqual(defaultSettings(PACKS));
+  });
+
+  const RANGES: [keyof typeof LIMITS, number, number][] = [
+    ['goal', 1, 100],
+    ['start_tokens', 0, 10],
+    ['hit_duration', 1, 255],
+    ['guess_timeout', 0, 600],
+    ['intercept_timeout', 0, 600],
+    ['confirm_timeout', 0, 600],
+  ];
+
+  it.each(RANGES)('%s accepts %i..%i and rejects values outside with a 400 naming the field', (field, min, max) => {
+    const base = defaultSettings(PACKS);
+    for (const ok of [min, max, Math.floor((min + max) / 2)]) {
+      const r = applySettingsPatch(base, { [field]: ok }, PACKS);
+      expect(r.ok && r.settings[field]).toBe(ok);
+    }
+    for (const bad of [min - 1, max + 1, 2.5, '5', null, true, Number.NaN]) {
+      const r = applySettingsPatch(base, { [field]: bad }, PACKS);
+      expect(r.ok, `${field} = ${String(bad)}`).toBe(false);
+      if (!r.ok) {
+        expect(r.error.status).toBe(400);
+        expect(r.error.code).toBe('invalid_setting');
+        expect(r.error.message).toContain(field);
+      }
+    }
+  });
+
+  it('clue_mode is audio or card', () => {
+    const base = defaultSettings(PACKS);
+    const card = applySettingsPatch(base, { clue_mode: 'card' }, PACKS);
+    expect(card.ok && card.settings.clue_mode).toBe('card');
+    const bad = applySettingsPatch(base, { clue_mode: 'video' }, PACKS);
+    expect(!bad.ok && [bad.error.status, bad.error.code]).toEqual([400, 'invalid_setting']);
+    expect(!bad.ok && bad.error.message).toContain('clue_mode');
+  });
+
+  it('packs must exist; an empty list means every pack; duplicates collapse', () => {
+    const base = defaultSettings(PACKS);
+    const unknown = uid(4242);
+    const r = applySettingsPatch(base, { packs: [PACK_A, unknown] }, PACKS);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect([r.error.status, r.error.code]).toEqual([400, 'unknown_pack']);
+      expect(r.error.message).toContain('packs');
+      expect(r.error.message).toContain(unknown);
+    }
+    const all = applySettingsPatch({ ...base, packs: [PACK_A] }, { packs: [] }, PACKS);
+    expect(all.ok && all.settings.packs).toEqual(PACKS);
+    const dup = applySettingsPatch(base, { packs: [PACK_B, PACK_B] }, PACKS);
+    expect(dup.ok && dup.settings.packs).toEqual([PACK_B]);
+    const wrongType = applySettingsPatch(base, { packs: 'all' }, PACKS);
+    expect(!wrongType.ok && wrongType.error.status).toBe(400);
+  });
+
+  it('unknown fields and non-objects are rejected; a partial patch keeps the other fields', () => {
+    const base = defaultSettings(PACKS);
+    const unknown = applySettingsPatch(base, { goals: 5 }, PACKS);
+    expect(!unknown.ok && [unknown.error.status, unknown.error.code]).toEqual([400, 'invalid_setting']);
+    expect(!unknown.ok && unknown.error.message).toContain('goals');
+    for (const notAnObject of [null, 5, 'goal', [1]]) expect(applySettingsPatch(base, notAnObject, PACKS).ok).toBe(false);
+    const partial = applySettingsPatch(base, { goal: 5 }, PACKS);
+    expect(partial.ok && partial.settings).toEqual({ ...base, goal: 5 });
+    // the input is never changed
+    expect(base).toEqual(defaultSettings(PACKS));
+  });
+
+  it('createGame validates its settings like update', () => {
+    const bad = createGame({ id: 'AbCd1234', mode: 'Public', creator: { id: uid(1), name: 'a' }, seed: 1, packIds: PACKS, settings: { goal: 0 } });
+    expect(!bad.ok && [bad.error.status, bad.error.code]).toEqual([400, 'invalid_setting']);
+    const good = createGame({ id: 'AbCd1234', mode: 'Public', creator: { id: uid(1), name: 'a' }, seed: 1, packIds: PACKS, settings: { goal: 4, clue_mode: 'card' } });
+    expect(good.ok && good.game.settings).toMatchObject({ goal: 4, clue_mode: 'card', start_tokens: 2 });
+  });
+
+  it('the update action stores validated settings, emits them, and leaves the game alone on failure', () => {
+    const g = newGame();
+    const r = act(g, { type: 'update', by: uid(1), settings: { goal: 5, packs: [], confirm_timeout: 0 }, pack_ids: PACKS });
+    expect(r.game.settings).toMatchObject({ goal: 5, packs: PACKS, confirm_timeout: 0 });
+    expect(r.events).toEqual([{ event: 'update', data: { settings: r.game.settings } }]);
+    const e = reject(r.game, { type: 'update', by: uid(1), settings: { hit_duration: 0 }, pack_ids: PACKS });
+    expect([e.status, e.code]).toEqual([400, 'invalid_setting']);
+    expect(e.message).toContain('hit_duration');
+    // a pack that vanished from the catalogue is caught by the caller's current pack list
+    const gone = reject(r.game, { type: 'update', by: uid(1), settings: { packs: [PACK_B] }, pack_ids: [PACK_A] });
+    expect(gone.code).toBe('unknown_pack');
+  });
+});
+
+// ---------------------------------------------------------------------------
+
+describe('players (rules.md A10)', () => {
+  it('at most 10 players', () => {
+    let g = newGame();
+    for (let i = 2; i <= 10; i++) g = act(g, { type: 'join', by: uid(i), name: `p${i}` }).game;
+    expect(g.players).toHaveLength(10);
+    const e = reject(g, { type: 'join', by: uid(11), name: 'p11' });
+    expect([e.status, e.code]).toEqual([409, 'game_full']);
+
+    let l = newGame('Local');
+    for (let i = 2; i <= 10; i++) l = act(l, { type: 'join_local', by: uid(1), name: `v${i}` }).game;
+    expect(reject(l, { type: 'join_local', by: uid(1), name: 'v11' }).code).toBe('game_full');
+  });
+
+  it('local names are trimmed, 1..32 characters and unique case-insensitively', () => {
+    let l = newGame('Local');
+    l = act(l, { type: 'join_local', by: uid(1), name: '  Bob  ' }).game;
+    expect(l.players[1]?.name).toBe('Bob');
+    expect(reject(l, { type: 'join_local', by: uid(1), name: 'BOB' }).code).toBe('name_taken');
+    // the creator's own name counts too
+    expect(reject(l, { type: 'join_local', by: uid(1), name: 'Alice' }).code).toBe('name_taken');
+    for (const bad of ['', '   ', 'x'.repeat(33)]) {
+      const e = reject(l, { type: 'join_local', by: uid(1), name: bad });
+      expect([e.status, e.code]).toEqual([400, 'name_invalid']);
+    }
+    expect(act(l, { type: 'join_local', by: uid(1), name: 'x'.repeat(32) }).game.players).toHaveLength(3);
+  });
+
+  it('virtual players only in local games, only by the creator, only while Open', () => {
+    const pub = newGame('Public');
+    expect(reject(pub, { type: 'join_local', by: uid(1), name: 'Bob' }).code).toBe('virtual_only_local');
+    let l = newGame('Local');
+    l = act(l, { type: 'join_local', by: uid(1), name: 'Bob' }).game;
+    l = act(l, { type: 'start', by: uid(1), hits: makeHits(40) }).game;
+    expect(reject(l, { type: 'join_local', by: uid(1), name: 'Carol' }).code).toBe('already_running');
+  });
+});
+
+// ---------------------------------------------------------------------------
+
+describe('deck (rules.md A8, B5)', () => {
+  function finished(seed: number): { g: Game; hits: Hit[] } {
+    const hits = makeHits(16);
+    let g = newGame('Public', { seed, settings: { goal: 2 } });
+    g = act(g, { type: 'join', by: uid(2), name: 'bob' }).game;
+    g = act(g, { type: 'start', by: uid(1), hits }).game;
+    // play until the round ends: the turn player is always right, nobody intercepts
+    for (let i = 0; i < 10 && g.state !== 'Open'; i++) {
+      const turn = g.players.find((p) => p.turn_player) as (typeof g.players)[number];
+      const year = (g.current as Hit).year;
+      const right = slotsFor(turn.hits).find((s) => isCorrect(s, year)) as Slot;
+      g = act(g, { type: 'guess', by: turn.id, slot: right.id }).game;
+      const other = g.players.find((p) => p.state === 'Intercepting');
+      if (other) g = act(g, { type: 'guess', by: other.id, slot: null }).game;
+      const conf = g.players.find((p) => p.state === 'Confirming');
+      if (conf) g = act(g, { type: 'confirm', by: conf.id, confirm: true }).game;
+    }
+    expect(g.state).toBe('Open');
+    return { g, hits };
+  }
+
+  it('deals one card each, then draws the mystery card from the rest', () => {
+    let g = newGame('Public', { seed: 3, settings: { goal: 2, start_tokens: 4 } });
+    g = act(g, { type: 'join', by: uid(2), name: 'bob' }).game;
+    g = act(g, { type: 'join', by: uid(3), name: 'carol' }).game;
+    const hits = makeHits(12);
+    g = act(g, { type: 'start', by: uid(1), hits }).game;
+    expect(g.players.map((p) => [p.hits.length, p.tokens])).toEqual([
+      [1, 4],
+      [1, 4],
+      [1, 4],
+    ]);
+    expect(g.deck).toHaveLength(12 - 3 - 1);
+    expect(g.discard).toEqual([]);
+    expect(g.draws).toBe(1);
+    const all = [...g.players.flatMap((p) => p.hits), g.current as Hit, ...g.deck].map((h) => h.id).sort();
+    expect(all).toEqual(hits.map((h) => h.id).sort());
+  });
+
+  it('hits outside the selected packs are never dealt', () => {
+    let g = newGame('Public', { seed: 4, settings: { goal: 2, packs: [PACK_B] } });
+    g = act(g, { type: 'join', by: uid(2), name: 'bob' }).game;
+    const hits = [...makeHits(20, { packs: [PACK_A], prefix: 'a' }), ...makeHits(8, { packs: [PACK_B], prefix: 'b' })];
+    g = act(g, { type: 'start', by: uid(1), hits }).game;
+    const dealt = [...g.players.flatMap((p) => p.hits), g.current as Hit, ...g.deck];
+    expect(dealt).toHaveLength(8);
+    expect(dealt.every((h) => h.packs.includes(PACK_B))).toBe(true);
+  });
+
+  it('a new start prefers hits not played in earlier rounds of the same game', () => {
+    const { g, hits } = finished(8);
+    const heard = new Set(g.played);
+    expect(heard.size).toBeGreaterThan(0);
+    const again = act(g, { type: 'start', by: uid(1), hits }).game;
+    const fresh = hits.length - [...heard].filter((k) => hits.some((h) => hitKey(h) === k)).length;
+    // the first `fresh` cards of the new round (dealt + current + top of the deck) are all unheard
+    const order = [...again.players.flatMap((p) => p.hits), again.current as Hit, ...again.deck];
+    expect(order.slice(0, fresh).every((h) => !heard.has(hitKey(h)))).toBe(true);
+    expect(order.slice(fresh).every((h) => heard.has(hitKey(h)))).toBe(true);
+    expect(order).toHaveLength(hits.length);
+  });
+
+  it('replace_hit (missing audio) draws the next card at no cost and the turn goes on', () => {
+    let g = newGame('Public', { seed: 5, settings: { goal: 2, guess_timeout: 15 } });
+    g = act(g, { type: 'join', by: uid(2), name: 'bob' }).game;
+    g = act(g, { type: 'start', by: uid(1), hits: makeHits(12) }, 1000).game;
+    const turn = g.players.find((p) => p.turn_player)?.id;
+    const before = g.current as Hit;
+    const next = g.deck[0] as Hit;
+    const r = act(g, { type: 'replace_hit' }, 5000);
+    expect(r.game.current?.id).toBe(next.id);
+    expect(r.game.players.find((p) => p.turn_player)?.id).toBe(turn);
+    expect(r.game.players.map((p) => p.tokens)).toEqual([2, 2]);
+    expect(r.game.draws).toBe(g.draws + 1);
+    expect(r.game.deadline).toEqual({ state: 'Guessing', at: 5000 + 15_000 });
+    expect(r.events.map((e) => e.event)).toEqual(['change_state']);
+    expect(JSON.stringify(r.events)).not.toContain(JSON.stringify(before.id));
+    // the unplayable card is out of this round: it does not come back from the discard pile
+    expect([...r.game.deck, ...r.game.discard].map((h) => h.id)).not.toContain(before.id);
+    // only while a hidden card is being guessed
+    const placed = act(r.game, { type: 'guess', by: turn as string, slot: 1 }).game;
+    expect(reject(placed, { type: 'replace_hit' }).code).toBe('no_hit');
+  });
+});
+
+// ---------------------------------------------------------------------------
+
+describe('seeded RNG', () => {
+  it('seedFrom gives a valid uint32 and never the all-zero state', () => {
+    expect(seedFrom(0)).not.toBe(0);
+    expect(seedFrom(42)).toBe(42);
+    expect(seedFrom(-1)).toBe(0xffffffff);
+    expect(seedFrom(2 ** 32 + 5)).toBe(5);
+    expect(seedFrom(3.9)).toBe(3);
+  });
+
+  it('the same seed gives the same stream; different seeds differ', () => {
+    const draw = (seed: number) => {
+      const r = new Rng(seedFrom(seed));
+      return Array.from({ length: 20 }, () => r.float());
+    };
+    expect(draw(1)).toEqual(draw(1));
+    expect(draw(1)).not.toEqual(draw(2));
+    for (const x of draw(7)) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThan(1);
+    }
+  });
+
+  it('int(n) stays in [0, n) and hits every value', () => {
+    const r = new Rng(seedFrom(9));
+    const seen = new Set<number>();
+    for (let i = 0; i < 500; i++) {
+      const v = r.int(6);
+      expect(Number.isInteger(v) && v >= 0 && v < 6).toBe(true);
+      seen.add(v);
+    }
+    expect(seen.size).toBe(6);
+  });
+
+  it('shuffle is a permutation, leaves its input alone and is reproducible', () => {
+    const items = Array.from({ length: 30 }, (_, i) => i);
+    const a = new Rng(seedFrom(11)).shuffle(items);
+    expect([...a].sort((x, y) => x - y)).toEqual(items);
+    expect(items).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(new Rng(seedFrom(11)).shuffle(items)).toEqual(a);
+    expect(new Rng(seedFrom(12)).shuffle(items)).not.toEqual(a);
+    expect(a).not.toEqual(items);
+  });
+
+  it('uuid() is version-4 shaped and reproducible', () => {
+    const r1 = new Rng(seedFrom(5));
+    const r2 = new Rng(seedFrom(5));
+    const ids = Array.from({ length: 10 }, () => r1.uuid());
+    expect(Array.from({ length: 10 }, () => r2.uuid())).toEqual(ids);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(10);
+  });
+
+  it('a game replays identically from its seed; another seed deals differently', () => {
+    const play = (seed: number) => {
+      let g = newGame('Public', { seed, settings: { goal: 3 } });
+      for (let i = 2; i <= 4; i++) g = act(g, { type: 'join', by: uid(i), name: `p${i}` }).game;
+      const r = act(g, { type: 'start', by: uid(1), hits: makeHits(50) });
+      return r;
+    };
+    const a = play(1234);
+    const b = play(1234);
+    expect(b.game).toEqual(a.game);
+    expect(b.events).toEqual(a.events);
+    expect(a.game.rng).not.toBe(seedFrom(1234));
+    const c = play(4321);
+    expect([c.game.players.map((p) => p.id), c.game.deck.map((h) => h.id)]).not.toEqual([
+      a.game.players.map((p) => p.id),
+      a.game.deck.map((h) => h.id),
+    ]);
+  });
+
+  it('a failed action does not advance the RNG or change the game', () => {
+    const g = newGame('Public', { seed: 77 });
+    const r = applyAction(g, { type: 'start', by: uid(1), hits: makeHits(50) }, { now: 1 });
+    expect(r.ok).toBe(false);
+    expect(g.rng).toBe(seedFrom(77));
+    expect(g.state).toBe('Open');
+  });
+
+  it('malformed actions are 400 errors, never exceptions', () => {
+    const g = newGame();
+    for (const bad of [null, 42, 'guess', {}, { type: 'dance' }, { type: 'guess', by: uid(1), slot: -1 }, { type: 'guess', by: uid(1), slot: 1.5 }, { type: 'start', by: uid(1), hits: [{ id: 'x' }] }, { type: 'confirm', by: uid(1), confirm: 'yes' }]) {
+      const r = applyAction(g, bad, { now: 1 });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect([r.error.status, r.error.code]).toEqual([400, 'bad_action']);
+    }
+  });
+});
