@@ -35,16 +35,18 @@ export function configureApp(app: Application, ctx: AppContext): void {
   const { config, log } = ctx;
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  // one line per request: method, path, status, ms; never headers, cookies or bodies
+  const path = (req: { originalUrl?: string; url?: string }) => (req.originalUrl ?? req.url ?? '').split('?')[0];
   app.use(
     pinoHttp({
       logger: log,
-      // one line per request: method, path, status, ms; never headers or cookies
-      serializers: { req: (req) => ({ method: req.method, path: req.url?.split('?')[0] }), res: (res) => ({ status: res.statusCode }) },
-      customSuccessMessage: (req, res, ms) => `${req.method} ${req.url?.split('?')[0]} ${res.statusCode} ${Math.round(ms)}ms`,
-      customErrorMessage: (req, res) => `${req.method} ${req.url?.split('?')[0]} ${res.statusCode}`,
-      autoLogging: { ignore: (req) => req.url === '/__healthcheck' },
       quietReqLogger: true,
+      autoLogging: { ignore: (req) => req.url === '/__healthcheck' },
+      serializers: { req: () => undefined, res: () => undefined },
       customAttributeKeys: { responseTime: 'ms' },
+      customProps: (req) => ({ method: req.method, path: path(req) }),
+      customSuccessMessage: (req, res, ms) => `${req.method} ${path(req)} ${res.statusCode} ${Math.round(ms)}ms`,
+      customErrorMessage: (req, res) => `${req.method} ${path(req)} ${res.statusCode}`,
     }),
   );
   app.use(securityHeaders({ https: config.COOKIE_SECURE }));

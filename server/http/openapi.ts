@@ -66,7 +66,7 @@ import {
   type GameStreamEventName,
   type GlobalEventName,
 } from '../../shared/protocol/index.ts';
-import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, ERRORS, type ErrorCode } from '../../shared/rules/index.ts';
+import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, ERRORS, ruleError, type ErrorCode } from '../../shared/rules/index.ts';
 import { PERMISSION_DENIED, UNAUTHENTICATED } from './auth.ts';
 import { CSRF_REFUSED, RATE_LIMITED, UNSUPPORTED_MEDIA_TYPE } from './security.ts';
 
@@ -95,6 +95,8 @@ export const OPENAPI_PATH = '/api/openapi.json';
  * stays the same objects the server validates with. The schemas are the very
  * instances nested in other schemas, so every use becomes a `$ref`.
  */
+const SORT_DIRECTION_DOC = 'Anything but `descending` means ascending.';
+
 const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
   [ErrorBodySchema, { id: 'ErrorBody', description: 'Every error answer (rules.md A2): a stable snake_case `code` (also an i18n key) and an English `message`.' }],
   [SuccessBodySchema, { id: 'SuccessBody', description: 'Answer of the action endpoints, e.g. `{"type":"success","message":"started game"}`.' }],
@@ -139,8 +141,8 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
   [GameStreamEventSchema, { id: 'GameStreamEvent', description: 'One event of a game stream: `event` is the SSE event name, `data` the JSON of its `data:` line.' }],
   [GlobalEventSchema, { id: 'GlobalEvent', description: 'One event of the global stream: `event` is the SSE event name, `data` what its `data:` line carries under the key named like the event.' }],
   // Query fields whose parsing (lenient lists) zod cannot express: say what clients send.
-  [HitSearchQuerySchema.shape.sort_by, { description: 'Sort keys, highest priority first (repeat the parameter); unknown keys are ignored; default title, artist, belongs_to, year.', override: { type: 'array', items: { type: 'string', enum: [...SORT_KEYS] } } }],
-  [HitSearchQuerySchema.shape.sort_direction, { description: 'Anything but `descending` means ascending.', override: { type: 'string', enum: ['ascending', 'descending'], default: 'ascending' } }],
+  [HitSearchQuerySchema.shape.sort_by, { description: 'Sort keys, highest priority first (repeat the parameter); unknown keys are ignored; default title, artist, belongs_to, year.', override: { type: 'array', items: { type: 'string', enum: [...SORT_KEYS] }, default: [...SORT_KEYS] } }],
+  [HitSearchQuerySchema.shape.sort_direction, { description: SORT_DIRECTION_DOC, override: { type: 'string', enum: ['ascending', 'descending'], default: 'ascending' } }],
   [HitSearchQuerySchema.shape.packs, { description: 'Pack ids (repeat the parameter): a hit in any of them matches; an empty value means "hits without packs"; absent = no pack filter.' }],
   [HitSearchQuerySchema.shape.query, { description: 'Words matched against title, artist and belongs_to: diacritics ignored, prefixes while typing, one typo tolerated in longer words.' }],
   [HitSearchQuerySchema.shape.start, { description: '1-based index of the first result.' }],
@@ -161,14 +163,28 @@ const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 interface ErrorSpec {
   status: number;
   code?: string;
+  /** The message, or what it says when it varies. */
   message: string;
+  /** A message as sent, when `message` is a template or a summary. */
+  example?: string;
 }
 
-/** An engine error, verbatim from the rules' error table. */
-const rule = (code: ErrorCode): ErrorSpec => ({ status: ERRORS[code][0], code, message: ERRORS[code][1] });
+/** An engine error, verbatim from the rules' error table; `params` fill the example's placeholders. */
+function rule(code: ErrorCode, params?: Record<string, string | number>): ErrorSpec {
+  const [status, message] = ERRORS[code];
+  return { status, code, message, ...(params ? { example: ruleError(code, params).message } : {}) };
+}
 const fromApi = (e: { status: number; code: string; message: string }): ErrorSpec => ({ status: e.status, code: e.code, message: e.message });
 
-const INVALID = (what: string): ErrorSpec => ({ status: 400, code: INVALID_INPUT_CODE, message: `${what} fails its schema; the message names the field, e.g. "goal must be a whole number from 1 to 100"` });
+/** 400 `invalid_input`: `what` failed its shared schema; `example` is such a message. */
+const INVALID = (what: string, example: string): ErrorSpec => ({
+  status: 400,
+  code: INVALID_INPUT_CODE,
+  message: `${what} fails its schema; the message names the field`,
+  example,
+});
+const BAD_GAME_ID = 'id must be 8 letters or digits';
+const BAD_UUID = (name: string) => `${name} must be a UUID`;
 const MALFORMED_JSON: ErrorSpec = { status: 400, code: 'malformed_json', message: 'the request body is not valid JSON' };
 const NEEDS_LOGIN = fromApi(UNAUTHENTICATED);
 const NO_PERMISSION = fromApi(PERMISSION_DENIED);
@@ -206,7 +222,7 @@ function errorResponses(specs: readonly ErrorSpec[]): ZodOpenApiResponsesObject 
     const lines = list.map((s) => (s.code ? `- \`${s.code}\`: ${s.message}` : `- ${s.message}`));
     // planned endpoints have no codes yet, so no example bodies either
     const examples: Record<string, { value: unknown }> = {};
-    for (const s of list) if (s.code) examples[s.code] = { value: { type: 'error', code: s.code, message: s.message } };
+    for (const s of list) if (s.code) examples[s.code] = { value: { type: 'error', code: s.code, message: s.example ?? s.message } };
     const response: ZodOpenApiResponseObject = {
       description: `${STATUS_TEXT[status] ?? 'Error'}:\n\n${lines.join('\n')}`,
       content: { 'application/json': { schema: ErrorBodySchema, ...(Object.keys(examples).length > 0 ? { examples } : {}) } },
@@ -253,6 +269,15 @@ const playerParam = z.object({
 });
 const hitParam = z.object({ hitId: UuidSchema.meta({ description: 'The hit id.' }) });
 const packParam = z.object({ packId: UuidSchema.meta({ description: 'The pack id.' }) });
+
+/**
+ * The search query as parameters. `sort_direction` accepts anything (even nothing),
+ * which zod reports as a required unknown; say "optional" for the parameter list.
+ */
+const searchQuery = z.object({
+  ...HitSearchQuerySchema.shape,
+  sort_direction: HitSearchQuerySchema.shape.sort_direction.optional().meta({ description: SORT_DIRECTION_DOC }),
+});
 
 const GAME_NOT_FOUND = rule('game_not_found');
 const NOT_A_PLAYER = rule('not_a_player');
@@ -315,7 +340,7 @@ function userPaths(): ZodOpenApiPathsObject {
         requestBody: { required: true, content: json(LoginBodySchema) },
         responses: {
           200: { ...ok('The logged-in user (`virtual: false`) and fresh session cookies.', UserPayloadSchema), headers: SET_COOKIE },
-          ...errorResponses([INVALID('The body'), MALFORMED_JSON, { status: 401, code: 'incorrect_credentials', message: 'incorrect user credentials' }, CSRF, NOT_JSON, TOO_MANY]),
+          ...errorResponses([INVALID('The body', 'username must be at least 3 characters long'), MALFORMED_JSON, { status: 401, code: 'incorrect_credentials', message: 'incorrect user credentials' }, CSRF, NOT_JSON, TOO_MANY]),
         },
       },
     },
@@ -330,7 +355,7 @@ function userPaths(): ZodOpenApiPathsObject {
         responses: {
           200: success('user registered', { headers: SET_COOKIE }),
           ...errorResponses([
-            INVALID('The body'),
+            INVALID('The body', 'password must be at least 8 characters long'),
             ...JSON_MUTATION,
             { status: 405, code: 'already_registered', message: 'A user is already authenticated and registered.' },
             { status: 409, code: 'username_taken', message: 'username is already in use' },
@@ -373,7 +398,7 @@ function userPaths(): ZodOpenApiPathsObject {
         requestParams: { path: z.object({ id: UuidSchema.meta({ description: 'The user id.' }) }) },
         responses: {
           200: ok('The user.', UserPayloadSchema),
-          ...errorResponses([INVALID('The id'), { status: 404, code: 'user_not_found', message: 'user id not found' }]),
+          ...errorResponses([INVALID('The id', BAD_UUID('id')), { status: 404, code: 'user_not_found', message: 'user id not found' }]),
         },
       },
     },
@@ -389,9 +414,12 @@ function gameAction(opts: {
   body?: z.ZodType;
   bodyRequired?: boolean;
   withPlayer?: boolean;
+  /** An example `invalid_input` message (default: a malformed id). */
+  badInput?: string;
   errors: ErrorSpec[];
 }): ZodOpenApiOperationObject {
-  const inputs = [INVALID(opts.withPlayer ? 'The game id or player id' : opts.body ? 'The game id or body' : 'The game id'), ...(opts.body ? JSON_MUTATION : MUTATION)];
+  const what = opts.withPlayer ? 'The game id or player id' : opts.body ? 'The game id or body' : 'The game id';
+  const inputs = [INVALID(what, opts.badInput ?? (opts.withPlayer ? BAD_UUID('player') : BAD_GAME_ID)), ...(opts.body ? JSON_MUTATION : MUTATION)];
   return {
     tags: ['games'],
     operationId: opts.operationId,
@@ -415,7 +443,7 @@ function gamePaths(): ZodOpenApiPathsObject {
       message: 'guess submitted successfully',
       body: GuessBodySchema,
       withPlayer,
-      errors: [NOT_A_PLAYER, ...guessErrors.map(rule), ...(withPlayer ? forPlayer('guess') : []), GAME_NOT_FOUND],
+      errors: [NOT_A_PLAYER, ...guessErrors.map((code) => rule(code)), ...(withPlayer ? forPlayer('guess') : []), GAME_NOT_FOUND],
     });
   const skip = (withPlayer: boolean) =>
     gameAction({
@@ -460,9 +488,8 @@ function gamePaths(): ZodOpenApiPathsObject {
             content: json(GamePayloadSchema),
           },
           ...errorResponses([
-            INVALID('The body'),
-            rule('invalid_setting'),
-            rule('unknown_pack'),
+            INVALID('The body', 'mode must be one of "Public", "Private", "Local"'),
+            rule('unknown_pack', { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' }),
             ...JSON_MUTATION,
             { status: 503, code: 'unavailable', message: 'the game could not be created, try again' },
           ]),
@@ -477,7 +504,7 @@ function gamePaths(): ZodOpenApiPathsObject {
         description: 'Private games are visible to anyone with the id; Local games only to their players.',
         security: OPTIONAL_SESSION,
         requestParams: { path: gameParam },
-        responses: { 200: ok('The game as the caller sees it.', GamePayloadSchema), ...errorResponses([INVALID('The game id'), rule('game_id_not_found')]) },
+        responses: { 200: ok('The game as the caller sees it.', GamePayloadSchema), ...errorResponses([INVALID('The game id', BAD_GAME_ID), rule('game_id_not_found')]) },
       },
     },
     '/api/games/{id}/join': {
@@ -534,7 +561,7 @@ function gamePaths(): ZodOpenApiPathsObject {
         summary: 'Start a game',
         description: 'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits).',
         message: 'started game',
-        errors: [rule('not_enough_players'), rule('already_running'), rule('creator_only_start'), rule('not_enough_hits'), NOT_A_PLAYER, GAME_NOT_FOUND],
+        errors: [rule('not_enough_players'), rule('already_running'), rule('creator_only_start'), rule('not_enough_hits', { x: 25, y: 40 }), NOT_A_PLAYER, GAME_NOT_FOUND],
       }),
     },
     '/api/games/{id}/stop': {
@@ -552,8 +579,9 @@ function gamePaths(): ZodOpenApiPathsObject {
         description: 'Creator only, while the game is Open. Out-of-range values and unknown pack ids are refused (400).',
         message: 'game updated successfully',
         body: SettingsUpdateSchema,
+        badInput: 'goal must be a whole number from 1 to 100',
         bodyRequired: true,
-        errors: [rule('invalid_setting'), rule('unknown_pack'), NOT_A_PLAYER, rule('game_running'), rule('creator_only_update'), GAME_NOT_FOUND],
+        errors: [rule('unknown_pack', { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' }), NOT_A_PLAYER, rule('game_running'), rule('creator_only_update'), GAME_NOT_FOUND],
       }),
     },
     '/api/games/{id}/guess': { post: guess(false) },
@@ -565,6 +593,7 @@ function gamePaths(): ZodOpenApiPathsObject {
         description: 'The confirming player says whether the turn player named the hit correctly (a correct answer earns a token).',
         message: 'confirmation received',
         body: ConfirmBodySchema,
+        badInput: 'confirm must be true or false',
         bodyRequired: true,
         errors: [NOT_A_PLAYER, rule('has_winner'), rule('cannot_confirm'), GAME_NOT_FOUND],
       }),
@@ -610,7 +639,7 @@ function eventPaths(): ZodOpenApiPathsObject {
             description: 'An endless `text/event-stream`. The schema describes one event (name and data), not the raw stream.',
             content: { 'text/event-stream': { schema: GameStreamEventSchema } },
           },
-          ...errorResponses([INVALID('The game id'), rule('game_id_not_found'), TOO_MANY]),
+          ...errorResponses([INVALID('The game id', BAD_GAME_ID), rule('game_id_not_found'), TOO_MANY]),
         },
       },
     },
@@ -635,7 +664,7 @@ function audioPaths(): ZodOpenApiPathsObject {
         },
         206: { description: 'A byte range of the clip (`Range` request).' },
         ...errorResponses([
-          INVALID(withHit ? 'The game id or hit id' : 'The game id'),
+          INVALID(withHit ? 'The game id or hit id' : 'The game id', withHit ? BAD_UUID('hitId') : BAD_GAME_ID),
           rule('audio_not_running'),
           rule('no_hit'),
           rule('audio_members_only'),
@@ -672,7 +701,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         requestBody: { required: true, content: json(PackBodySchema) },
         responses: {
           200: ok('The new pack (`hits: 0`).', PackPayloadSchema),
-          ...errorResponses([INVALID('The body'), ...writePacks, { status: 409, message: 'a pack with that name already exists' }]),
+          ...errorResponses([INVALID('The body', 'name must not be empty'), ...writePacks, { status: 409, message: 'a pack with that name already exists' }]),
         },
       }),
     },
@@ -687,7 +716,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         requestBody: { required: true, content: json(PackBodySchema) },
         responses: {
           200: success('pack updated successfully'),
-          ...errorResponses([INVALID('The pack id or body'), ...writePacks, { status: 404, message: "a pack with that id doesn't exist" }]),
+          ...errorResponses([INVALID('The pack id or body', 'name must not be empty'), ...writePacks, { status: 404, message: "a pack with that id doesn't exist" }]),
         },
       }),
       delete: planned({
@@ -699,7 +728,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         requestParams: { path: packParam },
         responses: {
           200: success('pack deleted successfully'),
-          ...errorResponses([INVALID('The pack id'), ...MUTATION, NO_PERMISSION, { status: 404, message: 'pack not found' }]),
+          ...errorResponses([INVALID('The pack id', BAD_UUID('packId')), ...MUTATION, NO_PERMISSION, { status: 404, message: 'pack not found' }]),
         },
       }),
     },
@@ -710,8 +739,8 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         summary: 'Search the catalogue',
         description: 'Deterministic order (sort keys, then id). Every hit is listed, whether its audio is ready or not.',
         security: OPTIONAL_SESSION,
-        requestParams: { query: HitSearchQuerySchema },
-        responses: { 200: ok('A page of matching hits.', HitSearchReplySchema), ...errorResponses([INVALID('A query parameter'), TOO_MANY]) },
+        requestParams: { query: searchQuery },
+        responses: { 200: ok('A page of matching hits.', HitSearchReplySchema), ...errorResponses([INVALID('A query parameter', 'amount must be at most 1000'), TOO_MANY]) },
       }),
     },
     '/api/hits/export': {
@@ -725,7 +754,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         requestParams: { query: z.object({ query: HitSearchQuerySchema.shape.query, packs: HitSearchQuerySchema.shape.packs }) },
         responses: {
           200: { description: 'The YAML file.', content: { 'application/x-yaml': { schema: { type: 'string' } } } },
-          ...errorResponses([INVALID('A query parameter'), NEEDS_LOGIN, NO_PERMISSION, TOO_MANY]),
+          ...errorResponses([INVALID('A query parameter', 'packs[0] must be a pack id (UUID), or empty for "no pack"'), NEEDS_LOGIN, NO_PERMISSION, TOO_MANY]),
         },
       }),
     },
@@ -739,7 +768,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         requestBody: { required: true, content: json(HitBodySchema) },
         responses: {
           200: ok('The new hit with its id.', FullHitPayloadSchema),
-          ...errorResponses([INVALID('The body'), ...writeHits, { status: 409, message: 'a hit for that YouTube ID already exists' }]),
+          ...errorResponses([INVALID('The body', 'yt_id must be 11 characters of A-Z, a-z, 0-9, _ or -'), ...writeHits, { status: 409, message: 'a hit for that YouTube ID already exists' }]),
         },
       }),
     },
@@ -751,7 +780,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         description: 'Query `parts` (repeatable: `downloaded`, `issues`) adds those fields; issues only for callers with read_issues.',
         security: OPTIONAL_SESSION,
         requestParams: { path: hitParam },
-        responses: { 200: ok('The hit, YouTube id and offset included.', FullHitPayloadSchema), ...errorResponses([INVALID('The hit id'), { status: 404, message: 'hit id not found' }]) },
+        responses: { 200: ok('The hit, YouTube id and offset included.', FullHitPayloadSchema), ...errorResponses([INVALID('The hit id', BAD_UUID('hitId')), { status: 404, message: 'hit id not found' }]) },
       }),
       patch: planned({
         tags: ['catalogue'],
@@ -761,7 +790,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         security: SESSION,
         requestParams: { path: hitParam },
         requestBody: { required: true, content: json(HitBodySchema) },
-        responses: { 200: success('hit updated successfully'), ...errorResponses([INVALID('The hit id or body'), ...writeHits, HIT_NOT_FOUND]) },
+        responses: { 200: success('hit updated successfully'), ...errorResponses([INVALID('The hit id or body', 'year must be at least 1'), ...writeHits, HIT_NOT_FOUND]) },
       }),
       delete: planned({
         tags: ['catalogue'],
@@ -770,7 +799,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         description: 'Needs the write_hits permission.',
         security: SESSION,
         requestParams: { path: hitParam },
-        responses: { 200: success('hit deleted successfully'), ...errorResponses([INVALID('The hit id'), ...MUTATION, NO_PERMISSION, HIT_NOT_FOUND]) },
+        responses: { 200: success('hit deleted successfully'), ...errorResponses([INVALID('The hit id', BAD_UUID('hitId')), ...MUTATION, NO_PERMISSION, HIT_NOT_FOUND]) },
       }),
     },
     '/api/hits/{hitId}/issues': {
@@ -795,7 +824,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         description: 'Needs the delete_issues permission.',
         security: SESSION,
         requestParams: { path: z.object({ ...hitParam.shape, issueId: UuidSchema.meta({ description: 'The issue id.' }) }) },
-        responses: { 200: success('issue deleted successfully'), ...errorResponses([INVALID('An id'), ...MUTATION, NO_PERMISSION, { status: 404, message: 'issue not found' }]) },
+        responses: { 200: success('issue deleted successfully'), ...errorResponses([INVALID('An id', BAD_UUID('issueId')), ...MUTATION, NO_PERMISSION, { status: 404, message: 'issue not found' }]) },
       }),
     },
   };

@@ -44,13 +44,13 @@ export interface SseHubOptions {
   heartbeatMs?: number;
   /** A subscriber whose unsent output exceeds this many bytes is dropped. */
   maxBufferedBytes?: number;
-  /** Most writes done in one event-loop turn of a fan-out. */
+  /** Most writes in one event-loop turn of a fan-out; turns shrink further when writes are slow. */
   chunkSize?: number;
   /** Most events of one game kept for `Last-Event-ID` replay. */
   historySize?: number;
   /** Most characters of events of one game kept for replay (events carry whole player lists). */
   historyChars?: number;
-  /** Called after every fan-out turn with its duration (ms) and the number of writes; for benchmarks. */
+  /** Called after every fan-out turn with its duration (ms, socket writes included) and its writes; for benchmarks. */
   onFanoutChunk?: (ms: number, writes: number) => void;
 }
 
@@ -66,8 +66,7 @@ interface Stream {
   res: Response;
   /** Global streams: the viewer, for audience filtering. */
   userId: string | null;
-  /** Game streams: their channel; null for global streams. */
-  game: GameChannel | null;
+  channel: Channel;
   /** Game streams: seq of the last event this client has (snapshot or event). */
   sentSeq: number;
   /** Events received while the snapshot or initial events are being computed; null once live. */
@@ -113,8 +112,10 @@ const SSE_HEADERS = {
 
 const HEARTBEAT: Frame = { seq: 0, text: ':\n\n', audience: null };
 
-/** A fan-out turn also yields after this long, so a slow machine still keeps turns short. */
-const MAX_TURN_MS = 5;
+/** What one fan-out turn aims at: well under the 10 ms task budget (P7), leaving room for noise. */
+const TURN_TARGET_MS = 4;
+/** Turns never get smaller than this, so a hiccup cannot stretch a fan-out forever. */
+const MIN_TURN_WRITES = 16;
 /** Names go onto an `event:` line: anything but this could break the framing. */
 const EVENT_NAME = /^[a-z_]{1,32}$/;
 
@@ -143,6 +144,8 @@ export class SseHub {
   private queue: Job[] = [];
   private queueHead = 0;
   private pumpScheduled = false;
+  /** Running estimate of one subscriber write, syscall included (ms). */
+  private writeCostMs = 0.02;
 
   /** Creates the hub; it subscribes to presence channels lazily, as streams open. */
   constructor(presence: Presence, log: Logger, opts: SseHubOptions = {}) {
@@ -189,7 +192,7 @@ export class SseHub {
     if (this.closed) return sendError(res, shuttingDown);
     const lastId = lastEventId(req);
     const ch = this.acquireGame(gameId);
-    const s: Stream = { res, userId: null, game: ch, sentSeq: 0, buffer: [], closed: false };
+    const s: Stream = { res, userId: null, channel: ch, sentSeq: 0, buffer: [], closed: false };
     ch.pending.add(s);
     this.watch(s);
 
@@ -203,6 +206,10 @@ export class SseHub {
       throw err;
     }
     if (s.closed) return;
+    if (res.destroyed) {
+      this.detach(s);
+      return;
+    }
     if (!snap) {
       this.detach(s);
       return sendError(res, apiError(404, 'game_id_not_found', 'game id not found'));
@@ -250,7 +257,7 @@ export class SseHub {
   async streamGlobal(req: Request, res: Response, userId: string | null, initial: () => Promise<GlobalEventEnvelope[]>): Promise<void> {
     if (this.closed) return sendError(res, shuttingDown);
     const ch = this.acquireGlobal();
-    const s: Stream = { res, userId, game: null, sentSeq: 0, buffer: [], closed: false };
+    const s: Stream = { res, userId, channel: ch, sentSeq: 0, buffer: [], closed: false };
     ch.pending.add(s);
     this.watch(s);
 
@@ -263,6 +270,10 @@ export class SseHub {
       throw err;
     }
     if (s.closed) return;
+    if (res.destroyed) {
+      this.detach(s);
+      return;
+    }
 
     const buffered = s.buffer ?? [];
     s.buffer = null;
@@ -364,29 +375,30 @@ export class SseHub {
       if (this.games.get(ch.gameId) !== ch) return;
       this.games.delete(ch.gameId);
     }
-    ch.ready.then(
-      () => this.presence.unsubscribe(ch.topic, ch.listener),
-      () => undefined,
-    );
+    ch.ready
+      .then(() => this.presence.unsubscribe(ch.topic, ch.listener))
+      .catch((err: unknown) => this.log.warn({ err, topic: ch.topic }, 'presence unsubscribe failed'));
   }
 
   private onGameMessage(ch: GameChannel, message: unknown): void {
     const e = message as Partial<GameEventEnvelope> | null;
     if (!e || e.game !== ch.gameId || !Number.isSafeInteger(e.seq) || (e.seq as number) < 1 || typeof e.event !== 'string' || !EVENT_NAME.test(e.event)) {
-      this.log.error({ game: ch.gameId, message }, 'malformed game event on the presence channel');
+      this.log.error({ game: ch.gameId, got: { game: e?.game, seq: e?.seq, event: e?.event } }, 'malformed game event on the presence channel');
       return;
     }
     const seq = e.seq as number;
-    if (ch.baseSeq !== null && seq <= ch.lastSeq) return; // already seen
-    if (ch.baseSeq !== null && seq !== ch.lastSeq + 1) {
-      // Only a lossy presence gets here; history can no longer bridge, streams end themselves in deliver().
+    if (ch.baseSeq === null) {
+      ch.baseSeq = seq - 1; // the first event since subscribing starts the history
+    } else if (seq <= ch.lastSeq) {
+      return; // already seen
+    } else if (seq !== ch.lastSeq + 1) {
+      // Only a lossy presence gets here: history restarts, and deliver() ends the streams that missed events.
       this.log.warn({ game: ch.gameId, expected: ch.lastSeq + 1, got: seq }, 'gap in game events');
       ch.history = [];
       ch.historyChars = 0;
-      ch.baseSeq = null;
+      ch.baseSeq = seq - 1;
     }
     const frame: Frame = { seq, text: `id: ${seq}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data ?? {})}\n\n`, audience: null };
-    if (ch.baseSeq === null) ch.baseSeq = seq - 1;
     ch.lastSeq = seq;
     ch.history.push(frame);
     ch.historyChars += frame.text.length;
@@ -402,21 +414,11 @@ export class SseHub {
   private onGlobalMessage(ch: Channel, message: unknown): void {
     const frame = globalFrame(message as GlobalEventEnvelope);
     if (!frame) {
-      this.log.error({ message }, 'malformed global event on the presence channel');
+      this.log.error({ event: (message as { event?: unknown } | null)?.event }, 'malformed global event on the presence channel');
       return;
     }
     for (const s of ch.pending) s.buffer?.push(frame);
     if (ch.live.size) this.enqueue(frame, [...ch.live]);
-  }
-
-  /**
-   * Whether a client that has every event up to `lastId` can be brought up to date
-   * from history instead of a snapshot taken at `snapSeq`.
-   */
-  private canResume(ch: GameChannel, lastId: number, snapSeq: number): boolean {
-    if (lastId > snapSeq) return false; // ahead of the game: not our numbering, start over
-    if (lastId === snapSeq) return true; // nothing missed; later events are buffered or live
-    return ch.baseSeq !== null && ch.baseSeq <= lastId;
   }
 
   // ---------------------------------------------------------------------------
@@ -430,16 +432,25 @@ export class SseHub {
     }
   }
 
-  /** Writes queued events in short turns so rooms and requests run between them (budget P7). */
+  /**
+   * Writes queued events in short turns so rooms and requests run between them
+   * (budget P7). A turn's size follows the measured cost of a write, so a slow
+   * machine or a loaded network stack gets smaller turns, never longer ones.
+   */
   private readonly pump = (): void => {
     const started = performance.now();
+    const limit = Math.max(MIN_TURN_WRITES, Math.min(this.chunkSize, Math.floor(TURN_TARGET_MS / this.writeCostMs)));
     let writes = 0;
-    while (this.queueHead < this.queue.length && writes < this.chunkSize) {
+    let open = true;
+    while (open && this.queueHead < this.queue.length) {
       const job = this.queue[this.queueHead] as Job;
-      while (job.next < job.targets.length && writes < this.chunkSize) {
+      while (job.next < job.targets.length) {
         this.deliver(job.targets[job.next++] as Stream, job.frame);
         writes++;
-        if ((writes & 63) === 0 && performance.now() - started > MAX_TURN_MS) writes = this.chunkSize;
+        if (writes >= limit || ((writes & 31) === 0 && performance.now() - started > TURN_TARGET_MS)) {
+          open = false;
+          break;
+        }
       }
       if (job.next >= job.targets.length) this.queueHead++;
     }
@@ -450,24 +461,26 @@ export class SseHub {
       this.queue = this.queue.slice(this.queueHead);
       this.queueHead = 0;
     }
-    // Chunked responses hand their bytes to the socket in a nextTick (uncork): queued
-    // after those ticks, this one measures the whole turn.
-    if (this.onFanoutChunk) process.nextTick(this.reportTurn, started, writes);
+    // A chunked response hands its bytes to the socket in a nextTick (uncork), so the
+    // syscalls run after this function: a tick queued behind them sees the whole turn.
+    process.nextTick(this.endTurn, started, writes);
     if (this.queue.length) setImmediate(this.pump);
     else this.pumpScheduled = false;
   };
 
-  private readonly reportTurn = (started: number, writes: number): void => {
-    this.onFanoutChunk?.(performance.now() - started, writes);
+  private readonly endTurn = (started: number, writes: number): void => {
+    const ms = performance.now() - started;
+    if (writes >= MIN_TURN_WRITES) this.writeCostMs = Math.max(0.001, 0.7 * this.writeCostMs + (0.3 * ms) / writes);
+    this.onFanoutChunk?.(ms, writes);
   };
 
   private deliver(s: Stream, f: Frame): void {
     if (s.closed) return;
-    if (f.seq > 0 && s.game) {
+    if (f.seq > 0 && s.channel.gameId !== null) {
       if (f.seq <= s.sentSeq) return;
       if (f.seq !== s.sentSeq + 1) {
         // A hole the client cannot see: end the stream, its reconnect (Last-Event-ID) gets a snapshot.
-        this.log.warn({ game: s.game.gameId, has: s.sentSeq, got: f.seq }, 'SSE subscriber missed events; ending its stream');
+        this.log.warn({ game: s.channel.gameId, has: s.sentSeq, got: f.seq }, 'SSE subscriber missed events; ending its stream');
         this.detach(s);
         s.res.end();
         return;
@@ -488,7 +501,7 @@ export class SseHub {
     res.write(text);
     if (res.writableLength > this.maxBufferedBytes) {
       // A reader that stopped reading: drop it rather than hold its backlog in memory (api.md B11).
-      this.log.info({ game: s.game?.gameId, buffered: res.writableLength }, 'dropping a slow SSE subscriber');
+      this.log.info({ game: s.channel.gameId, buffered: res.writableLength }, 'dropping a slow SSE subscriber');
       this.detach(s);
       res.destroy();
     }
@@ -506,9 +519,8 @@ export class SseHub {
     if (s.closed) return;
     s.closed = true;
     s.buffer = null;
-    const ch: Channel | null = s.game ?? this.global;
-    if (!ch) return;
-    if (ch.live.delete(s) && s.game) this.liveGameStreams--;
+    const ch = s.channel;
+    if (ch.live.delete(s) && ch.gameId !== null) this.liveGameStreams--;
     ch.pending.delete(s);
     this.release(ch);
     if (!this.liveGameStreams && !this.global?.live.size) this.stopHeartbeat();
@@ -530,7 +542,9 @@ export class SseHub {
     const targets: Stream[] = [];
     for (const ch of this.games.values()) for (const s of ch.live) targets.push(s);
     if (this.global) for (const s of this.global.live) targets.push(s);
-    if (targets.length) this.enqueue(HEARTBEAT, targets);
+    // A backlog already keeps the streams busy; a second heartbeat would only lengthen it.
+    const queued = this.queue.some((j, i) => i >= this.queueHead && j.frame === HEARTBEAT);
+    if (targets.length && !queued) this.enqueue(HEARTBEAT, targets);
   }
 }
 

@@ -285,6 +285,20 @@ function reveal(s: Step): void {
   }
   armDeadline(s);
   emitState(s, extra);
+  // nobody present to ask: the confirmation counts as "no" and play goes on (A1, A5)
+  if (confirmer && !isPresent(g, confirmer)) finishConfirm(s, false);
+}
+
+/** Hands the confirmation to the next present player, or counts it as "no" when there is none. */
+function reassignConfirmer(s: Step, absent?: string): void {
+  const g = s.g;
+  const next = pickConfirmer(g, absent);
+  if (!next || !isPresent(g, next)) {
+    finishConfirm(s, false);
+    return;
+  }
+  for (const p of g.players) p.state = p === next ? 'Confirming' : 'Waiting';
+  emitState(s);
 }
 
 /** Continues after the reveal: +1 token on a "yes", then the next seat's turn. */
@@ -546,12 +560,7 @@ const HANDLERS: Handlers = {
       emit(s, 'guess', { players: [playerPayload(p)] });
       revealIfAllAnswered(s);
     } else if (g.state === 'Confirming' && p.state === 'Confirming') {
-      const next = pickConfirmer(g, p.id);
-      if (next && next !== p && isPresent(g, next)) {
-        p.state = 'Waiting';
-        next.state = 'Confirming';
-        emitState(s);
-      }
+      reassignConfirmer(s, p.id);
     }
   },
 
@@ -624,8 +633,8 @@ function removePlayer(s: Step, target: Player): void {
   }
   if (revealIfAllAnswered(s)) return;
   if (g.state === 'Confirming' && !g.players.some((p) => p.state === 'Confirming')) {
-    const next = pickConfirmer(g);
-    if (next) next.state = 'Confirming';
+    reassignConfirmer(s);
+    return;
   }
   emitState(s);
 }

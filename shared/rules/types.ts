@@ -40,7 +40,11 @@ export interface Slot {
 }
 
 export interface Settings {
-  /** Cards needed to win (including the starting card), 1..100. */
+  /**
+   * Cards needed to win (including the starting card), 1..100. A player wins when a
+   * card he gains (won at a reveal, or claimed) brings him to the goal; with goal 1
+   * the first card won decides.
+   */
   goal: number;
   /** Tokens every player receives at start, 0..10. */
   start_tokens: number;

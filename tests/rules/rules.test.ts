@@ -349,6 +349,46 @@ describe('deck (rules.md A8, B5)', () => {
 
 // ---------------------------------------------------------------------------
 
+describe('winning (B7.5)', () => {
+  it('the goal counts the starting card: reaching it by winning a card ends the round at once', () => {
+    let g = newGame('Public', { seed: 6, settings: { goal: 2 } });
+    g = act(g, { type: 'join', by: uid(2), name: 'bob' }).game;
+    g = act(g, { type: 'start', by: uid(1), hits: makeHits(8) }).game;
+    const turn = g.players.find((p) => p.turn_player) as (typeof g.players)[number];
+    const right = slotsFor(turn.hits).find((s) => isCorrect(s, (g.current as Hit).year)) as Slot;
+    g = act(g, { type: 'guess', by: turn.id, slot: right.id }).game;
+    const r = act(g, { type: 'guess', by: g.players.find((p) => p.state === 'Intercepting')?.id as string, slot: null });
+    expect(r.game.state).toBe('Open');
+    expect(r.events.at(-1)?.data.winner?.id).toBe(turn.id);
+    expect(r.events.at(-1)?.data.winner?.hits).toHaveLength(2);
+  });
+
+  it('goal 1: the deal alone wins nothing; a reveal nobody won goes on, the first card won decides', () => {
+    // Decision: a player wins when a card he GAINS brings him to the goal (for goal >= 2 this is exactly
+    // Part B's seat-order check, since only the gainer's count changed). With goal 1 everyone holds the goal
+    // after the deal; ending at the first reveal with seat 0 as "winner" whatever happened would be arbitrary.
+    let g = newGame('Public', { seed: 6, settings: { goal: 1 } });
+    g = act(g, { type: 'join', by: uid(2), name: 'bob' }).game;
+    g = act(g, { type: 'start', by: uid(1), hits: makeHits(4) }).game;
+    expect(g.state).toBe('Guessing');
+    const turn = g.players.find((p) => p.turn_player) as (typeof g.players)[number];
+    const wrong = slotsFor(turn.hits).find((s) => !isCorrect(s, (g.current as Hit).year)) as Slot;
+    g = act(g, { type: 'guess', by: turn.id, slot: wrong.id }).game;
+    const nobody = act(g, { type: 'guess', by: g.players.find((p) => p.state === 'Intercepting')?.id as string, slot: null });
+    expect(nobody.game.state).toBe('Confirming');
+    expect(nobody.game.winner).toBeNull();
+    g = act(nobody.game, { type: 'confirm', by: nobody.game.players.find((p) => p.state === 'Confirming')!.id, confirm: false }).game;
+    const next = g.players.find((p) => p.turn_player) as (typeof g.players)[number];
+    const right = slotsFor(next.hits).find((s) => isCorrect(s, (g.current as Hit).year)) as Slot;
+    g = act(g, { type: 'guess', by: next.id, slot: right.id }).game;
+    const won = act(g, { type: 'guess', by: g.players.find((p) => p.state === 'Intercepting')?.id as string, slot: null });
+    expect(won.game.state).toBe('Open');
+    expect(won.game.winner?.id).toBe(next.id);
+  });
+});
+
+// ---------------------------------------------------------------------------
+
 describe('seeded RNG', () => {
   it('seedFrom gives a valid uint32 and never the all-zero state', () => {
     expect(seedFrom(0)).not.toBe(0);

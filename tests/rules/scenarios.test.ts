@@ -533,6 +533,9 @@ describe('a 4-player game with interceptions, a boundary tie, skips, a claim and
     expect(seen.skips).toBeGreaterThanOrEqual(1);
     expect(seen.refills).toBeGreaterThanOrEqual(1);
     expect(seen.interceptWins).toBeGreaterThanOrEqual(2);
+    // more cards were drawn (mystery cards + the claim) than the deck held after the deal:
+    // cards came back from the discard pile
+    expect(t.game.draws + seen.claims).toBeGreaterThan(4 * goal * 2 - 4);
     expect(seen.interceptLosses).toBeGreaterThanOrEqual(1);
     expect(seen.no).toBeGreaterThanOrEqual(1);
 
@@ -549,6 +552,143 @@ describe('a 4-player game with interceptions, a boundary tie, skips, a claim and
     expect(final.standings?.find((s) => s.id === winner.id)).toEqual(winner);
     expect(final.standings?.filter((s) => s.hits.length >= goal).map((s) => s.id)).toEqual([winner.id]);
     for (const p of t.game.players) expect(p).toMatchObject({ hits: [], tokens: 0, state: 'Waiting', turn_player: false, guess: null });
+  });
+});
+
+// ===========================================================================
+
+describe('boundary years (A6, B7.3)', () => {
+  /** 3 players; the turn player claims until his timeline holds both years, so every hidden year is a boundary. */
+  function boundary(seed: number): Table {
+    const t = seated([uid(1), uid(2), uid(3)], { seed, settings: { goal: 10, start_tokens: 10 } });
+    t.do({ type: 'start', by: uid(1), hits: makeHits(60, { years: (i) => (i % 2 === 0 ? 1980 : 1990) }) });
+    const turn = turnOf(t.game);
+    while (new Set(turnOf(t.game).hits.map((h) => h.year)).size < 2) {
+      if (turnOf(t.game).tokens < 3) throw new Error('seed gives no two-year timeline');
+      t.do({ type: 'claim', by: turn.id });
+    }
+    expect(slotsByTruth(t.game).right).toHaveLength(2);
+    expect(slotsByTruth(t.game).wrong).toHaveLength(1);
+    return t;
+  }
+
+  it('turn player wrong, two interceptors right: the earlier answer wins, in either seat order', () => {
+    for (const firstIsLaterSeat of [true, false]) {
+      const t = boundary(3);
+      const card = hidden(t.game);
+      const turn = turnOf(t.game);
+      const [x, y] = afterTurn(t.game) as [Player, Player];
+      const [first, second] = firstIsLaterSeat ? [y, x] : [x, y];
+      const { right, wrong } = slotsByTruth(t.game);
+      t.do({ type: 'guess', by: turn.id, slot: (wrong[0] as Slot).id });
+      const before = new Map(t.game.players.map((p) => [p.id, p.tokens]));
+      t.do({ type: 'guess', by: first.id, slot: (right[0] as Slot).id });
+      const r = t.do({ type: 'guess', by: second.id, slot: (right[1] as Slot).id });
+      const cs = eventOf(r, 'change_state');
+      expect(cs.state).toBe('Confirming');
+      expect(cs.last_scored?.id).toBe(first.id);
+      expect(idsOf(player(t.game, first.id).hits)).toContain(card.id);
+      expect(idsOf(player(t.game, second.id).hits)).not.toContain(card.id);
+      // both paid, nobody is refunded
+      expect(player(t.game, first.id).tokens).toBe((before.get(first.id) ?? 0) - 1);
+      expect(player(t.game, second.id).tokens).toBe((before.get(second.id) ?? 0) - 1);
+      expect(viewGame(t.game, null)?.last_scored?.id).toBe(first.id);
+      expect(viewGame(t.game, null)?.hit?.id).toBe(card.id);
+    }
+  });
+
+  it('turn player right on a boundary: he keeps precedence over a right interceptor', () => {
+    const t = boundary(3);
+    const card = hidden(t.game);
+    const turn = turnOf(t.game);
+    const [x, y] = afterTurn(t.game) as [Player, Player];
+    const { right } = slotsByTruth(t.game);
+    t.do({ type: 'guess', by: turn.id, slot: (right[1] as Slot).id });
+    t.do({ type: 'guess', by: x.id, slot: (right[0] as Slot).id });
+    const r = t.do({ type: 'guess', by: y.id, slot: null });
+    expect(eventOf(r, 'change_state').last_scored?.id).toBe(turn.id);
+    expect(idsOf(player(t.game, turn.id).hits)).toContain(card.id);
+    expect(player(t.game, x.id).tokens).toBe(9);
+    expect(player(t.game, y.id).tokens).toBe(10);
+  });
+
+  it('a wrong interceptor answering first does not block a right one', () => {
+    const t = boundary(3);
+    const card = hidden(t.game);
+    const turn = turnOf(t.game);
+    const [x, y] = afterTurn(t.game) as [Player, Player];
+    const { right, wrong } = slotsByTruth(t.game);
+    t.do({ type: 'guess', by: turn.id, slot: (right[0] as Slot).id });
+    // the turn player's slot is taken; the wrong slot is free for x
+    expect(t.reject({ type: 'guess', by: x.id, slot: (right[0] as Slot).id }).code).toBe('slot_taken');
+    t.do({ type: 'guess', by: x.id, slot: (wrong[0] as Slot).id });
+    const r = t.do({ type: 'guess', by: y.id, slot: (right[1] as Slot).id });
+    // the turn player was right too, so he wins; x and y both paid
+    expect(eventOf(r, 'change_state').last_scored?.id).toBe(turn.id);
+    expect(idsOf(player(t.game, turn.id).hits)).toContain(card.id);
+    expect([player(t.game, x.id).tokens, player(t.game, y.id).tokens]).toEqual([9, 9]);
+  });
+});
+
+// ===========================================================================
+
+describe('the deck runs out (B8, B9, B11, W11)', () => {
+  /** 2 players, goal 3, 12 hits; wrong placements and "no" until the deck is empty while Guessing. */
+  function emptyDeck(seed: number, start_tokens: number): Table {
+    const t = started(2, { seed, goal: 3, settings: { start_tokens } });
+    let guard = 0;
+    while (t.game.deck.length > 0) {
+      if (++guard > 20) throw new Error('deck never ran out');
+      place(t, false);
+      declineAll(t);
+      t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: false });
+    }
+    expect(t.game.state).toBe('Guessing');
+    expect(t.game.deck).toEqual([]);
+    expect(t.game.discard.length).toBeGreaterThan(0);
+    return t;
+  }
+
+  it('a claim with an empty deck takes its card from the refilled discard pile; the mystery card stays', () => {
+    const t = emptyDeck(201, 3);
+    const pile = idsOf(t.game.discard);
+    const mystery = hidden(t.game);
+    const turn = turnOf(t.game);
+    const r = t.do({ type: 'claim', by: turn.id });
+    const claimed = eventOf(r, 'claim').hit?.id as string;
+    expect(pile).toContain(claimed);
+    expect(hidden(t.game).id).toBe(mystery.id);
+    expect(sorted(idsOf(t.game.deck))).toEqual(sorted(pile.filter((id) => id !== claimed)));
+    expect(t.game.discard).toEqual([]);
+    expect(last(turnOf(t.game).hits).id).toBe(claimed);
+  });
+
+  it('a skip with an empty deck refills from the discard pile and puts the skipped card at the bottom', () => {
+    const t = emptyDeck(202, 2);
+    const pile = idsOf(t.game.discard);
+    const skipped = hidden(t.game);
+    const draws = t.game.draws;
+    const r = t.do({ type: 'skip', by: turnOf(t.game).id });
+    expect(eventOf(r, 'skip').hit?.id).toBe(skipped.id);
+    expect(pile).toContain(hidden(t.game).id);
+    expect(hidden(t.game).id).not.toBe(skipped.id);
+    expect(last(t.game.deck).id).toBe(skipped.id);
+    expect(t.game.discard).toEqual([]);
+    expect(t.game.draws).toBe(draws + 1);
+  });
+
+  it('a confirm with an empty deck refills before drawing the next mystery card', () => {
+    const t = emptyDeck(203, 2);
+    const card = hidden(t.game);
+    place(t, false);
+    declineAll(t);
+    const pile = idsOf(t.game.discard);
+    expect(pile).toContain(card.id);
+    const draws = t.game.draws;
+    t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: true });
+    expect(sorted([hidden(t.game).id, ...idsOf(t.game.deck)])).toEqual(sorted(pile));
+    expect(t.game.discard).toEqual([]);
+    expect(t.game.draws).toBe(draws + 1);
   });
 });
 
@@ -723,7 +863,7 @@ describe('leaving mid-turn (A7), kicks, hand-over, deletion', () => {
     expect(turnOf(t.game).id).toBe(next.id);
     expect(t.game.state).toBe('Guessing');
 
-    // 3 → 4 players again is impossible mid-game; play on with the two left to Confirming
+    // a fresh 3-player game: the turn player leaves after his card was won, before the confirmation
     const t2 = started(3, { seed: 13 });
     turn = turnOf(t2.game);
     next = nextSeat(t2.game, turn.id);
@@ -1041,9 +1181,11 @@ describe('presence: a player disconnected for 60 s (A5)', () => {
     expect(player(t.game, a.id)).toMatchObject({ state: 'Waiting', tokens: 2, connected: false });
     expect(t.game.state).toBe('Intercepting');
     const r2 = t.do({ type: 'presence', player: b.id, connected: false });
-    expect(names(r2)).toEqual(['guess', 'change_state']);
-    expect(eventOf(r2, 'change_state').hit?.id).toBe(card.id);
-    expect(t.game.state).toBe('Confirming');
+    // the reveal, then (nobody but the turn player is present to confirm) the confirmation counts as "no"
+    expect(names(r2)).toEqual(['guess', 'change_state', 'change_state']);
+    expect(r2.events[1]?.data).toMatchObject({ state: 'Confirming', hit: { id: card.id } });
+    expect(r2.events[2]?.data.state).toBe('Guessing');
+    expect(t.game.state).toBe('Guessing');
   });
 
   it('a disconnected player is not asked to intercept and his turn is passed over', () => {
@@ -1096,6 +1238,25 @@ describe('presence: a player disconnected for 60 s (A5)', () => {
     expect(turnOf(t.game).id).toBe(nextSeat(t.game, turn.id).id);
     expect(last(t.game.discard).id).toBe(card.id);
     expect(player(t.game, turn.id).tokens).toBe(2);
+  });
+
+  it('a disconnected confirmer with no other connected player does not freeze a game without confirm timeout (A1, A5)', () => {
+    // A1/A5: with nobody but the turn player present (and confirm_timeout 0 = off), the confirmation
+    // counts as "no" and play goes on instead of waiting forever for an absent confirmer.
+    for (const n of [2, 3]) {
+      const t = started(n, { seed: 97, settings: { confirm_timeout: 0 } });
+      const turn = turnOf(t.game);
+      const others = afterTurn(t.game);
+      place(t, true);
+      declineAll(t);
+      expect(confirmerOf(t.game).id).toBe((others[0] as Player).id);
+      for (const p of others) t.do({ type: 'presence', player: p.id, connected: false });
+      // no deadline can move it on
+      expect(t.reject({ type: 'timeout' }, 10 * 60_000).code).toBe('no_deadline');
+      const stuck = t.game.state === 'Confirming' && !confirmerOf(t.game).connected;
+      expect(stuck, `${n} players: the confirmer is absent and nothing can time out`).toBe(false);
+      expect(turn.connected).toBe(true);
+    }
   });
 
   it('presence is ignored in Open games and local games, and unknown players are 404', () => {

@@ -494,22 +494,19 @@ describe('fan-out (budget P7, smoke size)', () => {
         child.once('exit', (code) => reject(new Error(`client process exited (${code})`)));
       });
 
+    const before = process.memoryUsage();
     const connectStarted = performance.now();
     const ready = next('ready');
     child.send({ url: `${h.base}/api/games/FanOut01/events`, count: streams, event: 'change_state' });
     expect((await ready).opened).toBe(streams);
     expect(h.hub.stats().gameStreams).toBe(streams);
     const connectMs = performance.now() - connectStarted;
-    const rssMiB = process.memoryUsage().rss / 2 ** 20;
+    const after = process.memoryUsage();
+    const perStreamKiB = (k: 'rss' | 'heapUsed') => ((after[k] - before[k]) / streams / 1024).toFixed(1);
 
     const received = next('received');
     const eld = monitorEventLoopDelay({ resolution: 1 });
     eld.enable();
-    const { PerformanceObserver } = await import('node:perf_hooks');
-    const gcs: string[] = [];
-    const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) gcs.push(`${(e.detail as {kind:number}).kind}:${e.duration.toFixed(1)}@${(e.startTime - performance.now()).toFixed(0)}`); });
-    obs.observe({ entryTypes: ['gc'] });
-    const tStart = performance.now();
     recording = true;
     const publishedAt = performance.timeOrigin + performance.now();
     await room.emit('change_state', { state: 'Guessing', players: room.snapshot(null)?.game.players ?? [], deadline: Date.now() + 30_000 });
@@ -517,20 +514,20 @@ describe('fan-out (budget P7, smoke size)', () => {
     await until(() => turns.reduce((n, t) => n + t.writes, 0) >= streams, 'fan-out turns');
     recording = false;
     eld.disable();
-    await sleep(10); obs.disconnect();
-    console.info('gc', gcs.join(' '), 'window', (performance.now() - tStart).toFixed(1));
 
     expect(count).toBe(streams);
-    console.info(JSON.stringify(turns.map((t) => [+t.ms.toFixed(2), t.writes])));
-    const longest = Math.max(...turns.map((t) => t.ms));
+    const sorted = turns.map((t) => t.ms).sort((a, b) => a - b);
+    const longest = sorted.at(-1) ?? 0;
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
     const fanoutMs = turns.reduce((n, t) => n + t.ms, 0);
     console.info(
       [
-        `SSE fan-out to ${streams} streams: ${turns.length} turns, longest ${longest.toFixed(2)} ms, ` +
+        `SSE fan-out to ${streams} streams: ${turns.length} turns, median ${median.toFixed(2)} ms, longest ${longest.toFixed(2)} ms, ` +
           `hub time ${fanoutMs.toFixed(1)} ms (${((fanoutMs * 1000) / streams).toFixed(1)} µs per stream)`,
         `publish → last client received: ${(Number(lastAt) - publishedAt).toFixed(1)} ms; ` +
           `server event-loop delay during fan-out: max ${(eld.max / 1e6).toFixed(1)} ms, p99 ${(eld.percentile(99) / 1e6).toFixed(1)} ms`,
-        `connect ${streams} streams: ${connectMs.toFixed(0)} ms; test process RSS with them open: ${rssMiB.toFixed(0)} MiB`,
+        `connect ${streams} streams: ${connectMs.toFixed(0)} ms; server side per open stream: ` +
+          `RSS +${perStreamKiB('rss')} KiB, heap +${perStreamKiB('heapUsed')} KiB (no forced GC: indicative only)`,
       ].join('\n'),
     );
     // The budget is 10 ms (bench/); this bound only has to survive a noisy 2-core box.

@@ -1,0 +1,2 @@
+import { buildOpenApiDocument } from './server/http/openapi.ts';
+console.log(JSON.stringify(buildOpenApiDocument(), null, 1));

@@ -1,0 +1,388 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GAME_STREAM_EVENT_NAMES, GLOBAL_EVENT_NAMES } from '../../shared/protocol/index.ts';
+import { ERRORS } from '../../shared/rules/index.ts';
+import { apiNotFound } from '../../server/http/errors.ts';
+import { API_DOCS_PATH, OPENAPI_PATH, apiDocsRouter, buildOpenApiDocument } from '../../server/http/openapi.ts';
+import { securityHeaders } from '../../server/http/security.ts';
+
+/**
+ * The API reference (api.md B1): the generated OpenAPI document must cover every
+ * endpoint with the shared schemas, and the Swagger UI page must work under our CSP
+ * (same-origin files only, nothing inline), checked over real HTTP.
+ */
+
+type Json = Record<string, unknown>;
+
+const doc = buildOpenApiDocument() as unknown as Json;
+const paths = doc.paths as Record<string, Record<string, Json>>;
+const schemas = (doc.components as Json).schemas as Record<string, Json>;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/** Every endpoint that exists or is being built, with its methods (api.md §1.2-1.5). */
+const EXPECTED: Record<string, string[]> = {
+  '/api/users/auth': ['get'],
+  '/api/users/login': ['post'],
+  '/api/users/register': ['post'],
+  '/api/users/logout': ['post'],
+  '/api/users/me': ['get', 'delete'],
+  '/api/users/{id}': ['get'],
+  '/api/games': ['get', 'post'],
+  '/api/games/{id}': ['get'],
+  '/api/games/{id}/join': ['patch'],
+  '/api/games/{id}/join/{name}': ['patch'],
+  '/api/games/{id}/leave': ['patch'],
+  '/api/games/{id}/leave/{player}': ['patch'],
+  '/api/games/{id}/start': ['patch'],
+  '/api/games/{id}/stop': ['patch'],
+  '/api/games/{id}/update': ['patch'],
+  '/api/games/{id}/guess': ['post'],
+  '/api/games/{id}/guess/{player}': ['post'],
+  '/api/games/{id}/confirm': ['post'],
+  '/api/games/{id}/skip': ['post'],
+  '/api/games/{id}/skip/{player}': ['post'],
+  '/api/games/{id}/claim': ['post'],
+  '/api/games/{id}/claim/{player}': ['post'],
+  '/api/games/{id}/events': ['get'],
+  '/api/games/{id}/hit': ['get'],
+  '/api/games/{id}/hit/{hitId}': ['get'],
+  '/api/events': ['get'],
+  '/api/hits/packs': ['get', 'post'],
+  '/api/hits/packs/{packId}': ['patch', 'delete'],
+  '/api/hits/search': ['get'],
+  '/api/hits/export': ['get'],
+  '/api/hits': ['post'],
+  '/api/hits/{hitId}': ['get', 'patch', 'delete'],
+  '/api/hits/{hitId}/issues': ['post'],
+  '/api/hits/{hitId}/issues/{issueId}': ['delete'],
+};
+
+/** Routes whose code does not exist yet: they must say so. */
+const PLANNED = [
+  'post /api/hits/packs',
+  'patch /api/hits/packs/{packId}',
+  'delete /api/hits/packs/{packId}',
+  'get /api/hits/search',
+  'get /api/hits/export',
+  'post /api/hits',
+  'get /api/hits/{hitId}',
+  'patch /api/hits/{hitId}',
+  'delete /api/hits/{hitId}',
+  'post /api/hits/{hitId}/issues',
+  'delete /api/hits/{hitId}/issues/{issueId}',
+  'get /api/games/{id}/hit',
+  'get /api/games/{id}/hit/{hitId}',
+];
+
+function operations(): Array<{ key: string; path: string; method: string; op: Json }> {
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ key: `${method} ${path}`, path, method, op })),
+  );
+}
+
+function op(method: string, path: string): Json {
+  const found = paths[path]?.[method];
+  if (!found) throw new Error(`no ${method} ${path}`);
+  return found;
+}
+
+/** Follows one `$ref` into components.schemas. */
+function deref(schema: Json): Json {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string') return schema;
+  const name = ref.replace('#/components/schemas/', '');
+  const target = schemas[name];
+  if (!target) throw new Error(`dangling ${ref}`);
+  return deref(target);
+}
+
+function jsonBodySchema(o: Json): Json {
+  const content = (o.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+  const schema = content?.['application/json']?.schema as Json | undefined;
+  if (!schema) throw new Error('no JSON request body');
+  return schema;
+}
+
+function responseSchema(o: Json, status: string, type = 'application/json'): Json {
+  const response = (o.responses as Record<string, Json>)[status];
+  const schema = ((response?.content as Record<string, Json> | undefined)?.[type])?.schema as Json | undefined;
+  if (!schema) throw new Error(`no ${type} schema for ${status}`);
+  return schema;
+}
+
+/** Every `$ref` string anywhere in `value`. */
+function refs(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => refs(v, out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else refs(v, out);
+    }
+  }
+  return out;
+}
+
+describe('OpenAPI document', () => {
+  it('is an OpenAPI 3.x document about Hitline', () => {
+    expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect((doc.info as Json).title).toBe('Hitline API');
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+
+  it('is deterministic', () => {
+    expect(buildOpenApiDocument()).toEqual(doc);
+  });
+
+  it('has every endpoint with exactly its methods', () => {
+    const actual = Object.fromEntries(Object.entries(paths).map(([p, item]) => [p, Object.keys(item).filter((k) => METHODS.includes(k)).sort()]));
+    const expected = Object.fromEntries(Object.entries(EXPECTED).map(([p, m]) => [p, [...m].sort()]));
+    expect(actual).toEqual(expected);
+  });
+
+  it('resolves every $ref', () => {
+    const all = refs(doc);
+    expect(all.length).toBeGreaterThan(50);
+    for (const ref of all) {
+      expect(ref, ref).toMatch(/^#\/components\/schemas\/[A-Za-z]+$/);
+      expect(schemas[ref.replace('#/components/schemas/', '')], ref).toBeDefined();
+    }
+  });
+
+  it('names the shared schemas as components', () => {
+    for (const name of ['GamePayload', 'PlayerPayload', 'HitPayload', 'Slot', 'Settings', 'SettingsUpdate', 'GameList', 'UserPayload', 'ErrorBody', 'SuccessBody', 'PackList', 'HitSearchReply', 'GameStreamEvent', 'GlobalEvent']) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    expect(refs(schemas.GamePayload)).toContain('#/components/schemas/PlayerPayload');
+  });
+
+  it('declares every path parameter, required, and no stray ones', () => {
+    for (const { key, path, op: o } of operations()) {
+      const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const declared = ((o.parameters as Json[] | undefined) ?? []).filter((p) => p.in === 'path');
+      expect(declared.map((p) => p.name).sort(), key).toEqual([...inPath].sort());
+      for (const p of declared) expect(p.required, `${key} ${String(p.name)}`).toBe(true);
+    }
+  });
+
+  it('gives every operation a unique operationId, a tag and a summary', () => {
+    const ids = operations().map(({ op: o }) => o.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { key, op: o } of operations()) {
+      expect(typeof o.operationId, key).toBe('string');
+      expect((o.tags as string[] | undefined)?.length, key).toBeGreaterThan(0);
+      expect(typeof o.summary, key).toBe('string');
+    }
+  });
+
+  it('uses the shared request bodies', () => {
+    expect(jsonBodySchema(op('patch', '/api/games/{id}/update'))).toEqual({ $ref: '#/components/schemas/SettingsUpdate' });
+    expect(jsonBodySchema(op('post', '/api/games'))).toEqual({ $ref: '#/components/schemas/CreateGameBody' });
+    expect(jsonBodySchema(op('post', '/api/games/{id}/guess'))).toEqual({ $ref: '#/components/schemas/GuessBody' });
+    expect(jsonBodySchema(op('post', '/api/games/{id}/guess/{player}'))).toEqual({ $ref: '#/components/schemas/GuessBody' });
+    expect(jsonBodySchema(op('post', '/api/games/{id}/confirm'))).toEqual({ $ref: '#/components/schemas/ConfirmBody' });
+    expect(jsonBodySchema(op('post', '/api/users/login'))).toEqual({ $ref: '#/components/schemas/LoginBody' });
+    expect(jsonBodySchema(op('post', '/api/users/register'))).toEqual({ $ref: '#/components/schemas/RegisterBody' });
+    expect(jsonBodySchema(op('post', '/api/hits'))).toEqual({ $ref: '#/components/schemas/HitBody' });
+    expect(jsonBodySchema(op('post', '/api/hits/packs'))).toEqual({ $ref: '#/components/schemas/PackBody' });
+    // the create body is optional as a whole (Part B: missing body = defaults)
+    expect((op('post', '/api/games').requestBody as Json).required).toBe(false);
+  });
+
+  it('carries the validation rules of the schemas (settings: goal 1..100, unknown fields refused)', () => {
+    const settings = deref(jsonBodySchema(op('patch', '/api/games/{id}/update')));
+    expect(settings.additionalProperties).toBe(false);
+    const goal = (settings.properties as Record<string, Json>).goal as Json;
+    // null means "unchanged", so the integer is one branch of the union
+    const integer = ((goal.anyOf as Json[] | undefined) ?? [goal]).find((s) => s.type === 'integer');
+    expect(integer).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+
+    const login = deref(jsonBodySchema(op('post', '/api/users/login')));
+    expect((login.properties as Record<string, Json>).username).toMatchObject({ minLength: 3, maxLength: 32 });
+    expect((login.properties as Record<string, Json>).password).toMatchObject({ minLength: 8, maxLength: 256 });
+    expect(login.required).toEqual(expect.arrayContaining(['username', 'password']));
+
+    const gameId = (op('get', '/api/games/{id}').parameters as Json[]).find((p) => p.name === 'id')?.schema as Json;
+    expect(gameId.pattern).toBe('^[A-Za-z0-9]{8}$');
+  });
+
+  it('describes the search query with its limits', () => {
+    const params = op('get', '/api/hits/search').parameters as Json[];
+    const byName = Object.fromEntries(params.map((p) => [p.name, p]));
+    expect(Object.keys(byName).sort()).toEqual(['amount', 'packs', 'query', 'sort_by', 'sort_direction', 'start']);
+    for (const p of params) expect(p.in).toBe('query');
+    for (const p of params) expect(p.required, String(p.name)).toBeUndefined();
+    expect(byName.amount?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 50 });
+    expect(byName.start?.schema).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
+    expect(byName.sort_by?.schema).toMatchObject({ type: 'array', items: { enum: ['title', 'artist', 'belongs_to', 'year'] } });
+    expect(responseSchema(op('get', '/api/hits/search'), '200')).toEqual({ $ref: '#/components/schemas/HitSearchReply' });
+  });
+
+  it('uses the shared response bodies', () => {
+    expect(responseSchema(op('get', '/api/games'), '200')).toEqual({ $ref: '#/components/schemas/GameList' });
+    expect(responseSchema(op('post', '/api/games'), '201')).toEqual({ $ref: '#/components/schemas/GamePayload' });
+    expect(responseSchema(op('get', '/api/games/{id}'), '200')).toEqual({ $ref: '#/components/schemas/GamePayload' });
+    expect(responseSchema(op('post', '/api/users/login'), '200')).toEqual({ $ref: '#/components/schemas/UserPayload' });
+    expect(responseSchema(op('get', '/api/hits/packs'), '200')).toEqual({ $ref: '#/components/schemas/PackList' });
+    expect(responseSchema(op('patch', '/api/games/{id}/start'), '200')).toEqual({ $ref: '#/components/schemas/SuccessBody' });
+    // Part B: 201 with a Location header (no /api prefix)
+    const created = (op('post', '/api/games').responses as Record<string, Json>)['201'] as Json;
+    expect((created.headers as Json).Location).toBeDefined();
+  });
+
+  it('answers every error with the error body, with the statuses of rules.md A2', () => {
+    const allowed = new Set(['400', '401', '403', '404', '405', '409', '413', '415', '429', '503']);
+    let errors = 0;
+    for (const { key, op: o } of operations()) {
+      for (const [status, response] of Object.entries(o.responses as Record<string, Json>)) {
+        if (!/^[45]/.test(status)) continue;
+        errors++;
+        expect(allowed.has(status), `${key} ${status}`).toBe(true);
+        expect(responseSchema(o, status), `${key} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+        expect(typeof response.description).toBe('string');
+      }
+    }
+    expect(errors).toBeGreaterThan(100);
+    expect(deref({ $ref: '#/components/schemas/ErrorBody' })).toMatchObject({ required: expect.arrayContaining(['type', 'code', 'message']) });
+  });
+
+  it('lists the engine errors of an action with their verbatim messages', () => {
+    const responses = op('patch', '/api/games/{id}/start').responses as Record<string, Json>;
+    expect(responses['409']?.description).toContain(ERRORS.not_enough_players[1]);
+    expect(responses['403']?.description).toContain(ERRORS.creator_only_start[1]);
+    expect(responses['404']?.description).toContain(ERRORS.game_not_found[1]);
+    const examples = ((responses['409']?.content as Record<string, Json>)['application/json'] as Json).examples as Record<string, { value: Json }>;
+    expect(examples.not_enough_players?.value).toEqual({ type: 'error', code: 'not_enough_players', message: ERRORS.not_enough_players[1] });
+    // the guess of a Local player adds the creator-only and local-only refusals
+    const guessFor = op('post', '/api/games/{id}/guess/{player}').responses as Record<string, Json>;
+    expect(guessFor['403']?.description).toContain(ERRORS.local_only_guess[1]);
+    expect(guessFor['404']?.description).toContain(ERRORS.player_not_found[1]);
+  });
+
+  it('describes the session cookie and requires it where a login is needed', () => {
+    expect(((doc.components as Json).securitySchemes as Json).session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'id' });
+    for (const { key, method, op: o } of operations()) {
+      const security = o.security as Array<Record<string, unknown>> | undefined;
+      const mutating = method !== 'get';
+      if (mutating && key !== 'post /api/users/login') {
+        expect(security, key).toEqual([{ session: [] }]);
+        expect((o.responses as Json)['401'], key).toBeDefined();
+      }
+      if (security) expect(security.some((s) => 'session' in s), key).toBe(true);
+    }
+    expect(op('get', '/api/users/me').security).toEqual([{ session: [] }]);
+    expect(op('get', '/api/users/auth').security).toBeUndefined();
+  });
+
+  it('describes both event streams as text/event-stream with every event name', () => {
+    const game = op('get', '/api/games/{id}/events');
+    expect(responseSchema(game, '200', 'text/event-stream')).toEqual({ $ref: '#/components/schemas/GameStreamEvent' });
+    for (const name of GAME_STREAM_EVENT_NAMES) expect(game.description).toContain(`\`${name}\``);
+    const global = op('get', '/api/events');
+    expect(responseSchema(global, '200', 'text/event-stream')).toEqual({ $ref: '#/components/schemas/GlobalEvent' });
+    for (const name of GLOBAL_EVENT_NAMES) expect(global.description).toContain(`\`${name}\``);
+  });
+
+  it('marks the endpoints not built yet as planned, and only those', () => {
+    for (const { key, op: o } of operations()) {
+      const isPlanned = PLANNED.includes(key);
+      expect(o['x-planned'] === true, key).toBe(isPlanned);
+      expect(String(o.description ?? '').includes('Planned'), key).toBe(isPlanned);
+    }
+  });
+});
+
+describe('API reference over HTTP', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const app = express();
+    app.use(securityHeaders());
+    app.use(apiDocsRouter());
+    app.use('/api', apiNotFound);
+    server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+  });
+
+  const get = (path: string) => fetch(base + path, { redirect: 'manual' });
+
+  it('serves the document as JSON', async () => {
+    const res = await get(OPENAPI_PATH);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(JSON.parse(JSON.stringify(doc)));
+    // built once: the second answer is the same bytes
+    const again = await get(OPENAPI_PATH);
+    expect(again.headers.get('etag')).toBe(res.headers.get('etag'));
+  });
+
+  it('serves the Swagger UI page with same-origin assets only, nothing inline', async () => {
+    for (const path of [API_DOCS_PATH, `${API_DOCS_PATH}/`]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      const html = await res.text();
+
+      const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+      expect(scripts.length).toBeGreaterThanOrEqual(2);
+      for (const [, attrs, body] of scripts) {
+        expect(attrs, 'every script is a file').toMatch(/\ssrc="/);
+        expect(body?.trim(), 'no inline script').toBe('');
+      }
+      expect(html).not.toMatch(/<style\b/);
+      expect(html).not.toMatch(/\sstyle="/);
+      expect(html).not.toMatch(/\son[a-z]+="/);
+
+      const urls = [...html.matchAll(/<(?:script|link)\b[^>]*?\s(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
+      const specUrl = /data-spec-url="([^"]+)"/.exec(html)?.[1];
+      expect(specUrl).toBe(OPENAPI_PATH);
+      expect(urls.some((u) => u.endsWith('.css'))).toBe(true);
+      for (const url of [...urls, specUrl ?? '']) {
+        // same origin: an absolute path, never another host or a protocol-relative URL
+        expect(url, url).toMatch(/^\/(?!\/)/);
+        const asset = await get(url);
+        expect(asset.status, url).toBe(200);
+        const type = asset.headers.get('content-type') ?? '';
+        if (url.endsWith('.js')) expect(type, url).toMatch(/javascript/);
+        if (url.endsWith('.css')) expect(type, url).toMatch(/^text\/css/);
+        await asset.arrayBuffer();
+      }
+    }
+  });
+
+  it('serves our own initializer, pointed at the document by the page', async () => {
+    const res = await get(`${API_DOCS_PATH}/swagger-initializer.js`);
+    expect(res.status).toBe(200);
+    const js = await res.text();
+    expect(js).toContain('SwaggerUIBundle(');
+    expect(js).toContain('data-spec-url');
+    expect(js).not.toContain('petstore');
+  });
+
+  it('redirects /api and /api/ to the page with 303', async () => {
+    for (const path of ['/api', '/api/']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get('location'), path).toBe(API_DOCS_PATH);
+    }
+  });
+
+  it('serves nothing else of the Swagger UI package', async () => {
+    for (const path of [`${API_DOCS_PATH}/index.html`, `${API_DOCS_PATH}/package.json`, `${API_DOCS_PATH}/swagger-initializer.jsx`, `${API_DOCS_PATH}/..%2Fpackage.json`, `${API_DOCS_PATH}/oauth2-redirect.html`]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      await res.arrayBuffer();
+    }
+  });
+});
