@@ -69,13 +69,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const close = () =>
     (closing ??= (async () => {
       clearInterval(sweep);
-      // stop accepting; keep-alive and streaming sockets are ended below
+      // stop accepting; end the streams, then the rooms; sockets that turn idle meanwhile are closed too
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       hub.close();
-      http.closeIdleConnections();
       await colyseus.gracefullyShutdown(false).catch((err: unknown) => log.error({ err }, 'room shutdown failed'));
-      const forced = setTimeout(() => http.closeAllConnections(), 5000);
+      http.closeIdleConnections();
+      const idle = setInterval(() => http.closeIdleConnections(), 50);
+      const forced = setTimeout(() => http.closeAllConnections(), 3000);
       await stopped;
+      clearInterval(idle);
       clearTimeout(forced);
       await db.destroy();
       log.info('Hitline stopped');

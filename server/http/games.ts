@@ -9,7 +9,7 @@ import {
   SettingsUpdateSchema,
   UuidSchema,
 } from '../../shared/protocol/index.ts';
-import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, type Action, type GamePayload } from '../../shared/rules/index.ts';
+import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, ruleError, type Action, type GamePayload } from '../../shared/rules/index.ts';
 import type { ActOutcome, GameMetadata, GameRoom } from '../rooms/game-room.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import { requireUser } from './auth.ts';
@@ -73,14 +73,13 @@ export async function listGames(viewer: string | null): Promise<GamePayload[]> {
   return snaps.flatMap((s) => (s ? [s.game] : []));
 }
 
-/** Makes `userId` leave every game he sits in (logout, account deletion, expired session). */
+/**
+ * Makes `userId` leave every game he sits in and closes his game sockets
+ * (logout, account deletion, expired session).
+ */
 export async function leaveAllGames(userId: string): Promise<void> {
   const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
-  await Promise.all(
-    rooms
-      .filter((r) => (r.metadata as GameMetadata | undefined)?.members.includes(userId))
-      .map((r) => matchMaker.remoteRoomCall<GameRoom>(r.roomId, 'act', [userId, { type: 'leave' }]).catch(() => undefined)),
-  );
+  await Promise.all(rooms.map((r) => matchMaker.remoteRoomCall<GameRoom>(r.roomId, 'dropUser', [userId]).catch(() => undefined)));
 }
 
 export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
@@ -165,9 +164,11 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
   });
 
   r.patch(['/games/:id/leave', '/games/:id/leave/:player'], requireUser, async (req, res) => {
+    // one after the other: a second 400 on an answered request would throw and reset the connection
     const id = gameId(req, res);
+    if (!id) return;
     const player = playerParam(req, res);
-    if (!id || player === undefined) return;
+    if (player === undefined) return;
     await act(res, id, 'leave', player ? { player } : {});
   });
 
@@ -190,8 +191,9 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
 
   r.post(['/games/:id/guess', '/games/:id/guess/:player'], requireUser, async (req, res) => {
     const id = gameId(req, res);
+    if (!id) return;
     const player = playerParam(req, res);
-    if (!id || player === undefined) return;
+    if (player === undefined) return;
     const body = parseOr400(res, GuessBodySchema, req.body ?? {}, 'body');
     if (body) await act(res, id, 'guess', { slot: body.id, ...(player ? { player } : {}) });
   });
@@ -203,11 +205,34 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     if (body) await act(res, id, 'confirm', { confirm: body.confirm });
   });
 
+  // The hidden clip and revealed hits (rules A12). Access is decided by the engine; the
+  // audio files themselves come with the audio pipeline, until then every hit has none.
+  r.get(['/games/:id/hit', '/games/:id/hit/:hit'], async (req, res) => {
+    const id = gameId(req, res);
+    if (!id) return;
+    let hit: string | undefined;
+    if (req.params.hit !== undefined) {
+      hit = parseOr400(res, UuidSchema, req.params.hit, 'hit');
+      if (!hit) return;
+    }
+    if (!(await roomExists(id))) return sendError(res, gameNotFound('audio'));
+    let access: ReturnType<GameRoom['audio']>;
+    try {
+      access = (await matchMaker.remoteRoomCall<GameRoom>(id, 'audio', [res.locals.user?.id ?? null, hit])) as ReturnType<GameRoom['audio']>;
+    } catch {
+      return sendError(res, gameNotFound('audio'));
+    }
+    if (!access.ok) return sendError(res, access.error);
+    res.set('Cache-Control', 'no-store');
+    sendError(res, ruleError('hit_file_missing'));
+  });
+
   for (const type of ['skip', 'claim'] as const) {
     r.post([`/games/:id/${type}`, `/games/:id/${type}/:player`], requireUser, async (req, res) => {
       const id = gameId(req, res);
+      if (!id) return;
       const player = playerParam(req, res);
-      if (!id || player === undefined) return;
+      if (player === undefined) return;
       await act(res, id, type, player ? { player } : {});
     });
   }

@@ -22,7 +22,6 @@ import {
   CreateGameBodySchema,
   ErrorBodySchema,
   FullHitPayloadSchema,
-  GameEventSchema,
   GameIdSchema,
   GameListSchema,
   GameModeSchema,
@@ -30,7 +29,6 @@ import {
   GameStateSchema,
   GameStreamEventSchema,
   GameSummarySchema,
-  GameUpdateSchema,
   GlobalEventSchema,
   GuessBodySchema,
   GuessEventSchema,
@@ -88,6 +86,8 @@ export const OPENAPI_PATH = '/api/openapi.json';
 // ---------------------------------------------------------------------------
 // component names and descriptions
 
+const SORT_DIRECTION_DOC = 'Anything but `descending` means ascending.';
+
 /**
  * Names (and describes) the shared schemas that become components. Registered on
  * zod's global registry here rather than with `.meta()` in shared/protocol, so the
@@ -95,8 +95,6 @@ export const OPENAPI_PATH = '/api/openapi.json';
  * stays the same objects the server validates with. The schemas are the very
  * instances nested in other schemas, so every use becomes a `$ref`.
  */
-const SORT_DIRECTION_DOC = 'Anything but `descending` means ascending.';
-
 const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
   [ErrorBodySchema, { id: 'ErrorBody', description: 'Every error answer (rules.md A2): a stable snake_case `code` (also an i18n key) and an English `message`.' }],
   [SuccessBodySchema, { id: 'SuccessBody', description: 'Answer of the action endpoints, e.g. `{"type":"success","message":"started game"}`.' }],
@@ -116,7 +114,6 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
   [GamePayloadSchema, { id: 'GamePayload', description: 'A whole game as the caller may see it.' }],
   [GameListSchema, { id: 'GameList', description: 'The games the caller may see in the lobby: Public games, Private games he plays in, Local games he created.' }],
   [GameSummarySchema, { id: 'GameSummary', description: 'One lobby line (global stream event `game_summary`).' }],
-  [GameUpdateSchema, { id: 'GameUpdate', description: 'A partial game carried by game events; absent keys are omitted.' }],
   [CreateGameBodySchema, { id: 'CreateGameBody', description: 'Optional as a whole: `mode` defaults to `Public`, missing settings to the defaults.' }],
   [GuessBodySchema, { id: 'GuessBody', description: 'A slot id of the turn player\'s timeline, or `null` (or no body) to decline an interception.' }],
   [ConfirmBodySchema, { id: 'ConfirmBody', description: 'Whether the turn player named title and artist correctly.' }],

@@ -23,6 +23,8 @@ export interface GameEventEnvelope {
   seq: number;
   event: GameEventName;
   data: GameUpdate;
+  /** The game's last event (it was deleted): streams end after it. */
+  final?: boolean;
 }
 
 /** One event of the global stream `GET /api/events`. */
@@ -60,6 +62,8 @@ interface Frame {
   seq: number;
   text: string;
   audience: ReadonlySet<string> | null;
+  /** End the stream after writing this frame (the game is gone). */
+  final?: boolean;
 }
 
 interface Stream {
@@ -398,7 +402,7 @@ export class SseHub {
       ch.historyChars = 0;
       ch.baseSeq = seq - 1;
     }
-    const frame: Frame = { seq, text: `id: ${seq}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data ?? {})}\n\n`, audience: null };
+    const frame: Frame = { seq, text: `id: ${seq}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data ?? {})}\n\n`, audience: null, final: e.final === true };
     ch.lastSeq = seq;
     ch.history.push(frame);
     ch.historyChars += frame.text.length;
@@ -490,6 +494,10 @@ export class SseHub {
       return;
     }
     this.write(s, f.text);
+    if (f.final && !s.closed) {
+      this.detach(s);
+      s.res.end();
+    }
   }
 
   private write(s: Stream, text: string): void {

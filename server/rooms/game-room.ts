@@ -3,6 +3,7 @@ import { parseCookie } from 'cookie';
 import { parseRoomMessage, ROOM_MESSAGES, type RoomMessage } from '../../shared/protocol/index.ts';
 import {
   applyAction,
+  audioAccess,
   canView,
   createGame,
   summarizeGame,
@@ -83,7 +84,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.roomId = options.gameId;
     this.game = created.game;
     this.metadata = this.meta();
-    syncState(this.state, this.view(), this.seq);
+    syncState(this.state, this.view() as GamePayload, this.seq);
     for (const type of Object.keys(ROOM_MESSAGES)) {
       this.onMessage(type, (client: GameClient, payload: unknown) => {
         void this.onRoomMessage(client, type, payload);
@@ -93,7 +94,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       client.send('error', { type: 'error', code: 'invalid_input', message: `unknown message type ${JSON.stringify(String(type))}` });
     });
     if (this.game.mode === 'Public') {
-      void roomServices().hub.publishGlobal({ event: 'create_game', data: this.view() });
+      void roomServices().hub.publishGlobal({ event: 'create_game', data: this.view() as GamePayload });
     }
     this.publishSummary();
   }
@@ -173,6 +174,25 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     return game ? { seq: this.seq, game } : null;
   }
 
+  /**
+   * Logout or account deletion: the user leaves his seat and his sockets are
+   * closed, so an open tab cannot act for a session that no longer exists.
+   */
+  async dropUser(userId: string): Promise<void> {
+    if (this.game.players.some((p) => p.id === userId && !p.virtual)) await this.enqueue({ type: 'leave', by: userId });
+    for (const client of this.clients) {
+      if (client.auth?.user?.id === userId) client.leave(CloseCode.CONSENTED);
+    }
+  }
+
+  /** What `viewer` may hear of this game right now (rules A12), without the hit's details. */
+  audio(viewer: string | null, hitId?: string | null): { ok: true; hitId: string; hidden: boolean; seconds: number; draws: number } | { ok: false; error: RuleError } {
+    // remote calls carry arguments as JSON, where an absent id arrives as null
+    const r = audioAccess(this.game, viewer, hitId ?? undefined);
+    if (!r.ok) return r;
+    return { ok: true, hitId: r.target.hit.id, hidden: r.target.hidden, seconds: r.target.seconds, draws: this.game.draws };
+  }
+
   private enqueue(action: Action): Promise<ActOutcome> {
     const run = this.queue.then(() => this.run(action));
     this.queue = run.catch(() => undefined);
@@ -187,10 +207,17 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       } else if (action.type === 'update') {
         action.pack_ids = await catalogue.packIds();
       }
+      // a player acting over REST is evidently there, even without a socket
+      if ('by' in action) {
+        const seat = this.game.players.find((p) => p.id === action.by && !p.virtual);
+        if (seat && !seat.connected && this.mayWait(action)) await this.run({ type: 'presence', player: seat.id, connected: true });
+      }
       const result = applyAction(this.game, action, { now: Date.now() });
       if (!result.ok) return result;
+      // who listed the game before this action: they must hear of its removal
+      const listedFor = this.listAudience();
       this.game = result.game;
-      this.afterChange(result.events, result.deleted);
+      this.afterChange(result.events, result.deleted, listedFor);
       return { ok: true };
     } catch (err) {
       // a bug: log it with the ids and keep this game (and every other) alive
@@ -199,31 +226,43 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     }
   }
 
-  private afterChange(events: { event: string; data: unknown }[], deleted: boolean): void {
+  /** Whether an action from an absent seat counts as him being back (anything but leaving). */
+  private mayWait(action: Action): boolean {
+    return action.type !== 'leave';
+  }
+
+  private afterChange(events: { event: string; data: unknown }[], deleted: boolean, listedFor: string[] | null): void {
     const { hub } = roomServices();
     const first = this.seq + 1;
     this.seq += events.length;
-    // patch first, so a client reacting to an event already sees the new state
-    syncState(this.state, this.view(), this.seq);
+    // patch first, so a client reacting to an event already sees the new state;
+    // a deleted Local game has no viewer left, its room only passes on the last events
+    const view = this.view();
+    if (view) syncState(this.state, view, this.seq);
+    else this.state.seq = this.seq;
     this.broadcastPatch();
     events.forEach((e, i) => {
-      const envelope = { game: this.roomId, seq: first + i, event: e.event as GameEventName, data: e.data as GameUpdate };
+      const final = deleted && i === events.length - 1;
+      const envelope = { game: this.roomId, seq: first + i, event: e.event as GameEventName, data: e.data as GameUpdate, final };
       void hub.publishGame(envelope);
       this.broadcast('event', { seq: envelope.seq, event: envelope.event, data: envelope.data });
     });
     this.armTimer();
     if (deleted) {
-      void this.removeGame();
+      void this.removeGame(listedFor);
       return;
     }
     const meta = this.meta();
     if (JSON.stringify(meta) !== JSON.stringify(this.metadata)) void this.setMetadata(meta);
     this.publishSummary();
+    // whoever no longer lists the game (left a Private game) takes it off his lobby
+    const now = this.listAudience();
+    const gone = listedFor && now ? listedFor.filter((id) => !now.includes(id)) : [];
+    if (gone.length) void hub.publishGlobal({ event: 'remove_game', data: this.roomId, audience: gone });
   }
 
-  private async removeGame(): Promise<void> {
+  private async removeGame(audience: string[] | null): Promise<void> {
     const { hub } = roomServices();
-    const audience = this.game.mode === 'Public' ? null : this.audience();
     await hub.publishGlobal({ event: 'remove_game', data: this.roomId, audience });
     this.phaseTimer?.clear();
     await this.disconnect();
@@ -234,7 +273,19 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.phaseTimer = undefined;
     const deadline = this.game.deadline;
     if (!deadline) return;
-    this.phaseTimer = this.clock.setTimeout(() => void this.enqueue({ type: 'timeout' }), Math.max(0, deadline.at - Date.now()));
+    // The room clock ticks every ~16 ms and a new timer's first tick counts the whole
+    // interval since the previous tick, so it can fire a little before the deadline;
+    // the engine refuses an early timeout and nothing would retry it (a frozen game).
+    const fire = (): void => {
+      const left = deadline.at - Date.now();
+      if (left > 0) {
+        this.phaseTimer = this.clock.setTimeout(fire, left);
+        return;
+      }
+      this.phaseTimer = undefined;
+      void this.enqueue({ type: 'timeout' });
+    };
+    this.phaseTimer = this.clock.setTimeout(fire, Math.max(0, deadline.at - Date.now()));
   }
 
   private async onRoomMessage(client: GameClient, type: string, payload: unknown): Promise<void> {
@@ -243,7 +294,13 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       client.send('error', parsed.error);
       return;
     }
-    const user = client.auth?.user;
+    let user = client.auth?.user;
+    if (user && parsed.data.type === 'join') {
+      // a seat takes the name the user has now (he may have registered since he
+      // connected), and an account deleted since then takes none
+      const current = await roomServices().users.findUser(user.id);
+      user = current ? { id: user.id, name: current.name } : undefined;
+    }
     if (!user) {
       client.send('error', { type: 'error', code: 'unauthenticated', message: 'not authenticated' });
       return;
@@ -252,9 +309,16 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     if (!outcome.ok) client.send('error', { type: 'error', code: outcome.error.code, message: outcome.error.message });
   }
 
-  private view(): GamePayload {
-    // the creator always may view; the synchronized state is the public view
-    return viewGame(this.game, this.game.players.find((p) => p.creator && !p.virtual)?.id ?? null) as GamePayload;
+  /** The synchronized state: the public view (the creator's, who may always view); null once a Local game lost its creator. */
+  private view(): GamePayload | null {
+    return viewGame(this.game, this.game.players.find((p) => p.creator && !p.virtual)?.id ?? null);
+  }
+
+  /** Who lists the game (Part B §3): everybody (null) for Public, the members for Private, the creator for Local. */
+  private listAudience(): string[] | null {
+    if (this.game.mode === 'Public') return null;
+    if (this.game.mode === 'Private') return this.audience();
+    return this.game.players.filter((p) => p.creator && !p.virtual).map((p) => p.id);
   }
 
   private audience(): string[] {
@@ -276,8 +340,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     const key = JSON.stringify(summary);
     if (key === this.lastSummary) return;
     this.lastSummary = key;
-    const audience = this.game.mode === 'Public' ? null : this.game.mode === 'Private' ? this.audience() : [this.meta().creator];
-    void roomServices().hub.publishGlobal({ event: 'game_summary', data: summary, audience });
+    void roomServices().hub.publishGlobal({ event: 'game_summary', data: summary, audience: this.listAudience() });
   }
 }
 

@@ -134,15 +134,21 @@ function newPlayer(p: PlayerPayload): PlayerState {
   return s;
 }
 
-/** Players are matched by id, so a leave or a reseat moves the right entries. */
+/**
+ * Players are updated in place while the seat order stays; a join appends. Any
+ * other change of the list (a leave, the reseat at start) rebuilds the entries:
+ * moving existing entries inside the array while their own arrays change in the
+ * same patch loses those changes on the clients (@colyseus/schema 5.0.34: a
+ * player moved or kept by `splice` whose `hits` were emptied in the same patch
+ * still shows his old hits on every client).
+ */
 function syncPlayers(target: ArraySchema<PlayerState>, players: readonly PlayerPayload[]): void {
-  const sameOrder = target.length === players.length && players.every((p, i) => target[i]?.id === p.id);
-  if (!sameOrder) {
-    const byId = new Map(target.map((s) => [s.id, s] as const));
-    const next = players.map((p) => byId.get(p.id) ?? newPlayer(p));
-    target.splice(0, target.length, ...next);
-  }
-  players.forEach((p, i) => syncPlayer(target[i] as PlayerState, p));
+  const kept = target.length <= players.length && target.every((s, i) => s.id === players[i]?.id);
+  if (!kept) target.splice(0, target.length, ...players.map(newPlayer));
+  players.forEach((p, i) => {
+    if (i < target.length) syncPlayer(target[i] as PlayerState, p);
+    else target.push(newPlayer(p));
+  });
 }
 
 /** Mirrors a GamePayload into the room state. */

@@ -552,7 +552,11 @@ const HANDLERS: Handlers = {
     const p = g.players.find((q) => q.id === a.player) ?? fail('player_not_found');
     if (p.virtual || p.connected === a.connected) return;
     p.connected = a.connected;
-    if (a.connected || !isRunning(g) || g.mode === 'Local') return;
+    // every stream learns who is there; a change that moves the turn on says so in its own events
+    if (a.connected || !isRunning(g) || g.mode === 'Local') {
+      emitState(s);
+      return;
+    }
     if (g.state === 'Guessing' && p.turn_player) {
       passTurn(s);
     } else if (g.state === 'Intercepting' && p.state === 'Intercepting') {
@@ -561,6 +565,8 @@ const HANDLERS: Handlers = {
       revealIfAllAnswered(s);
     } else if (g.state === 'Confirming' && p.state === 'Confirming') {
       reassignConfirmer(s, p.id);
+    } else {
+      emitState(s);
     }
   },
 

@@ -64,6 +64,7 @@ export const ERRORS = {
   no_hit: [409, 'no hit found'],
   audio_members_only: [403, 'only players of this game may hear its hidden hit'],
   no_audio_card_mode: [404, 'this game shows its hits as cards and has no audio'],
+  hit_file_missing: [404, "hit file couldn't be found"],
   // system actions
   no_deadline: [409, 'no deadline has passed'],
   bad_action: [400, 'malformed action: {detail}'],

@@ -1193,7 +1193,9 @@ describe('presence: a player disconnected for 60 s (A5)', () => {
     const turn = turnOf(t.game);
     const [a, b] = afterTurn(t.game) as [Player, Player];
     const r0 = t.do({ type: 'presence', player: a.id, connected: false });
-    expect(r0.events).toEqual([]);
+    // no effect on the turn: one change_state tells every stream who is there
+    expect(names(r0)).toEqual(['change_state']);
+    expect(eventOf(r0, 'change_state').players?.find((p) => p.id === a.id)?.connected).toBe(false);
     expect(viewGame(t.game, null)?.players.find((p) => p.id === a.id)?.connected).toBe(false);
     place(t, true);
     expect(player(t.game, a.id).state).toBe('Waiting');
@@ -1204,9 +1206,9 @@ describe('presence: a player disconnected for 60 s (A5)', () => {
     t.do({ type: 'confirm', by: b.id, confirm: true });
     expect(turnOf(t.game).id).toBe(b.id);
     expect(player(t.game, turn.id).tokens).toBe(3);
-    // coming back is silent and makes him eligible again
+    // coming back is announced and makes him eligible again
     const back = t.do({ type: 'presence', player: a.id, connected: true });
-    expect(back.events).toEqual([]);
+    expect(names(back)).toEqual(['change_state']);
     expect(player(t.game, a.id).connected).toBe(true);
   });
 
@@ -1259,10 +1261,11 @@ describe('presence: a player disconnected for 60 s (A5)', () => {
     }
   });
 
-  it('presence is ignored in Open games and local games, and unknown players are 404', () => {
+  it('presence only marks the seat in Open games and local games, and unknown players are 404', () => {
     const t = seated([uid(1), uid(2)], { seed: 95 });
     const r = t.do({ type: 'presence', player: uid(2), connected: false });
-    expect(r.events).toEqual([]);
+    expect(names(r)).toEqual(['change_state']);
+    expect(r.game.state).toBe('Open');
     expect(player(t.game, uid(2)).connected).toBe(false);
     expect(t.reject({ type: 'presence', player: uid(50), connected: false }).code).toBe('player_not_found');
 
@@ -1272,7 +1275,8 @@ describe('presence: a player disconnected for 60 s (A5)', () => {
     l.do({ type: 'start', by: me, hits: makeHits(8) });
     const turn = turnOf(l.game);
     const r2 = l.do({ type: 'presence', player: me, connected: false });
-    expect(r2.events).toEqual([]);
+    expect(names(r2)).toEqual(['change_state']);
+    expect(r2.game.state).toBe('Guessing');
     expect(turnOf(l.game).id).toBe(turn.id);
   });
 });

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootServer, User, type TestServer } from './harness.ts';
+
+/** The audio endpoint's access rules (rules.md A12, §16 audio rows); the files come with the audio pipeline. */
+
+let t: TestServer;
+let alice: User;
+let bob: User;
+let carol: User;
+
+beforeAll(async () => {
+  t = await bootServer();
+  // pretend every hit has processed audio, so games can run in `audio` clue mode
+  await t.server.db.updateTable('hits').set({ audio_state: 'ready' }).execute();
+  [alice, bob, carol] = await Promise.all([User.guest(t.base), User.guest(t.base), User.guest(t.base)]);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+async function runningGame(mode: 'Public' | 'Private', clue_mode: 'audio' | 'card'): Promise<string> {
+  const created = await alice.request('POST', '/api/games', { mode, settings: { clue_mode, goal: 3 } });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  expect((await bob.request('PATCH', `/api/games/${id}/join`)).status).toBe(200);
+  expect((await alice.request('PATCH', `/api/games/${id}/start`)).status).toBe(200);
+  return id;
+}
+
+const error = (status: number, code: string, message: string) => ({ status, body: { type: 'error', code, message } });
+const get = async (u: User | null, path: string) => {
+  const r = u ? await u.request('GET', path) : await new User(t.base).request('GET', path);
+  return { status: r.status, body: r.body };
+};
+
+describe('GET /api/games/{id}/hit', () => {
+  it('404 for an unknown game, 400 for malformed ids', async () => {
+    expect(await get(alice, '/api/games/ZZZZ9999/hit')).toEqual(error(404, 'game_not_found', 'game not found'));
+    expect((await get(alice, '/api/games/abc/hit')).status).toBe(400);
+    const id = await runningGame('Public', 'audio');
+    const bad = await get(alice, `/api/games/${id}/hit/not-a-uuid`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^hit /);
+  });
+
+  it("409 while the game isn't running", async () => {
+    const created = await alice.request('POST', '/api/games', { mode: 'Public' });
+    expect(await get(alice, `/api/games/${created.body.id}/hit`)).toEqual(error(409, 'audio_not_running', "game currently isn't running"));
+  });
+
+  it('a hit nobody owns is not revealed; an owned one is allowed (no file yet)', async () => {
+    const id = await runningGame('Public', 'audio');
+    const game = (await alice.request('GET', `/api/games/${id}`)).body;
+    const owned = game.players[0].hits[0].id as string;
+    expect(await get(alice, `/api/games/${id}/hit/00000000-0000-4000-8000-000000000000`)).toEqual(
+      error(404, 'hit_not_revealed', "the hit isn't currently revealed"),
+    );
+    expect(await get(carol, `/api/games/${id}/hit/${owned}`)).toEqual(error(404, 'hit_file_missing', "hit file couldn't be found"));
+  });
+
+  it('the hidden clip: players and spectators of a Public game pass the access check, no-store', async () => {
+    const id = await runningGame('Public', 'audio');
+    for (const u of [alice, bob, carol, null]) {
+      expect(await get(u, `/api/games/${id}/hit`)).toEqual(error(404, 'hit_file_missing', "hit file couldn't be found"));
+    }
+    const r = await alice.request('GET', `/api/games/${id}/hit`);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("a Private game's hidden clip is for its players only", async () => {
+    const id = await runningGame('Private', 'audio');
+    expect((await get(bob, `/api/games/${id}/hit`)).body.code).toBe('hit_file_missing');
+    expect(await get(carol, `/api/games/${id}/hit`)).toEqual(error(403, 'audio_members_only', 'only players of this game may hear its hidden hit'));
+    expect((await get(null, `/api/games/${id}/hit`)).status).toBe(403);
+  });
+
+  it('card clue mode has no audio, with a clear 404', async () => {
+    const id = await runningGame('Public', 'card');
+    expect(await get(alice, `/api/games/${id}/hit`)).toEqual(error(404, 'no_audio_card_mode', 'this game shows its hits as cards and has no audio'));
+  });
+
+  it('a Local game does not exist for another user', async () => {
+    const created = await alice.request('POST', '/api/games', { mode: 'Local', settings: { clue_mode: 'audio', goal: 3 } });
+    const id = created.body.id as string;
+    expect((await alice.request('PATCH', `/api/games/${id}/join/Zoe`)).status).toBe(200);
+    expect((await alice.request('PATCH', `/api/games/${id}/start`)).status).toBe(200);
+    expect((await get(alice, `/api/games/${id}/hit`)).body.code).toBe('hit_file_missing');
+    expect(await get(carol, `/api/games/${id}/hit`)).toEqual(error(404, 'game_not_found', 'game not found'));
+  });
+});
