@@ -74,9 +74,9 @@ import { CSRF_REFUSED, RATE_LIMITED, UNSUPPORTED_MEDIA_TYPE } from './security.t
  * validates), and a Swagger UI page at `/api/docs` served from our own origin
  * (the CSP allows nothing else).
  *
- * Endpoints whose code does not exist yet (the catalogue and audio of api.md §1.3
- * and §1.4) are described too, marked "Planned" and `x-planned: true`; drop the
- * mark when the route lands.
+ * Endpoints whose code does not exist yet (the catalogue of api.md §1.4) are
+ * described too, marked "Planned" and `x-planned: true`; drop the mark when the
+ * route lands. The audio route exists but serves no files yet: it says so.
  */
 
 /** Where the page, its assets and the document live. */
@@ -188,6 +188,7 @@ const NO_PERMISSION = fromApi(PERMISSION_DENIED);
 const CSRF = fromApi(CSRF_REFUSED);
 const NOT_JSON = fromApi(UNSUPPORTED_MEDIA_TYPE);
 const TOO_MANY = fromApi(RATE_LIMITED);
+const SHUTTING_DOWN: ErrorSpec = { status: 503, code: 'shutting_down', message: 'the server is shutting down' };
 
 /** What every cookie-authenticated mutation may be refused with before its handler runs. */
 const MUTATION = [NEEDS_LOGIN, CSRF, TOO_MANY];
@@ -265,6 +266,8 @@ const playerParam = z.object({
   player: UuidSchema.meta({ description: 'The player to act for (Local games, creator only) or, for leave, to remove (creator only).' }),
 });
 const hitParam = z.object({ hitId: UuidSchema.meta({ description: 'The hit id.' }) });
+/** The audio route names its hit parameter `hit` (and so do its 400 messages). */
+const audioHitParam = z.object({ hit: UuidSchema.meta({ description: 'The hit id.' }) });
 const packParam = z.object({ packId: UuidSchema.meta({ description: 'The pack id.' }) });
 
 /**
@@ -367,7 +370,8 @@ function userPaths(): ZodOpenApiPathsObject {
         summary: 'Log out',
         description: 'Deletes the session on the server, clears both cookies and leaves every game (with `leave` events).',
         security: SESSION,
-        responses: { 200: success('logged out', { headers: SET_COOKIE }), ...errorResponses(MUTATION) },
+        // logout is not rate limited (server/http/users.ts)
+        responses: { 200: success('logged out', { headers: SET_COOKIE }), ...errorResponses([NEEDS_LOGIN, CSRF]) },
       },
     },
     '/api/users/me': {
@@ -616,7 +620,7 @@ function eventPaths(): ZodOpenApiPathsObject {
             description: 'An endless `text/event-stream`. The schema describes one event (name and data), not the raw stream.',
             content: { 'text/event-stream': { schema: GlobalEventSchema } },
           },
-          ...errorResponses([TOO_MANY]),
+          ...errorResponses([SHUTTING_DOWN]),
         },
       },
     },
@@ -636,7 +640,7 @@ function eventPaths(): ZodOpenApiPathsObject {
             description: 'An endless `text/event-stream`. The schema describes one event (name and data), not the raw stream.',
             content: { 'text/event-stream': { schema: GameStreamEventSchema } },
           },
-          ...errorResponses([INVALID('The game id', BAD_GAME_ID), rule('game_id_not_found'), TOO_MANY]),
+          ...errorResponses([INVALID('The game id', BAD_GAME_ID), rule('game_id_not_found'), SHUTTING_DOWN]),
         },
       },
     },
@@ -644,36 +648,37 @@ function eventPaths(): ZodOpenApiPathsObject {
 }
 
 function audioPaths(): ZodOpenApiPathsObject {
-  const audio = (withHit: boolean): ZodOpenApiOperationObject =>
-    planned({
-      tags: ['audio', 'games'],
-      operationId: withHit ? 'getRevealedHitAudio' : 'getHiddenHitAudio',
-      summary: withHit ? 'Audio of a revealed hit' : 'Audio of the current (hidden) hit',
-      description: withHit
-        ? 'Any hit on a timeline of this game. Cached as immutable. Range requests answer 206.'
-        : 'The mystery hit, cut to the game\'s `hit_duration`, for players of the game only. Never cached; a cache-busting query (`?draw=…`) is ignored. Range requests answer 206.',
-      security: OPTIONAL_SESSION,
-      requestParams: { path: withHit ? z.object({ ...gameParam.shape, ...hitParam.shape }) : gameParam },
-      responses: {
-        200: {
-          description: 'The clip: Opus (WebM or Ogg), or MP3 where a browser cannot play Opus. No tags in the file.',
-          content: { 'audio/webm': {}, 'audio/ogg': {}, 'audio/mpeg': {} },
-        },
-        206: { description: 'A byte range of the clip (`Range` request).' },
-        ...errorResponses([
-          INVALID(withHit ? 'The game id or hit id' : 'The game id', withHit ? BAD_UUID('hitId') : BAD_GAME_ID),
-          rule('audio_not_running'),
-          rule('no_hit'),
-          rule('audio_members_only'),
-          rule('no_audio_card_mode'),
-          ...(withHit ? [rule('hit_not_revealed')] : []),
-          GAME_NOT_FOUND,
-        ]),
+  const AUDIO_PENDING =
+    'The access rules (rules.md A12) are in place; the audio files come with the audio pipeline, which is **planned**: until it lands, a permitted request answers 404 `hit_file_missing`.';
+  const audio = (withHit: boolean): ZodOpenApiOperationObject => ({
+    tags: ['audio', 'games'],
+    operationId: withHit ? 'getOwnedHitAudio' : 'getCurrentHitAudio',
+    summary: withHit ? 'Audio of a hit on a timeline' : 'Audio of the current hit',
+    description: `${
+      withHit
+        ? 'Any hit a player of this game owns, or the one being confirmed: the whole clip.'
+        : 'The mystery hit, cut to the game\'s `hit_duration` (the whole revealed hit while Confirming): for anyone who can see the game, but only for its players in Private games. A cache-busting query (`?draw=…`) is ignored.'
+    } Local games exist for their creator only.\n\n${AUDIO_PENDING}`,
+    security: OPTIONAL_SESSION,
+    requestParams: { path: withHit ? z.object({ ...gameParam.shape, ...audioHitParam.shape }) : gameParam },
+    responses: {
+      200: {
+        description: '(planned) The clip: Opus (WebM or Ogg), or MP3 where a browser cannot play Opus; no tags in the file. A hidden clip is never cached.',
+        content: { 'audio/webm': {}, 'audio/ogg': {}, 'audio/mpeg': {} },
       },
-    });
+      206: { description: '(planned) A byte range of the clip (`Range` request).' },
+      ...errorResponses([
+        INVALID(withHit ? 'The game id or hit id' : 'The game id', withHit ? BAD_UUID('hit') : BAD_GAME_ID),
+        rule('audio_not_running'),
+        ...(withHit ? [rule('hit_not_revealed')] : [rule('no_hit'), rule('audio_members_only'), rule('no_audio_card_mode')]),
+        rule('hit_file_missing'),
+        GAME_NOT_FOUND,
+      ]),
+    },
+  });
   return {
     '/api/games/{id}/hit': { get: audio(false) },
-    '/api/games/{id}/hit/{hitId}': { get: audio(true) },
+    '/api/games/{id}/hit/{hit}': { get: audio(true) },
   };
 }
 
