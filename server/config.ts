@@ -22,6 +22,12 @@ export const configSchema = z.object({
   CLIENT_DIR: z.string().min(1).default(resolve(ROOT, 'dist', 'client')),
   /** The demo catalogue loaded into an empty database. */
   DEMO_CATALOGUE: z.string().default(resolve(ROOT, 'assets', 'demo-hits.yml')),
+  /** Processed audio files (and cached hidden clips). */
+  AUDIO_DIR: z.string().min(1).default(resolve(ROOT, 'data', 'audio')),
+  /** ffmpeg to run; default: the static build shipped in the @ffmpeg-installer/ffmpeg package. */
+  FFMPEG_PATH: z.string().optional(),
+  /** An external `yt-dlp` command; unset = the YouTube source is off. */
+  YTDLP_PATH: z.string().optional(),
   /** Mark cookies Secure (set when served behind TLS). */
   COOKIE_SECURE: bool.default(false),
   /** Express `trust proxy` (hops), for rate limits behind a reverse proxy. */
