@@ -195,25 +195,11 @@ export class SseHub {
   async streamGame(req: Request, res: Response, gameId: string, snapshot: () => Promise<GameSnapshot | null>): Promise<void> {
     if (this.closed) return sendError(res, shuttingDown);
     const lastId = lastEventId(req);
-    const ch = this.acquireGame(gameId);
-    const s: Stream = { res, userId: null, channel: ch, sentSeq: 0, buffer: [], closed: false };
-    ch.pending.add(s);
-    this.watch(s);
-
     // Subscribed before the snapshot is taken: every event after it is buffered.
-    let snap: GameSnapshot | null;
-    try {
-      await ch.ready;
-      snap = await snapshot();
-    } catch (err) {
-      this.detach(s);
-      throw err;
-    }
-    if (s.closed) return;
-    if (res.destroyed) {
-      this.detach(s);
-      return;
-    }
+    const opened = await this.open(res, null, this.acquireGame(gameId), snapshot);
+    if (!opened) return;
+    const { stream: s, first: snap } = opened;
+    const ch = s.channel as GameChannel;
     if (!snap) {
       this.detach(s);
       return sendError(res, apiError(404, 'game_id_not_found', 'game id not found'));
@@ -260,24 +246,10 @@ export class SseHub {
    */
   async streamGlobal(req: Request, res: Response, userId: string | null, initial: () => Promise<GlobalEventEnvelope[]>): Promise<void> {
     if (this.closed) return sendError(res, shuttingDown);
-    const ch = this.acquireGlobal();
-    const s: Stream = { res, userId, channel: ch, sentSeq: 0, buffer: [], closed: false };
-    ch.pending.add(s);
-    this.watch(s);
-
-    let first: GlobalEventEnvelope[];
-    try {
-      await ch.ready;
-      first = await initial();
-    } catch (err) {
-      this.detach(s);
-      throw err;
-    }
-    if (s.closed) return;
-    if (res.destroyed) {
-      this.detach(s);
-      return;
-    }
+    const opened = await this.open(res, userId, this.acquireGlobal(), initial);
+    if (!opened) return;
+    const { stream: s, first } = opened;
+    const ch = s.channel;
 
     const buffered = s.buffer ?? [];
     s.buffer = null;
@@ -316,6 +288,30 @@ export class SseHub {
         s.res.end();
       }
     }
+  }
+
+  /**
+   * Registers a pending stream on `ch` (so events are buffered from now on), then
+   * fetches what the stream starts with. Undefined when the client went away meanwhile.
+   */
+  private async open<T>(res: Response, userId: string | null, ch: Channel, fetch: () => Promise<T>): Promise<{ stream: Stream; first: T } | undefined> {
+    const stream: Stream = { res, userId, channel: ch, sentSeq: 0, buffer: [], closed: false };
+    ch.pending.add(stream);
+    this.watch(stream);
+    let first: T;
+    try {
+      await ch.ready;
+      first = await fetch();
+    } catch (err) {
+      this.detach(stream);
+      throw err;
+    }
+    if (stream.closed) return undefined;
+    if (res.destroyed) {
+      this.detach(stream);
+      return undefined;
+    }
+    return { stream, first };
   }
 
   /** Open streams (headers sent) on this process. */

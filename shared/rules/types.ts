@@ -101,14 +101,7 @@ export interface PlayerPayload {
 }
 
 /** A hit as shown in games (no yt_id, no playback offset). */
-export interface HitPayload {
-  id: string;
-  title: string;
-  artist: string;
-  belongs_to: string;
-  year: number;
-  packs: string[];
-}
+export type HitPayload = Omit<Hit, 'yt_id'>;
 
 /** What the table reads aloud in `card` clue mode: never the year or id. */
 export interface Clue {
