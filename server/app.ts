@@ -4,15 +4,20 @@ import cookieParser from 'cookie-parser';
 import express, { type Application } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config.ts';
+import { audioRouter } from './http/audio.ts';
+import { AUDIO_UPLOAD_PATH, audioAdminRouter } from './http/audio-admin.ts';
 import { sessionMiddleware } from './http/auth.ts';
+import { catalogueIoRouter, HITS_IMPORT_PATH } from './http/catalogue-io.ts';
+import { catalogueRouter } from './http/catalogue.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { eventsRouter, type GlobalEventEnvelope } from './http/events.ts';
 import { gameSnapshot, gamesRouter, leaveAllGames, listGames } from './http/games.ts';
 import { apiDocsRouter } from './http/openapi.ts';
-import { csrfGuard, rateLimits, securityHeaders } from './http/security.ts';
+import { csrfGuardWith, rateLimits, securityHeaders } from './http/security.ts';
 import type { SseHub } from './http/sse-hub.ts';
 import { usersRouter } from './http/users.ts';
 import type { Logger } from './logger.ts';
+import type { AudioPipeline } from './services/audio/pipeline.ts';
 import type { CatalogueService } from './services/catalogue.ts';
 import type { UsersService } from './services/users.ts';
 import { summarizeGame } from '../shared/rules/index.ts';
@@ -24,6 +29,8 @@ export interface AppContext {
   hub: SseHub;
   users: UsersService;
   catalogue: CatalogueService;
+  /** The audio pipeline (absent in tests that build the app without one). */
+  audio?: AudioPipeline;
 }
 
 /**
@@ -52,12 +59,16 @@ export function configureApp(app: Application, ctx: AppContext): void {
   app.use(securityHeaders({ https: config.COOKIE_SECURE }));
   app.use('/api', express.json({ limit: '100kb', strict: false }), cookieParser());
   app.use('/api', sessionMiddleware(ctx.users));
-  app.use('/api', csrfGuard);
+  app.use('/api', csrfGuardWith({ anyBodyPaths: [HITS_IMPORT_PATH, AUDIO_UPLOAD_PATH] }));
 
   const limits = rateLimits(config);
   app.use('/api/users', usersRouter({ users: ctx.users, config, log, limits, onUserGone: leaveAllGames }));
   app.use('/api', limits.writes);
+  app.use('/api', catalogueIoRouter({ db: ctx.catalogue.db, log, limits, search: () => ctx.catalogue.search, changed: () => ctx.catalogue.changed() }));
+  app.use('/api', catalogueRouter({ catalogue: ctx.catalogue, limits }));
   app.use('/api', gamesRouter({ catalogue: ctx.catalogue }));
+  app.use('/api', audioRouter({ config, db: ctx.catalogue.db, log }));
+  if (ctx.audio) app.use('/api', audioAdminRouter({ pipeline: ctx.audio, config, log }));
   app.use(
     '/api',
     eventsRouter({
@@ -66,9 +77,6 @@ export function configureApp(app: Application, ctx: AppContext): void {
       globalInitial: (viewer) => globalInitial(ctx, viewer),
     }),
   );
-  app.get('/api/hits/packs', async (_req, res) => {
-    res.json({ packs: await ctx.catalogue.packs() });
-  });
   app.use(apiDocsRouter());
   app.use('/api', apiNotFound);
 

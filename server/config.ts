@@ -28,6 +28,14 @@ export const configSchema = z.object({
   FFMPEG_PATH: z.string().optional(),
   /** An external `yt-dlp` command; unset = the YouTube source is off. */
   YTDLP_PATH: z.string().optional(),
+  /** Audio jobs processed at the same time (each runs ffmpeg or yt-dlp). */
+  AUDIO_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Longest a yt-dlp download may take before it is killed (and retried later). */
+  AUDIO_FETCH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /** Longest one ffmpeg step of a job may take before it is killed. */
+  AUDIO_PROCESS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /** Largest audio file the hit editor may upload, in MB. */
+  AUDIO_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(2048).default(50),
   /** Mark cookies Secure (set when served behind TLS). */
   COOKIE_SECURE: bool.default(false),
   /** Express `trust proxy` (hops), for rate limits behind a reverse proxy. */

@@ -10,6 +10,8 @@ import { SseHub } from './http/sse-hub.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { GameRoom } from './rooms/game-room.ts';
 import { setRoomServices } from './rooms/services.ts';
+import { ffmpegPath } from './services/audio/ffmpeg.ts';
+import { AudioPipeline } from './services/audio/pipeline.ts';
 import { CatalogueService } from './services/catalogue.ts';
 import { UsersService } from './services/users.ts';
 
@@ -26,6 +28,8 @@ export interface RunningServer {
   hub: SseHub;
   users: UsersService;
   catalogue: CatalogueService;
+  /** The audio pipeline's worker and queue. */
+  audio: AudioPipeline;
   /** Stops accepting, finishes in-flight requests, ends streams and rooms, closes the database. */
   close(): Promise<void>;
 }
@@ -37,10 +41,25 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const catalogue = new CatalogueService(db, log);
   const users = new UsersService(db, config, log);
   await catalogue.loadDemoIfEmpty(config.DEMO_CATALOGUE);
+  // the search's typo vocabulary, built before the first search instead of during it
+  await catalogue.search.ready();
 
   const presence = new LocalPresence();
   const hub = new SseHub(presence, log);
+  // every catalogue change made through the service (the catalogue routes, the import via catalogue.changed()) refreshes open catalogue views
+  catalogue.onChanged(() => void hub.publishGlobal({ event: 'hits_changed', data: {} }));
   setRoomServices({ config, log, hub, catalogue, users });
+  const audio = new AudioPipeline({
+    db,
+    log,
+    audioDir: config.AUDIO_DIR,
+    ffmpeg: ffmpegPath(config.FFMPEG_PATH),
+    ytdlp: config.YTDLP_PATH,
+    concurrency: config.AUDIO_CONCURRENCY,
+    fetchTimeoutMs: config.AUDIO_FETCH_TIMEOUT_SECONDS * 1000,
+    processTimeoutMs: config.AUDIO_PROCESS_TIMEOUT_SECONDS * 1000,
+    onProgress: (data) => void hub.publishGlobal({ event: 'process_hits', data }),
+  });
 
   const transport = new WebSocketTransport();
   const colyseus = defineServer({
@@ -49,12 +68,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     presence,
     greet: false,
     gracefullyShutdown: false,
-    express: (app) => configureApp(app, { config, log, hub, users, catalogue }),
+    express: (app) => configureApp(app, { config, log, hub, users, catalogue, audio }),
   });
   await colyseus.listen(config.PORT, config.HOST);
   const http = transport.server as HttpServer;
   const port = (http.address() as AddressInfo).port;
   log.info({ port, host: config.HOST }, `Hitline is listening on http://localhost:${port}`);
+  // after listening: the queue runs in the background and hits become playable as they finish
+  await audio.start().catch((err: unknown) => log.error({ err, dir: config.AUDIO_DIR }, 'the audio pipeline could not start; hits get no new audio'));
 
   // sessions that ran out make their users leave their games (A7)
   const sweep = setInterval(() => {
@@ -72,6 +93,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // stop accepting; end the streams, then the rooms; sockets that turn idle meanwhile are closed too
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       hub.close();
+      // running audio jobs are cancelled and go back to the queue for the next start
+      const audioStopped = audio.stop().catch((err: unknown) => log.error({ err }, 'stopping the audio pipeline failed'));
       await colyseus.gracefullyShutdown(false).catch((err: unknown) => log.error({ err }, 'room shutdown failed'));
       http.closeIdleConnections();
       const idle = setInterval(() => http.closeIdleConnections(), 50);
@@ -79,11 +102,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await stopped;
       clearInterval(idle);
       clearTimeout(forced);
+      await audioStopped;
       await db.destroy();
       log.info('Hitline stopped');
     })());
 
-  return { port, config, db, log, hub, users, catalogue, close };
+  return { port, config, db, log, hub, users, catalogue, audio, close };
 }
 
 export async function main(): Promise<void> {

@@ -6,10 +6,13 @@
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Db } from '../db/index.ts';
+import { CatalogueService } from '../services/catalogue.ts';
 import { UsersService } from '../services/users.ts';
+import { AUDIO_USAGE, runImportFolderCommand } from './audio.ts';
+import { CATALOGUE_USAGE, runExportCommand, runImportCommand } from './catalogue.ts';
 import { CliError, runUsersCommand, USERS_USAGE } from './users.ts';
 
-const USAGE = `Hitline admin command line\n\n${USERS_USAGE}`;
+const USAGE = `Hitline admin command line\n\n${USERS_USAGE}\n\n${CATALOGUE_USAGE}\n\n${AUDIO_USAGE}`;
 
 /** Node's parseArgs reports operator mistakes as coded TypeErrors. */
 const isArgError = (error: unknown): boolean => typeof (error as { code?: unknown })?.code === 'string' && String((error as { code: string }).code).startsWith('ERR_PARSE_ARGS');
@@ -20,14 +23,18 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (area !== 'users') throw new CliError(`unknown command "${area}"\n\n${USAGE}`);
+  if (area !== 'users' && area !== 'import' && area !== 'export' && area !== 'import-folder') throw new CliError(`unknown command "${area}"\n\n${USAGE}`);
   const config = loadConfig();
   // Diagnostics go to stderr so the command's own output stays clean for scripts.
   const log = pino({ level: 'warn', base: undefined }, pino.destination(2));
   let db: Db | undefined;
   try {
     db = await openDatabase(config.DATABASE_URL);
-    await runUsersCommand(new UsersService(db, config, log), rest, { out: (line) => console.log(line), stdin: process.stdin });
+    const out = (line: string) => console.log(line);
+    if (area === 'import-folder') process.exitCode = await runImportFolderCommand(db, config, rest, { out });
+    else if (area === 'import') process.exitCode = await runImportCommand(db, rest, { out });
+    else if (area === 'export') process.exitCode = await runExportCommand(db, rest, { out }, new CatalogueService(db, log).search);
+    else await runUsersCommand(new UsersService(db, config, log), rest, { out, stdin: process.stdin });
   } finally {
     await db?.destroy();
   }

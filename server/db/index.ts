@@ -15,7 +15,7 @@ export function sqlitePath(url: string): string {
 
 /**
  * Opens the database named by `url` (SQLite by default: the file and its folder are
- * created when missing, WAL and foreign keys on) and runs pending migrations.
+ * created when missing, WAL, foreign keys and recursive triggers on) and runs pending migrations.
  */
 export async function openDatabase(url: string): Promise<Db> {
   if (/^postgres(ql)?:/.test(url)) throw new Error('DATABASE_URL: PostgreSQL support is not built yet (issue 10); use a sqlite: URL or a file path');
@@ -26,6 +26,10 @@ export async function openDatabase(url: string): Promise<Db> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // rows deleted by INSERT OR REPLACE fire delete triggers only with this on; the search index's triggers need them
+  sqlite.pragma('recursive_triggers = ON');
+  // up to 32 MiB of pages in memory (default 2 MiB): a 100,000-hit catalogue with its search indexes stays hot (P6)
+  sqlite.pragma('cache_size = -32768');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { SqliteAdapter, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
+import { installSqliteSearchSchema } from '../services/search-sqlite.ts';
 
 /**
  * Schema migrations, in order. Written with kysely's schema builder so the same
@@ -61,7 +62,48 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('hit_packs_pack').on('hit_packs').column('pack_id').execute();
     },
   },
+  '0003_catalogue_search': {
+    async up(db: Kysely<unknown>) {
+      // one transaction: SQLite migrations run without one, and a half-built search index would stay half-built
+      await db.transaction().execute(async (trx) => {
+        // covering (pack_id, hit_id): decks and pack counts read the links of a pack without touching the table's rows
+        await trx.schema.createIndex('hit_packs_pack_hit').on('hit_packs').columns(['pack_id', 'hit_id']).execute();
+        await trx.schema.dropIndex('hit_packs_pack').execute();
+        // the full-text index and the sort indexes depend on the database (see the search modules)
+        if (isSqlite(trx)) await installSqliteSearchSchema(trx);
+      });
+    },
+  },
+  '0004_audio_jobs': {
+    async up(db: Kysely<unknown>) {
+      // The audio pipeline's queue (api.md B9). The job's state is hits.audio_state (one
+      // source of truth for the games and the progress counts); this table holds the rest.
+      await db.transaction().execute(async (trx) => {
+        await trx.schema
+          .createTable('audio_jobs')
+          .addColumn('hit_id', 'text', (c) => c.primaryKey().references('hits.id').onDelete('cascade'))
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('source_path', 'text')
+          .addColumn('claim', 'text')
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('run_after', 'text', (c) => c.notNull())
+          .addColumn('error', 'text')
+          .addColumn('duration', 'real')
+          .addColumn('input_lufs', 'real')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await trx.schema.createIndex('audio_jobs_run_after').on('audio_jobs').column('run_after').execute();
+        // the queue's claim, the progress counts and audio-mode decks all filter hits by audio state
+        await trx.schema.createIndex('hits_audio_state').on('hits').column('audio_state').execute();
+      });
+    },
+  },
 };
+
+function isSqlite(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
 
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {

@@ -55,10 +55,40 @@ export interface HitPacksTable {
   pack_id: string;
 }
 
+/** Where a hit's audio comes from. */
+export type AudioSource = 'youtube' | 'upload' | 'file';
+
+/**
+ * One hit's audio job (migration 0004). Its state is `hits.audio_state`; a row
+ * exists for every hit that was ever queued.
+ */
+export interface AudioJobsTable {
+  hit_id: string;
+  /** youtube (yt-dlp), upload (the hit editor), file (a local music folder). */
+  source: AudioSource;
+  /** The original audio: `<AUDIO_DIR>/sources/<hitId>.<ext>`, or a music folder's file; null until a YouTube download finished. */
+  source_path: string | null;
+  /** Random token of the worker holding the job; null when no worker holds it. */
+  claim: string | null;
+  /** Failed attempts since the job was last queued by hand. */
+  attempts: Generated<number>;
+  /** Earliest start (ISO): now, or later while backing off after a transient failure. */
+  run_after: string;
+  /** Readable reason of the last failure. */
+  error: string | null;
+  /** Seconds of processed audio (ready hits). */
+  duration: number | null;
+  /** Integrated loudness of the source part before normalisation, LUFS. */
+  input_lufs: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   packs: PacksTable;
   hits: HitsTable;
   hit_packs: HitPacksTable;
+  audio_jobs: AudioJobsTable;
 }

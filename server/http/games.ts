@@ -9,7 +9,7 @@ import {
   SettingsUpdateSchema,
   UuidSchema,
 } from '../../shared/protocol/index.ts';
-import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, ruleError, type Action, type GamePayload } from '../../shared/rules/index.ts';
+import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, type Action, type GamePayload } from '../../shared/rules/index.ts';
 import type { ActOutcome, GameMetadata, GameRoom } from '../rooms/game-room.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import { requireUser } from './auth.ts';
@@ -203,28 +203,6 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     if (!id) return;
     const body = parseOr400(res, ConfirmBodySchema, req.body, 'body');
     if (body) await act(res, id, 'confirm', { confirm: body.confirm });
-  });
-
-  // The hidden clip and revealed hits (rules A12). Access is decided by the engine; the
-  // audio files themselves come with the audio pipeline, until then every hit has none.
-  r.get(['/games/:id/hit', '/games/:id/hit/:hit'], async (req, res) => {
-    const id = gameId(req, res);
-    if (!id) return;
-    let hit: string | undefined;
-    if (req.params.hit !== undefined) {
-      hit = parseOr400(res, UuidSchema, req.params.hit, 'hit');
-      if (!hit) return;
-    }
-    if (!(await roomExists(id))) return sendError(res, gameNotFound('audio'));
-    let access: ReturnType<GameRoom['audio']>;
-    try {
-      access = (await matchMaker.remoteRoomCall<GameRoom>(id, 'audio', [res.locals.user?.id ?? null, hit])) as ReturnType<GameRoom['audio']>;
-    } catch {
-      return sendError(res, gameNotFound('audio'));
-    }
-    if (!access.ok) return sendError(res, access.error);
-    res.set('Cache-Control', 'no-store');
-    sendError(res, ruleError('hit_file_missing'));
   });
 
   for (const type of ['skip', 'claim'] as const) {

@@ -66,6 +66,8 @@ import {
 } from '../../shared/protocol/index.ts';
 import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, ERRORS, ruleError, type ErrorCode } from '../../shared/rules/index.ts';
 import { PERMISSION_DENIED, UNAUTHENTICATED } from './auth.ts';
+import { HIT_ID_NOT_FOUND, HIT_NOT_FOUND as HIT_NOT_FOUND_ERROR, PACK_NAME_TAKEN, PACK_NOT_FOUND, PACK_RENAME_NOT_FOUND, YT_ID_TAKEN } from './catalogue.ts';
+import { BAD_APPLY, EMPTY_BODY, FILE_TOO_LARGE_CODE, IMPORT_REJECTED_CODE, ImportReportSchema, NOT_YAML } from './catalogue-io.ts';
 import { CSRF_REFUSED, RATE_LIMITED, UNSUPPORTED_MEDIA_TYPE } from './security.ts';
 
 /**
@@ -76,7 +78,7 @@ import { CSRF_REFUSED, RATE_LIMITED, UNSUPPORTED_MEDIA_TYPE } from './security.t
  *
  * Endpoints whose code does not exist yet (the catalogue of api.md §1.4) are
  * described too, marked "Planned" and `x-planned: true`; drop the mark when the
- * route lands. The audio route exists but serves no files yet: it says so.
+ * route lands.
  */
 
 /** Where the page, its assets and the document live. */
@@ -648,31 +650,48 @@ function eventPaths(): ZodOpenApiPathsObject {
 }
 
 function audioPaths(): ZodOpenApiPathsObject {
-  const AUDIO_PENDING =
-    'The access rules (rules.md A12) are in place; the audio files come with the audio pipeline, which is **planned**: until it lands, a permitted request answers 404 `hit_file_missing`.';
+  const SERVING =
+    'Opus (`audio/ogg; codecs=opus`) or MP3 (`audio/mpeg`) by the `Accept` header (Opus on ties; `Vary: Accept`), `?format=` overrides it. ' +
+    'Byte ranges (206, `Accept-Ranges: bytes`; several ranges → the whole file; a malformed `bytes=` range is ignored; a range selecting nothing → 416 with `Content-Range: bytes */<size>`), `HEAD`, `ETag` with `If-None-Match` (304) and `If-Range`. No tags in the files.';
+  const query = (withHit: boolean) =>
+    z.object({
+      ...(withHit
+        ? {}
+        : {
+            draw: z.string().optional().meta({
+              description: "The game's `draws` (in every game payload and the room state): required while the hit is hidden, so the clip's URL changes every turn; any other number → 409 `stale_clip`. While Confirming it pins the revealed card (the answer may then be cached).",
+              example: '7',
+            }),
+          }),
+      format: z.enum(['opus', 'mp3']).optional().meta({ description: 'Overrides `Accept`. Browsers send `Accept: */*` for media: a client that cannot play Ogg Opus (`canPlayType`) asks for `mp3`.' }),
+    });
   const audio = (withHit: boolean): ZodOpenApiOperationObject => ({
     tags: ['audio', 'games'],
     operationId: withHit ? 'getOwnedHitAudio' : 'getCurrentHitAudio',
     summary: withHit ? 'Audio of a hit on a timeline' : 'Audio of the current hit',
     description: `${
       withHit
-        ? 'Any hit a player of this game owns, or the one being confirmed: the whole clip.'
-        : 'The mystery hit, cut to the game\'s `hit_duration` (the whole revealed hit while Confirming): for anyone who can see the game, but only for its players in Private games. A cache-busting query (`?draw=…`) is ignored.'
-    } Local games exist for their creator only.\n\n${AUDIO_PENDING}`,
+        ? 'Any hit a player of this game owns, or the one being confirmed: the whole processed file, `Cache-Control: public, max-age=31536000, immutable`.'
+        : "The mystery hit as a clip of at most the game's `hit_duration` seconds, `Cache-Control: no-store`, for anyone who can see the game but only for its players in Private games; nothing in its URL, headers (the ETag is keyed by game and draw) or bytes names the hit. While Confirming, the whole revealed file (immutable with `draw`, `no-store` without)."
+    } Local games exist for their creator only.\n\n${SERVING}`,
     security: OPTIONAL_SESSION,
-    requestParams: { path: withHit ? z.object({ ...gameParam.shape, ...audioHitParam.shape }) : gameParam },
+    requestParams: { path: withHit ? z.object({ ...gameParam.shape, ...audioHitParam.shape }) : gameParam, query: query(withHit) },
     responses: {
       200: {
-        description: '(planned) The clip: Opus (WebM or Ogg), or MP3 where a browser cannot play Opus; no tags in the file. A hidden clip is never cached.',
-        content: { 'audio/webm': {}, 'audio/ogg': {}, 'audio/mpeg': {} },
+        description: 'The audio: a hidden clip or a whole processed file.',
+        content: { 'audio/ogg; codecs=opus': {}, 'audio/mpeg': {} },
       },
-      206: { description: '(planned) A byte range of the clip (`Range` request).' },
+      206: { description: 'A byte range (`Range` request), with `Content-Range`.' },
+      304: { description: 'Not modified (`If-None-Match` matched the `ETag`).' },
       ...errorResponses([
-        INVALID(withHit ? 'The game id or hit id' : 'The game id', withHit ? BAD_UUID('hit') : BAD_GAME_ID),
+        INVALID(withHit ? 'The game id, hit id or a query parameter' : 'The game id, `draw` (required for the hidden clip) or `format`', withHit ? BAD_UUID('hit') : 'draw is required for the hidden clip: ask for ?draw=7 (the game\'s draws)'),
         rule('audio_not_running'),
         ...(withHit ? [rule('hit_not_revealed')] : [rule('no_hit'), rule('audio_members_only'), rule('no_audio_card_mode')]),
+        ...(withHit ? [] : [{ status: 409, code: 'stale_clip', message: "this clip's turn is over: the game is at draw <draws>, ask for ?draw=<draws>" }]),
         rule('hit_file_missing'),
         GAME_NOT_FOUND,
+        { status: 412, code: 'precondition_failed', message: 'the file does not match the If-Match or If-Unmodified-Since condition' },
+        { status: 416, code: 'range_not_satisfiable', message: 'the requested range is outside the file (<size> bytes)' },
       ]),
     },
   });
@@ -685,7 +704,8 @@ function audioPaths(): ZodOpenApiPathsObject {
 function cataloguePaths(): ZodOpenApiPathsObject {
   const writeHits = [...JSON_MUTATION, { ...NO_PERMISSION, message: `${NO_PERMISSION.message} (needs write_hits)` }];
   const writePacks = [...JSON_MUTATION, { ...NO_PERMISSION, message: `${NO_PERMISSION.message} (needs write_packs)` }];
-  const HIT_NOT_FOUND: ErrorSpec = { status: 404, message: 'hit not found' };
+  const HIT_NOT_FOUND = fromApi(HIT_NOT_FOUND_ERROR);
+  const UNKNOWN_PACK = INVALID('The body', 'packs[1] must be the id of an existing pack');
   return {
     '/api/hits/packs': {
       get: {
@@ -694,115 +714,171 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         summary: 'Packs',
         responses: { 200: ok('Every pack with its number of hits.', PackListSchema) },
       },
-      post: planned({
+      post: {
         tags: ['catalogue'],
         operationId: 'createPack',
         summary: 'Create a pack',
-        description: 'Needs the write_packs permission. Answers 200 (not 201), as in Part B.',
+        description: 'Needs the write_packs permission. Answers 200 (not 201), as in Part B. Names are unique ignoring case. Sends `hits_changed`.',
         security: SESSION,
         requestBody: { required: true, content: json(PackBodySchema) },
         responses: {
           200: ok('The new pack (`hits: 0`).', PackPayloadSchema),
-          ...errorResponses([INVALID('The body', 'name must not be empty'), ...writePacks, { status: 409, message: 'a pack with that name already exists' }]),
+          ...errorResponses([INVALID('The body', 'name must not be empty'), ...writePacks, fromApi(PACK_NAME_TAKEN)]),
         },
-      }),
+      },
     },
     '/api/hits/packs/{packId}': {
-      patch: planned({
+      patch: {
         tags: ['catalogue'],
         operationId: 'renamePack',
         summary: 'Rename a pack',
-        description: 'Needs the write_packs permission.',
+        description: "Needs the write_packs permission. Refuses another pack's name (ignoring case; Part B did not check). Sends `hits_changed`.",
         security: SESSION,
         requestParams: { path: packParam },
         requestBody: { required: true, content: json(PackBodySchema) },
         responses: {
           200: success('pack updated successfully'),
-          ...errorResponses([INVALID('The pack id or body', 'name must not be empty'), ...writePacks, { status: 404, message: "a pack with that id doesn't exist" }]),
+          ...errorResponses([INVALID('The pack id or body', 'name must not be empty'), ...writePacks, fromApi(PACK_RENAME_NOT_FOUND), fromApi(PACK_NAME_TAKEN)]),
         },
-      }),
-      delete: planned({
+      },
+      delete: {
         tags: ['catalogue'],
         operationId: 'deletePack',
         summary: 'Delete a pack',
-        description: 'Needs the write_packs permission. Its hits stay, without this pack.',
+        description: 'Needs the write_packs permission. Its hits stay, without this pack. Sends `hits_changed`.',
         security: SESSION,
         requestParams: { path: packParam },
         responses: {
           200: success('pack deleted successfully'),
-          ...errorResponses([INVALID('The pack id', BAD_UUID('packId')), ...MUTATION, NO_PERMISSION, { status: 404, message: 'pack not found' }]),
+          ...errorResponses([INVALID('The pack id', BAD_UUID('packId')), ...MUTATION, NO_PERMISSION, fromApi(PACK_NOT_FOUND)]),
         },
-      }),
+      },
     },
     '/api/hits/search': {
-      get: planned({
+      get: {
         tags: ['catalogue'],
         operationId: 'searchHits',
         summary: 'Search the catalogue',
-        description: 'Deterministic order (sort keys, then id). Every hit is listed, whether its audio is ready or not.',
+        description: [
+          'Every hit is listed, whether its audio is ready or not. The order is total and repeatable: the `sort_by` keys, then the keys left out in the default order (title, artist, belongs_to, year), then the id; text ignores case (A–Z). `sort_direction` reverses all of it.',
+          'With a `query` and no `sort_by` parameter at all, the order is by relevance: first the hits where every word matched a whole word (or one typo away), then those where some word only matched the start of a longer one; within each, best bm25 first (title and artist count double), ties in the default order. A part with more than 3,000 hits is listed in the default order instead.',
+          'Part B\'s name `pack` is accepted for `packs`; `parts=downloaded` adds `downloaded` to each hit.',
+        ].join('\n\n'),
         security: OPTIONAL_SESSION,
         requestParams: { query: searchQuery },
-        responses: { 200: ok('A page of matching hits.', HitSearchReplySchema), ...errorResponses([INVALID('A query parameter', 'amount must be at most 1000'), TOO_MANY]) },
-      }),
+        responses: {
+          200: ok('A page of matching hits (past the end: no results, with the total).', HitSearchReplySchema),
+          ...errorResponses([INVALID('A query parameter', 'amount must be at most 1000'), TOO_MANY]),
+        },
+      },
     },
     '/api/hits/export': {
-      get: planned({
+      get: {
         tags: ['catalogue'],
         operationId: 'exportHits',
         summary: 'Export hits as YAML',
         description:
-          'Needs the write_hits permission. The matching hits (same filter as the search) and the packs they use, in the `hits.yml` format (api.md §5.1) that the import accepts. Part B\'s clients name the pack parameter `pack`.',
+          'Needs the write_hits permission. The matching hits and only the packs they use, in the `hits.yml` format (api.md Part B §5.1) that the import reads: hits in natural, case-sensitive order of "artist title year belongs_to", their pack ids ascending, packs by name, `last_modified` = when the row last changed. The same catalogue always gives the same bytes. `query` matches as the search does; `pack` (Part B\'s name; `packs` is accepted too) is repeatable: a hit in any listed pack, and an empty value (`pack=`) = the hits without a pack.',
         security: SESSION,
-        requestParams: { query: z.object({ query: HitSearchQuerySchema.shape.query, packs: HitSearchQuerySchema.shape.packs }) },
-        responses: {
-          200: { description: 'The YAML file.', content: { 'application/x-yaml': { schema: { type: 'string' } } } },
-          ...errorResponses([INVALID('A query parameter', 'packs[0] must be a pack id (UUID), or empty for "no pack"'), NEEDS_LOGIN, NO_PERMISSION, TOO_MANY]),
+        requestParams: {
+          query: z.object({
+            query: HitSearchQuerySchema.shape.query,
+            pack: HitSearchQuerySchema.shape.packs.meta({ description: 'A pack id, or empty for the hits without a pack; repeatable (OR).' }),
+            packs: HitSearchQuerySchema.shape.packs.meta({ description: 'The same as `pack`.' }),
+          }),
         },
-      }),
+        responses: {
+          200: {
+            description: 'The YAML file (`Content-Disposition: attachment; filename="hits.yml"`).',
+            content: { 'application/x-yaml': { schema: { type: 'string' } } },
+          },
+          ...errorResponses([
+            INVALID('A query parameter', 'packs[0] must be a pack id (UUID), or empty for "no pack"'),
+            NEEDS_LOGIN,
+            { ...NO_PERMISSION, message: `${NO_PERMISSION.message} (needs write_hits)` },
+            TOO_MANY,
+          ]),
+        },
+      },
+    },
+    '/api/hits/import': {
+      post: {
+        tags: ['catalogue'],
+        operationId: 'importHits',
+        summary: 'Import a hits.yml (dry run, or apply)',
+        description: [
+          'Needs the write_hits permission. The body is the file itself (`Content-Type: application/x-yaml` or `text/yaml`, UTF-8, at most 20 MB), the format of the export (api.md Part B §5.1; `yt_id` and `last_modified` optional, unknown keys ignored).',
+          'Without `apply` (or `apply=false`) nothing is written: the answer is the diff against the catalogue (added, changed with the fields, unchanged, rejected rows with every reason). With `apply=true` the same diff is written in one transaction and the answer is the report with `applied: true`; a file with any rejected row writes nothing and is answered 400 `import_rejected`, whose body carries the whole report besides `type`, `code` and `message`.',
+          'Rows match the catalogue by id; a hit with an unknown id but a known yt_id is that hit (kept under the catalogue\'s id), a pack with an unknown id but a known name (ignoring case) is that pack. Hits and packs missing from the file are never touched. Importing the same file twice changes nothing the second time. An applied import that changed something sends `hits_changed`.',
+        ].join('\n\n'),
+        security: SESSION,
+        requestParams: {
+          query: z.object({ apply: z.enum(['true', 'false', '1', '0']).optional().meta({ description: '`true` writes the changes; absent or `false` is a dry run.' }) }),
+        },
+        requestBody: { required: true, content: { 'application/x-yaml': { schema: z.string() }, 'text/yaml': { schema: z.string() } } },
+        responses: {
+          200: ok('The report: the diff of a dry run, or what an apply wrote (`applied: true`).', ImportReportSchema),
+          ...errorResponses([
+            fromApi(BAD_APPLY),
+            fromApi(EMPTY_BODY),
+            { status: 400, code: IMPORT_REJECTED_CODE, message: 'the file has rejected rows or cannot be read; nothing was written (the body also holds the report)' },
+            NEEDS_LOGIN,
+            CSRF,
+            TOO_MANY,
+            { ...NO_PERMISSION, message: `${NO_PERMISSION.message} (needs write_hits)` },
+            { status: 413, code: FILE_TOO_LARGE_CODE, message: 'the file is too large: the import takes at most 20 MB' },
+            fromApi(NOT_YAML),
+          ]),
+        },
+      },
     },
     '/api/hits': {
-      post: planned({
+      post: {
         tags: ['catalogue'],
         operationId: 'createHit',
         summary: 'Create a hit',
-        description: 'Needs the write_hits permission. Answers 200 (not 201), as in Part B; the audio is queued for processing.',
+        description: 'Needs the write_hits permission. Answers 200 (not 201), as in Part B. The packs must exist; the yt_id must be unused. Sends `hits_changed`.',
         security: SESSION,
         requestBody: { required: true, content: json(HitBodySchema) },
         responses: {
           200: ok('The new hit with its id.', FullHitPayloadSchema),
-          ...errorResponses([INVALID('The body', 'yt_id must be 11 characters of A-Z, a-z, 0-9, _ or -'), ...writeHits, { status: 409, message: 'a hit for that YouTube ID already exists' }]),
+          ...errorResponses([INVALID('The body', 'yt_id must be 11 characters of A-Z, a-z, 0-9, _ or -'), UNKNOWN_PACK, ...writeHits, fromApi(YT_ID_TAKEN)]),
         },
-      }),
+      },
     },
     '/api/hits/{hitId}': {
-      get: planned({
+      get: {
         tags: ['catalogue'],
         operationId: 'getHit',
         summary: 'A hit, for the editor',
-        description: 'Query `parts` (repeatable: `downloaded`, `issues`) adds those fields; issues only for callers with read_issues.',
+        description: 'With its YouTube id, offset and audio state (`audio`). Query `parts=downloaded` adds `downloaded`.',
         security: OPTIONAL_SESSION,
         requestParams: { path: hitParam },
-        responses: { 200: ok('The hit, YouTube id and offset included.', FullHitPayloadSchema), ...errorResponses([INVALID('The hit id', BAD_UUID('hitId')), { status: 404, message: 'hit id not found' }]) },
-      }),
-      patch: planned({
+        responses: { 200: ok('The hit, YouTube id and offset included.', FullHitPayloadSchema), ...errorResponses([INVALID('The hit id', BAD_UUID('hitId')), fromApi(HIT_ID_NOT_FOUND)]) },
+      },
+      patch: {
         tags: ['catalogue'],
         operationId: 'updateHit',
         summary: 'Replace a hit',
-        description: 'Needs the write_hits permission. A full replacement; the audio is re-queued when the source or offset changed.',
+        description:
+          'Needs the write_hits permission. A full replacement (fields left out take their defaults); a new yt_id or offset sets the audio state back to `none`. The packs must exist; the yt_id must not be another hit\'s. Sends `hits_changed`.',
         security: SESSION,
         requestParams: { path: hitParam },
         requestBody: { required: true, content: json(HitBodySchema) },
-        responses: { 200: success('hit updated successfully'), ...errorResponses([INVALID('The hit id or body', 'year must be at least 1'), ...writeHits, HIT_NOT_FOUND]) },
-      }),
-      delete: planned({
+        responses: {
+          200: success('hit updated successfully'),
+          ...errorResponses([INVALID('The hit id or body', 'year must be at least 1'), UNKNOWN_PACK, ...writeHits, HIT_NOT_FOUND, fromApi(YT_ID_TAKEN)]),
+        },
+      },
+      delete: {
         tags: ['catalogue'],
         operationId: 'deleteHit',
         summary: 'Delete a hit',
-        description: 'Needs the write_hits permission.',
+        description: 'Needs the write_hits permission. Running games keep their copy. Sends `hits_changed`.',
         security: SESSION,
         requestParams: { path: hitParam },
         responses: { 200: success('hit deleted successfully'), ...errorResponses([INVALID('The hit id', BAD_UUID('hitId')), ...MUTATION, NO_PERMISSION, HIT_NOT_FOUND]) },
-      }),
+      },
     },
     '/api/hits/{hitId}/issues': {
       post: planned({

@@ -1,30 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
-import { z } from 'zod';
+import type { HitBody } from '../../shared/protocol/catalogue.ts';
 import type { ClueMode, Hit } from '../../shared/rules/index.ts';
 import { isoNow, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
+import { importHitsYaml, packNameKey, type ImportReport } from './hits-yaml.ts';
+import type { HitQuery, HitRecord, HitSearchIndex, HitSearchResult } from './search.ts';
+import { SqliteHitSearch } from './search-sqlite.ts';
 
 /**
- * The catalogue as the games need it: packs, and the hits a deck is built from.
- * (The full catalogue API — search, editing, import/export — builds on this.)
+ * The hit catalogue: packs and hits, the decks games are dealt from, search, and
+ * every single-item edit (api.md B6-B7). Bulk writers (the import) write through
+ * the database and then call {@link CatalogueService.changed}.
  */
-
-const uuid = z.uuid();
-/** One hit of a `hits.yml` file (api.md Part B §5.1); yt_id is optional in Hitline. */
-const YamlHit = z.object({
-  artist: z.string().min(1),
-  title: z.string().min(1),
-  belongs_to: z.string().default(''),
-  year: z.int().min(1).max(9999),
-  packs: z.array(uuid),
-  playback_offset: z.int().min(0).default(0),
-  id: uuid,
-  yt_id: z.string().regex(/^[A-Za-z0-9_-]{11}$/).nullish(),
-  last_modified: z.string().optional(),
-});
-const YamlPack = z.object({ id: uuid, name: z.string().min(1), last_modified: z.string().optional() });
-const YamlFile = z.object({ hits: z.array(YamlHit), packs: z.array(YamlPack) });
 
 export interface PackInfo {
   id: string;
@@ -32,14 +20,75 @@ export interface PackInfo {
   hits: number;
 }
 
+/** What changed, for {@link CatalogueService.onChanged} listeners. */
+export type CatalogueChange =
+  | { kind: 'hit' | 'pack'; id: string; action: 'created' | 'updated' | 'deleted' }
+  /** Anything, e.g. after a bulk import. */
+  | { kind: 'bulk' };
+
+/** Why a hit write was refused; `unknown_pack` gives the index into `packs`. */
+export type HitWriteError = { reason: 'not_found' } | { reason: 'yt_id_taken' } | { reason: 'unknown_pack'; index: number };
+/** A hit write: the hit as stored, or why nothing was written. */
+export type HitWriteResult = { ok: true; hit: HitRecord } | ({ ok: false } & HitWriteError);
+/** A pack write: the pack as stored, or why nothing was written. */
+export type PackWriteResult = { ok: true; pack: PackInfo } | { ok: false; reason: 'not_found' | 'name_taken' };
+
+/** Pack names in natural order: digit runs by value, case and accents ignored ("Pack 2" < "pack 10"). */
+const packCollator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** Unique-constraint violations of SQLite (better-sqlite3) and PostgreSQL (pg). */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
 export class CatalogueService {
   readonly db: Db;
   readonly log: Logger;
+  /** The search index: kept in step by the database; see {@link changed} for its typo vocabulary. */
+  readonly search: HitSearchIndex;
+  private readonly listeners = new Set<(change: CatalogueChange) => void>();
 
   constructor(db: Db, log: Logger) {
     this.db = db;
     this.log = log;
+    this.search = new SqliteHitSearch(db, log);
   }
+
+  // -------------------------------------------------------------------------
+  // change notification
+
+  /**
+   * Call after writing hits or packs behind this service's back (a bulk import, a
+   * script): rebuilds the search's typo vocabulary in the background (the search
+   * index itself follows the tables through database triggers) and tells the
+   * listeners (the app publishes `hits_changed` on the global stream). Resolves
+   * when the vocabulary is rebuilt; nobody has to wait for that.
+   */
+  changed(): Promise<void> {
+    const rebuilt = this.search.refresh();
+    this.emit({ kind: 'bulk' });
+    return rebuilt;
+  }
+
+  /** Calls `listener` after every committed change made through this service or announced by {@link changed}; returns the unsubscribe function. */
+  onChanged(listener: (change: CatalogueChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(change: CatalogueChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (err) {
+        this.log.error({ err, change }, 'a catalogue change listener failed');
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // packs
 
   /** Every pack id (the default pack selection of a new game). */
   async packIds(): Promise<string[]> {
@@ -47,7 +96,7 @@ export class CatalogueService {
     return rows.map((r) => r.id);
   }
 
-  /** Packs with their hit counts. */
+  /** Packs with their hit counts, in natural order of their names (then exact name, then id: a stable order). */
   async packs(): Promise<PackInfo[]> {
     const rows = await this.db
       .selectFrom('packs')
@@ -55,8 +104,166 @@ export class CatalogueService {
       .select(({ fn }) => ['packs.id', 'packs.name', fn.count<number>('hit_packs.hit_id').as('hits')])
       .groupBy(['packs.id', 'packs.name'])
       .execute();
-    return rows.map((r) => ({ id: r.id, name: r.name, hits: Number(r.hits) }));
+    const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    return rows
+      .map((r) => ({ id: r.id, name: r.name, hits: Number(r.hits) }))
+      .sort((a, b) => packCollator.compare(a.name, b.name) || byCode(a.name, b.name) || byCode(a.id, b.id));
   }
+
+  /** Creates a pack; refused when another pack has the name, case-insensitively. */
+  async createPack(name: string): Promise<PackWriteResult> {
+    const now = isoNow();
+    const pack = { id: randomUUID(), name, name_key: packNameKey(name), created_at: now, updated_at: now };
+    try {
+      const taken = await this.db.transaction().execute(async (trx) => {
+        if (await trx.selectFrom('packs').select('id').where('name_key', '=', pack.name_key).executeTakeFirst()) return true;
+        await trx.insertInto('packs').values(pack).execute();
+        return false;
+      });
+      if (taken) return { ok: false, reason: 'name_taken' };
+    } catch (err) {
+      if (isUniqueViolation(err)) return { ok: false, reason: 'name_taken' };
+      throw err;
+    }
+    this.emit({ kind: 'pack', id: pack.id, action: 'created' });
+    return { ok: true, pack: { id: pack.id, name, hits: 0 } };
+  }
+
+  /** Renames a pack; refused when another pack has the new name (its own name in other case is fine). */
+  async renamePack(id: string, name: string): Promise<PackWriteResult> {
+    const key = packNameKey(name);
+    let outcome: PackWriteResult;
+    try {
+      outcome = await this.db.transaction().execute(async (trx): Promise<PackWriteResult> => {
+        if (!(await trx.selectFrom('packs').select('id').where('id', '=', id).executeTakeFirst())) return { ok: false, reason: 'not_found' };
+        if (await trx.selectFrom('packs').select('id').where('name_key', '=', key).where('id', '!=', id).executeTakeFirst()) return { ok: false, reason: 'name_taken' };
+        await trx.updateTable('packs').set({ name, name_key: key, updated_at: isoNow() }).where('id', '=', id).execute();
+        const row = await trx.selectFrom('hit_packs').select(({ fn }) => fn.countAll<number>().as('n')).where('pack_id', '=', id).executeTakeFirst();
+        return { ok: true, pack: { id, name, hits: Number(row?.n ?? 0) } };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return { ok: false, reason: 'name_taken' };
+      throw err;
+    }
+    if (outcome.ok) this.emit({ kind: 'pack', id, action: 'updated' });
+    return outcome;
+  }
+
+  /** Deletes a pack; its hits stay (only their links to it go, by cascade). False when there is no such pack. */
+  async deletePack(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('packs').where('id', '=', id).executeTakeFirst();
+    const deleted = Number(result.numDeletedRows) > 0;
+    if (deleted) this.emit({ kind: 'pack', id, action: 'deleted' });
+    return deleted;
+  }
+
+  // -------------------------------------------------------------------------
+  // hits
+
+  /** One page of a search (search.ts has the matching and order rules). */
+  searchHits(q: HitQuery): Promise<HitSearchResult> {
+    return this.search.search(q);
+  }
+
+  /** A hit with its pack ids (ascending), or undefined. */
+  async hit(id: string): Promise<HitRecord | undefined> {
+    const row = await this.db
+      .selectFrom('hits')
+      .select(['id', 'title', 'artist', 'belongs_to', 'year', 'yt_id', 'playback_offset', 'audio_state'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const links = await this.db.selectFrom('hit_packs').select('pack_id').where('hit_id', '=', id).orderBy('pack_id').execute();
+    return { ...row, year: Number(row.year), playback_offset: Number(row.playback_offset), packs: links.map((l) => l.pack_id) };
+  }
+
+  /** Creates a hit with a new id. Its packs must exist and its yt_id (if any) must be unused. */
+  async createHit(input: HitBody): Promise<HitWriteResult> {
+    const id = randomUUID();
+    const now = isoNow();
+    const refused = await this.writeHit(async (trx) => {
+      const problem = await this.checkHit(trx, input, null);
+      if (problem) return problem;
+      const { packs, ...fields } = input;
+      await trx.insertInto('hits').values({ id, ...fields, created_at: now, updated_at: now }).execute();
+      if (packs.length > 0) await trx.insertInto('hit_packs').values(packs.map((pack_id) => ({ hit_id: id, pack_id }))).execute();
+      return null;
+    });
+    return this.afterHitWrite(refused, id, input, 'created');
+  }
+
+  /**
+   * Replaces a hit's fields and packs (Part B's PATCH is a full replacement). A new
+   * yt_id or playback_offset makes its processed audio stale: the audio state goes
+   * back to `none` for the audio pipeline to redo.
+   */
+  async updateHit(id: string, input: HitBody): Promise<HitWriteResult> {
+    const refused = await this.writeHit(async (trx) => {
+      const old = await trx.selectFrom('hits').select(['yt_id', 'playback_offset']).where('id', '=', id).executeTakeFirst();
+      if (!old) return { reason: 'not_found' };
+      const problem = await this.checkHit(trx, input, id);
+      if (problem) return problem;
+      const audioStale = old.yt_id !== input.yt_id || Number(old.playback_offset) !== input.playback_offset;
+      const { packs, ...fields } = input;
+      await trx
+        .updateTable('hits')
+        .set({ ...fields, updated_at: isoNow(), ...(audioStale ? { audio_state: 'none' } : {}) })
+        .where('id', '=', id)
+        .execute();
+      // only the difference: unchanged links (and the search's pack index) are left alone
+      const had = new Set((await trx.selectFrom('hit_packs').select('pack_id').where('hit_id', '=', id).execute()).map((l) => l.pack_id));
+      const gone = [...had].filter((p) => !packs.includes(p));
+      const added = packs.filter((p) => !had.has(p));
+      if (gone.length > 0) await trx.deleteFrom('hit_packs').where('hit_id', '=', id).where('pack_id', 'in', gone).execute();
+      if (added.length > 0) await trx.insertInto('hit_packs').values(added.map((pack_id) => ({ hit_id: id, pack_id }))).execute();
+      return null;
+    });
+    return this.afterHitWrite(refused, id, input, 'updated');
+  }
+
+  /** Deletes a hit and its pack links. False when there is no such hit. Running games keep their own copy. */
+  async deleteHit(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('hits').where('id', '=', id).executeTakeFirst();
+    const deleted = Number(result.numDeletedRows) > 0;
+    if (deleted) this.emit({ kind: 'hit', id, action: 'deleted' });
+    return deleted;
+  }
+
+  /** The first reason to refuse writing `input` as hit `self` (null: a new hit), or null. */
+  private async checkHit(trx: Db, input: HitBody, self: string | null): Promise<HitWriteError | null> {
+    if (input.packs.length > 0) {
+      const known = new Set((await trx.selectFrom('packs').select('id').where('id', 'in', input.packs).execute()).map((p) => p.id));
+      const index = input.packs.findIndex((p) => !known.has(p));
+      if (index >= 0) return { reason: 'unknown_pack', index };
+    }
+    if (input.yt_id !== null) {
+      let q = trx.selectFrom('hits').select('id').where('yt_id', '=', input.yt_id);
+      if (self !== null) q = q.where('id', '!=', self);
+      if (await q.executeTakeFirst()) return { reason: 'yt_id_taken' };
+    }
+    return null;
+  }
+
+  /** Runs a hit write in one transaction; a unique violation that slipped past the checks is a taken yt_id. */
+  private async writeHit(write: (trx: Db) => Promise<HitWriteError | null>): Promise<HitWriteError | null> {
+    try {
+      return await this.db.transaction().execute(write);
+    } catch (err) {
+      if (isUniqueViolation(err)) return { reason: 'yt_id_taken' };
+      throw err;
+    }
+  }
+
+  private async afterHitWrite(refused: HitWriteError | null, id: string, input: HitBody, action: 'created' | 'updated'): Promise<HitWriteResult> {
+    if (refused) return { ok: false, ...refused };
+    this.search.noteWrite(input);
+    this.emit({ kind: 'hit', id, action });
+    const hit = await this.hit(id);
+    return hit ? { ok: true, hit } : { ok: false, reason: 'not_found' }; // deleted in between
+  }
+
+  // -------------------------------------------------------------------------
+  // games
 
   /**
    * The hits a game in `clueMode` may deal from `packIds`: in `audio` mode only hits
@@ -105,42 +312,36 @@ export class CatalogueService {
     return { available: count('ready'), downloading: count('queued', 'fetching'), processing: count('processing') };
   }
 
-  /** Loads a `hits.yml` file into an empty catalogue (first start). Returns the hits added. */
+  /**
+   * Loads a `hits.yml` file into an empty catalogue (first start) with the catalogue
+   * importer, all or nothing. Returns the hits added. A file with rejected rows
+   * stops the start with the reasons: a broken bundled catalogue is a bug to fix,
+   * not something to half-load.
+   */
   async loadDemoIfEmpty(file: string): Promise<number> {
     const existing = await this.db.selectFrom('hits').select('id').limit(1).executeTakeFirst();
     if (existing) return 0;
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(file, 'utf8');
+      bytes = await readFile(file);
     } catch {
       this.log.warn({ file }, 'no demo catalogue found; starting with an empty catalogue');
       return 0;
     }
-    const data = YamlFile.parse(parse(text));
-    const now = isoNow();
-    await this.db.transaction().execute(async (trx) => {
-      for (const p of data.packs) {
-        await trx.insertInto('packs').values({ id: p.id, name: p.name, name_key: p.name.toLowerCase(), created_at: now, updated_at: now }).execute();
-      }
-      for (const h of data.hits) {
-        await trx
-          .insertInto('hits')
-          .values({
-            id: h.id,
-            title: h.title,
-            artist: h.artist,
-            year: h.year,
-            belongs_to: h.belongs_to,
-            yt_id: h.yt_id ?? null,
-            playback_offset: h.playback_offset,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-        if (h.packs.length) await trx.insertInto('hit_packs').values(h.packs.map((pack_id) => ({ hit_id: h.id, pack_id }))).execute();
-      }
-    });
-    this.log.info({ hits: data.hits.length, packs: data.packs.length }, 'demo catalogue loaded');
-    return data.hits.length;
+    // a local file chosen by the operator: no upload size limit
+    const report = await importHitsYaml(this.db, bytes, { apply: true, maxBytes: Number.POSITIVE_INFINITY });
+    if (!report.applied) throw new Error(`the demo catalogue ${file} cannot be loaded: ${problems(report)}`);
+    this.log.info({ hits: report.summary.hits.added, packs: report.summary.packs.added }, 'demo catalogue loaded');
+    return report.summary.hits.added;
   }
+}
+
+/** The first few problems of a report, on one line. */
+function problems(report: ImportReport): string {
+  const lines = [
+    ...report.errors.map((e) => (e.line !== undefined ? `line ${e.line}: ${e.message}` : e.message)),
+    ...report.packs.rejected.map((r) => `packs[${r.index}] (line ${r.line}): ${r.reasons.join('; ')}`),
+    ...report.hits.rejected.map((r) => `hits[${r.index}] (line ${r.line}): ${r.reasons.join('; ')}`),
+  ];
+  return `${lines.slice(0, 5).join(' | ')}${lines.length > 5 ? ` | and ${lines.length - 5} more` : ''}`;
 }

@@ -60,12 +60,31 @@ export const CatalogueHitSchema = z.strictObject({
   downloaded: z.boolean().optional(),
 });
 
-/** `GET /api/hits/{id}` and `POST /api/hits` reply: everything an editor needs, yt_id included. */
+/** Where a hit's audio stands in the pipeline (api.md B9): `ready` means playable in `audio` clue mode. */
+export const AUDIO_STATES = ['none', 'queued', 'fetching', 'processing', 'ready', 'failed'] as const;
+export type AudioState = (typeof AUDIO_STATES)[number];
+export const AudioStateSchema = z.enum(AUDIO_STATES);
+
+/**
+ * `GET /api/hits/{id}` and `POST /api/hits` reply: everything an editor needs,
+ * yt_id included, and (Hitline's addition, absent in Part B) the audio state.
+ */
 export const FullHitPayloadSchema = z.strictObject({
   ...CatalogueHitSchema.shape,
   yt_id: YtIdSchema.nullable(),
   playback_offset: PlaybackOffsetSchema,
+  audio: AudioStateSchema.optional(),
 });
+
+/**
+ * `parts` of `GET /api/hits/search` and `GET /api/hits/{id}` (repeatable): `downloaded`
+ * adds whether the audio is ready. Unknown parts (Part B's `issues`, not built) are
+ * ignored, like unknown sort keys.
+ */
+export const HitPartsSchema = z.preprocess(
+  (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+  z.array(z.unknown()).transform((parts) => ({ downloaded: parts.includes('downloaded') })),
+);
 
 // ---------------------------------------------------------------------------
 // search
@@ -150,3 +169,4 @@ export type FullHitPayload = z.infer<typeof FullHitPayloadSchema>;
 export type HitSearchQuery = z.output<typeof HitSearchQuerySchema>;
 export type HitSearchReply = z.infer<typeof HitSearchReplySchema>;
 export type ProcessHits = z.infer<typeof ProcessHitsSchema>;
+export type HitParts = z.output<typeof HitPartsSchema>;

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootServer, User, type TestServer } from './harness.ts';
 
-/** The audio endpoint's access rules (rules.md A12, §16 audio rows); the files come with the audio pipeline. */
+/**
+ * The audio endpoint's access rules (rules.md A12, §16 audio rows). Hits are marked
+ * ready but have no files here, so a permitted request ends in 404 `hit_file_missing`;
+ * serving itself is tests/server/audio-serving.test.ts.
+ */
 
 let t: TestServer;
 let alice: User;
@@ -28,6 +32,8 @@ async function runningGame(mode: 'Public' | 'Private', clue_mode: 'audio' | 'car
 }
 
 const error = (status: number, code: string, message: string) => ({ status, body: { type: 'error', code, message } });
+/** The hidden clip's URL names the turn: `?draw=` the game's `draws`. */
+const clip = async (id: string) => `/api/games/${id}/hit?draw=${(await alice.request('GET', `/api/games/${id}`)).body.draws}`;
 const get = async (u: User | null, path: string) => {
   const r = u ? await u.request('GET', path) : await new User(t.base).request('GET', path);
   return { status: r.status, body: r.body };
@@ -60,18 +66,31 @@ describe('GET /api/games/{id}/hit', () => {
 
   it('the hidden clip: players and spectators of a Public game pass the access check, no-store', async () => {
     const id = await runningGame('Public', 'audio');
+    const url = await clip(id);
     for (const u of [alice, bob, carol, null]) {
-      expect(await get(u, `/api/games/${id}/hit`)).toEqual(error(404, 'hit_file_missing', "hit file couldn't be found"));
+      expect(await get(u, url)).toEqual(error(404, 'hit_file_missing', "hit file couldn't be found"));
     }
-    const r = await alice.request('GET', `/api/games/${id}/hit`);
+    const r = await alice.request('GET', url);
     expect(r.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('the hidden clip needs the current draw (the URL changes every turn)', async () => {
+    const id = await runningGame('Public', 'audio');
+    const draws = (await alice.request('GET', `/api/games/${id}`)).body.draws as number;
+    expect(await get(alice, `/api/games/${id}/hit`)).toEqual(
+      error(400, 'invalid_input', `draw is required for the hidden clip: ask for ?draw=${draws} (the game's draws)`),
+    );
+    expect(await get(alice, `/api/games/${id}/hit?draw=${draws - 1}`)).toEqual(
+      error(409, 'stale_clip', `this clip's turn is over: the game is at draw ${draws}, ask for ?draw=${draws}`),
+    );
   });
 
   it("a Private game's hidden clip is for its players only", async () => {
     const id = await runningGame('Private', 'audio');
-    expect((await get(bob, `/api/games/${id}/hit`)).body.code).toBe('hit_file_missing');
-    expect(await get(carol, `/api/games/${id}/hit`)).toEqual(error(403, 'audio_members_only', 'only players of this game may hear its hidden hit'));
-    expect((await get(null, `/api/games/${id}/hit`)).status).toBe(403);
+    const url = await clip(id);
+    expect((await get(bob, url)).body.code).toBe('hit_file_missing');
+    expect(await get(carol, url)).toEqual(error(403, 'audio_members_only', 'only players of this game may hear its hidden hit'));
+    expect((await get(null, url)).status).toBe(403);
   });
 
   it('card clue mode has no audio, with a clear 404', async () => {
@@ -84,7 +103,7 @@ describe('GET /api/games/{id}/hit', () => {
     const id = created.body.id as string;
     expect((await alice.request('PATCH', `/api/games/${id}/join/Zoe`)).status).toBe(200);
     expect((await alice.request('PATCH', `/api/games/${id}/start`)).status).toBe(200);
-    expect((await get(alice, `/api/games/${id}/hit`)).body.code).toBe('hit_file_missing');
-    expect(await get(carol, `/api/games/${id}/hit`)).toEqual(error(404, 'game_not_found', 'game not found'));
+    expect((await get(alice, await clip(id))).body.code).toBe('hit_file_missing');
+    expect(await get(carol, await clip(id))).toEqual(error(404, 'game_not_found', 'game not found'));
   });
 });

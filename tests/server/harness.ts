@@ -48,6 +48,8 @@ export async function bootServer(env: Record<string, string> = {}): Promise<Test
     DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`,
     DEMO_CATALOGUE: writeCatalogue(dir),
     CLIENT_DIR: join(dir, 'no-client'),
+    // never the repository's data/audio: processed files and clips stay in the test's folder
+    AUDIO_DIR: join(dir, 'audio'),
     LOG_LEVEL: 'silent',
     ARGON2_MEMORY_KIB: '1024',
     RATE_LIMIT_FACTOR: '0',

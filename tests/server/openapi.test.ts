@@ -55,6 +55,7 @@ const EXPECTED: Record<string, string[]> = {
   '/api/hits/packs/{packId}': ['patch', 'delete'],
   '/api/hits/search': ['get'],
   '/api/hits/export': ['get'],
+  '/api/hits/import': ['post'],
   '/api/hits': ['post'],
   '/api/hits/{hitId}': ['get', 'patch', 'delete'],
   '/api/hits/{hitId}/issues': ['post'],
@@ -63,15 +64,6 @@ const EXPECTED: Record<string, string[]> = {
 
 /** Routes whose code does not exist yet: they must say so. */
 const PLANNED = [
-  'post /api/hits/packs',
-  'patch /api/hits/packs/{packId}',
-  'delete /api/hits/packs/{packId}',
-  'get /api/hits/search',
-  'get /api/hits/export',
-  'post /api/hits',
-  'get /api/hits/{hitId}',
-  'patch /api/hits/{hitId}',
-  'delete /api/hits/{hitId}',
   'post /api/hits/{hitId}/issues',
   'delete /api/hits/{hitId}/issues/{issueId}',
 ];
@@ -234,7 +226,8 @@ describe('OpenAPI document', () => {
   });
 
   it('answers every error with the error body, with the statuses of rules.md A2', () => {
-    const allowed = new Set(['400', '401', '403', '404', '405', '409', '413', '415', '429', '503']);
+    // 412 and 416: HTTP's own answers to conditional and Range requests (the audio routes, api.md B10)
+    const allowed = new Set(['400', '401', '403', '404', '405', '409', '412', '413', '415', '416', '429', '503']);
     let errors = 0;
     for (const { key, op: o } of operations()) {
       for (const [status, response] of Object.entries(o.responses as Record<string, Json>)) {

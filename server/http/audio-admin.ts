@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline as pipe } from 'node:stream/promises';
+import { Router, type Request, type Response } from 'express';
+import { UuidSchema } from '../../shared/protocol/common.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { AudioJobError } from '../services/audio/errors.ts';
+import type { AudioPipeline, EnqueueResult } from '../services/audio/pipeline.ts';
+import { Permission } from '../services/users.ts';
+import { requirePermission } from './auth.ts';
+import { apiError, parseOr400, sendError } from './errors.ts';
+
+/**
+ * Audio administration for catalogue editors (write_hits, api.md B9): upload a
+ * hit's audio, see the pipeline's progress and failures, retry a failed hit.
+ * Everything answers at once; the processing happens in the pipeline's worker.
+ */
+
+/** The upload path, for the CSRF guard's list of paths whose body is not JSON. */
+export const AUDIO_UPLOAD_PATH = /^\/api\/hits\/[^/]+\/audio$/;
+
+/** Content types an upload may have, with the extension its kept source gets. */
+const UPLOAD_TYPES: Record<string, string> = {
+  'audio/mpeg': 'mp3',
+  'audio/mp3': 'mp3',
+  'audio/ogg': 'ogg',
+  'application/ogg': 'ogg',
+  'audio/opus': 'opus',
+  'audio/flac': 'flac',
+  'audio/x-flac': 'flac',
+  'audio/wav': 'wav',
+  'audio/wave': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/vnd.wave': 'wav',
+  'audio/mp4': 'm4a',
+  'audio/x-m4a': 'm4a',
+  'audio/m4a': 'm4a',
+  'audio/aac': 'aac',
+  'audio/webm': 'webm',
+  'audio/aiff': 'aiff',
+  'audio/x-aiff': 'aiff',
+};
+
+/** 415 for an upload without an audio content type. */
+export const NOT_AUDIO_TYPE = apiError(415, 'unsupported_media_type', 'the body must be an audio file with an audio content type (e.g. audio/mpeg)');
+/** 413 for an upload past the size limit. */
+export const AUDIO_TOO_LARGE = (mb: number) => apiError(413, 'body_too_large', `the audio file is too large: at most ${mb} MB`);
+/** 400 for an upload without bytes. */
+export const AUDIO_EMPTY = apiError(400, 'empty_body', 'the audio file is empty');
+/** 404 for an unknown hit. */
+export const HIT_NOT_FOUND = apiError(404, 'hit_not_found', 'hit not found');
+
+/** Dependencies of {@link audioAdminRouter}. */
+export interface AudioAdminDeps {
+  pipeline: AudioPipeline;
+  config: Pick<Config, 'AUDIO_UPLOAD_MAX_MB'>;
+  log: Logger;
+}
+
+const TOO_LARGE = Symbol('too large');
+
+/** Answers an {@link EnqueueResult}: 202 with the new state, or the refusal. */
+function answer(res: Response, r: EnqueueResult, message: string): void {
+  if (r.ok) {
+    res.status(202).json({ type: 'success', message: r.state === 'failed' ? `${message}, but it failed at once (see the status)` : message, audio_state: r.state });
+    return;
+  }
+  const status = r.code === 'hit_not_found' ? 404 : 409;
+  sendError(res, apiError(status, r.code, r.message));
+}
+
+/**
+ * `GET /hits/audio/status`, `POST /hits/{hitId}/audio` (raw audio body),
+ * `POST /hits/{hitId}/audio/retry`; mount under `/api` after the session middleware
+ * and a CSRF guard that lets {@link AUDIO_UPLOAD_PATH} carry a non-JSON body.
+ */
+export function audioAdminRouter(deps: AudioAdminDeps): Router {
+  const router = Router();
+  const canWrite = requirePermission(Permission.WRITE_HITS);
+  const maxBytes = deps.config.AUDIO_UPLOAD_MAX_MB * 1024 * 1024;
+
+  router.get('/hits/audio/status', canWrite, async (_req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.json(await deps.pipeline.status(maxBytes));
+  });
+
+  router.post('/hits/:hitId/audio/retry', canWrite, async (req, res) => {
+    const hitId = parseOr400(res, UuidSchema, req.params.hitId, 'hitId');
+    if (hitId === undefined) return;
+    answer(res, await deps.pipeline.retry(hitId), 'audio queued again');
+  });
+
+  router.post('/hits/:hitId/audio', canWrite, async (req: Request, res: Response) => {
+    const hitId = parseOr400(res, UuidSchema, req.params.hitId, 'hitId');
+    if (hitId === undefined) return;
+    const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const ext = UPLOAD_TYPES[type] ?? (type.startsWith('audio/') ? 'audio' : undefined);
+    if (ext === undefined) return sendError(res, NOT_AUDIO_TYPE);
+    const declared = Number(req.get('content-length') ?? NaN);
+    if (declared > maxBytes) {
+      res.set('Connection', 'close');
+      return sendError(res, AUDIO_TOO_LARGE(deps.config.AUDIO_UPLOAD_MAX_MB));
+    }
+    const hit = await deps.pipeline.store.db.selectFrom('hits').select('id').where('id', '=', hitId).executeTakeFirst();
+    if (!hit) return sendError(res, HIT_NOT_FOUND);
+
+    // streamed to disk with a byte count: a 50 MB body never sits in memory
+    const tmp = join(deps.pipeline.tmpDir, `upload-${randomBytes(9).toString('base64url')}.${ext}`);
+    let bytes = 0;
+    try {
+      await pipe(
+        req,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            bytes += chunk.length;
+            if (bytes > maxBytes) throw TOO_LARGE;
+            yield chunk;
+          }
+        },
+        createWriteStream(tmp),
+      );
+    } catch (err) {
+      await rm(tmp, { force: true });
+      if (err === TOO_LARGE) {
+        res.set('Connection', 'close');
+        return sendError(res, AUDIO_TOO_LARGE(deps.config.AUDIO_UPLOAD_MAX_MB));
+      }
+      // the client went away mid-upload: nobody to answer
+      if (req.destroyed || (err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+      throw err;
+    }
+    if (bytes === 0) {
+      await rm(tmp, { force: true });
+      return sendError(res, AUDIO_EMPTY);
+    }
+    try {
+      await deps.pipeline.check(tmp);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      if (err instanceof AudioJobError) {
+        const code = /too long/.test(err.message) ? 'audio_too_long' : 'not_audio';
+        return sendError(res, apiError(400, code, err.message));
+      }
+      throw err;
+    }
+    const r = await deps.pipeline.useUpload(hitId, tmp, ext);
+    deps.log.info({ hit: hitId, bytes }, 'audio uploaded');
+    answer(res, r, 'audio uploaded; processing queued');
+  });
+
+  return router;
+}

@@ -1,0 +1,196 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { matchMaker } from '@colyseus/core';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { GameIdSchema, INVALID_INPUT_CODE, UuidSchema } from '../../shared/protocol/index.ts';
+import { gameNotFound, ruleError } from '../../shared/rules/index.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import type { GameRoom } from '../rooms/game-room.ts';
+import { ffmpegPath } from '../services/audio/ffmpeg.ts';
+import { clipCache, type AudioFormat, type ClipCache } from './audio-clips.ts';
+import { apiError, parseOr400, sendError } from './errors.ts';
+
+/**
+ * The audio of a running game (rules.md A12, api.md B10, Part B §14):
+ *
+ * * `GET /games/{id}/hit?draw=<draws>`: the current card. While it is hidden, a clip
+ *   of at most `hit_duration` seconds, `no-store`, whose URL, headers and bytes say
+ *   nothing about the hit; `draw` (the game's `draws`, public in every payload) is
+ *   required, so the URL changes every turn and a stale one is refused (409
+ *   `stale_clip`). While Confirming, the whole processed file.
+ * * `GET /games/{id}/hit/{hitId}`: a hit a player owns (or the revealed one), whole,
+ *   cached for good.
+ *
+ * Access is decided by the game's room (`GameRoom.audio` → `audioAccess`); files are
+ * the pipeline's `<AUDIO_DIR>/<hitId>.opus|.mp3`. Byte ranges, HEAD, ETags and
+ * conditional requests are Express's `res.sendFile` (the `send` package), with:
+ * multiple ranges answered 200 with the whole file; a malformed `bytes=` range
+ * ignored (200 whole); a range that selects nothing (`bytes=5-1`, `bytes=<size>-`,
+ * `bytes=-0`) is a 416 whose `Content-Range` gives the size; a suffix range longer
+ * than the file is the whole file (RFC 9110 §14.1.2).
+ */
+
+const ROOM = 'game';
+
+/** The processed formats, in the server's order of preference. */
+const FORMATS: readonly AudioFormat[] = ['opus', 'mp3'];
+const CONTENT_TYPE: Record<AudioFormat, string> = { opus: 'audio/ogg; codecs=opus', mp3: 'audio/mpeg' };
+const OGG = 'audio/ogg';
+const MPEG = 'audio/mpeg';
+/** Other types whose players decode Opus. */
+const OPUS_ALIASES = ['audio/webm', 'audio/opus', 'application/ogg'];
+const REVEALED_CACHE = 'public, max-age=31536000, immutable';
+
+const AudioQuerySchema = z.object({
+  draw: z
+    .string()
+    .regex(/^\d{1,15}$/, { error: "must be the game's draws counter (a whole number)" })
+    .transform(Number)
+    .optional(),
+  format: z.enum(['opus', 'mp3'], { error: 'must be opus or mp3' }).optional(),
+});
+
+/** A hit id safe to put in a path (the room hands out uuids; this guards the join anyway). */
+const SAFE_HIT_ID = /^[0-9a-fA-F-]{36}$/;
+
+/** What the audio routes need: where the processed files are, which ffmpeg cuts clips, the hits' audio state. */
+export interface AudioRouterDeps {
+  config: Pick<Config, 'AUDIO_DIR' | 'FFMPEG_PATH'>;
+  db: Db;
+  log?: Logger;
+}
+
+type Access = ReturnType<GameRoom['audio']>;
+
+/**
+ * The formats `req` accepts, best first. The files are `audio/ogg` and `audio/mpeg`,
+ * negotiated by their own types (q-values respected, Opus on ties); a client that
+ * takes neither but lists `audio/webm` (or another Opus container) plays Opus; one
+ * that accepts nothing we have still gets audio, Opus first (HTTP lets a server
+ * ignore Accept rather than answer 406).
+ */
+function negotiateFormats(req: Request): AudioFormat[] {
+  const best = req.accepts([OGG, MPEG]);
+  if (best === false) return req.accepts(OPUS_ALIASES) ? ['opus'] : [...FORMATS];
+  const first: AudioFormat = best === MPEG ? 'mp3' : 'opus';
+  const other: AudioFormat = first === 'opus' ? 'mp3' : 'opus';
+  return req.accepts(other === 'opus' ? OGG : MPEG) ? [first, other] : [first];
+}
+
+/**
+ * RFC 9110 §14.1.2: a suffix range longer than the representation selects all of it;
+ * range-parser (inside `send`) calls it unsatisfiable, so it is rewritten to `0-`.
+ */
+function normaliseRange(req: Request, size: number): void {
+  const range = req.headers.range;
+  if (!range || !/^\s*bytes=/i.test(range)) return;
+  const fixed = range.replace(/(=|,)\s*-\s*(\d+)\s*(?=,|$)/g, (m, sep: string, n: string) => (Number(n) > size ? `${sep}0-` : m));
+  if (fixed !== range) req.headers.range = fixed;
+}
+
+/** The routes `GET|HEAD /games/:id/hit` and `/games/:id/hit/:hit` (mounted under `/api`). */
+export function audioRouter(deps: AudioRouterDeps): Router {
+  const r = Router();
+  const clips: ClipCache = clipCache(deps.config.AUDIO_DIR, ffmpegPath(deps.config.FFMPEG_PATH), deps.log);
+
+  /** The processed file of `hitId` in the first available of `formats`, or null (not ready, missing). */
+  const processedFile = async (hitId: string, formats: AudioFormat[]) => {
+    if (!SAFE_HIT_ID.test(hitId)) return null;
+    const row = await deps.db.selectFrom('hits').select('audio_state').where('id', '=', hitId).executeTakeFirst();
+    if (row?.audio_state !== 'ready') return null;
+    for (const format of formats) {
+      const path = join(deps.config.AUDIO_DIR, `${hitId}.${format}`);
+      const st = await stat(path).catch(() => undefined);
+      if (st?.isFile() && st.size > 0) return { hitId, format, path, size: st.size, mtimeMs: st.mtimeMs };
+    }
+    return null;
+  };
+
+  r.get(['/games/:id/hit', '/games/:id/hit/:hit'], async (req, res) => {
+    // errors and hidden clips are never stored; revealed files replace this below
+    res.set('Cache-Control', 'no-store');
+    const id = parseOr400(res, GameIdSchema, req.params.id, 'id');
+    if (!id) return;
+    let hit: string | undefined;
+    if (req.params.hit !== undefined) {
+      hit = parseOr400(res, UuidSchema, req.params.hit, 'hit');
+      if (!hit) return;
+    }
+    const query = parseOr400(res, AudioQuerySchema, req.query, 'query');
+    if (!query) return;
+
+    const listing = await matchMaker.getRoomById(id);
+    if (!listing || listing.name !== ROOM) return sendError(res, gameNotFound('audio'));
+    let access: Access;
+    try {
+      access = (await matchMaker.remoteRoomCall<GameRoom>(id, 'audio', [res.locals.user?.id ?? null, hit])) as Access;
+    } catch {
+      return sendError(res, gameNotFound('audio')); // disposed meanwhile
+    }
+    if (!access.ok) return sendError(res, access.error);
+
+    // the current card's URL names its turn: the hidden clip needs it, a revealed card may pin it
+    const current = hit === undefined;
+    if (current && access.hidden && query.draw === undefined) {
+      return sendError(res, apiError(400, INVALID_INPUT_CODE, `draw is required for the hidden clip: ask for ?draw=${access.draws} (the game's draws)`));
+    }
+    if (current && query.draw !== undefined && query.draw !== access.draws) {
+      return sendError(
+        res,
+        apiError(409, 'stale_clip', `this clip's turn is over: the game is at draw ${access.draws}, ask for ?draw=${access.draws}`),
+      );
+    }
+
+    res.vary('Accept');
+    const source = await processedFile(access.hitId, query.format ? [query.format] : negotiateFormats(req));
+    if (!source) return sendError(res, ruleError('hit_file_missing'));
+
+    let path = source.path;
+    const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE[source.format] };
+    let lastModified = true;
+    if (access.hidden) {
+      let name: string;
+      try {
+        ({ path, name } = await clips.clip(source, access.seconds));
+      } catch (err) {
+        deps.log?.error({ err, game: id }, 'cutting a hidden clip failed');
+        return sendError(res, apiError(500, 'clip_failed', 'the clip of this hit could not be made'));
+      }
+      // keyed by the game and turn (and the clip it serves), never by the hit: equal hits look unrelated across games
+      headers.ETag = `"${(await clips.digest('etag', id, access.draws, source.format, access.seconds, name)).slice(0, 27)}"`;
+      headers['Cache-Control'] = 'no-store';
+      // a clip's mtime would tell when this hit was first played
+      lastModified = false;
+    } else {
+      // `/hit` without a draw names whatever card is current: it must not be cached as this one
+      headers['Cache-Control'] = current && query.draw === undefined ? 'no-store' : REVEALED_CACHE;
+    }
+
+    const size = (await stat(path).catch(() => undefined))?.size;
+    if (size === undefined) return sendError(res, ruleError('hit_file_missing'));
+    normaliseRange(req, size);
+    res.sendFile(path, { headers, lastModified, cacheControl: false, dotfiles: 'allow', acceptRanges: true }, (err?: Error & { status?: number; code?: string; headers?: Record<string, string> }) => {
+      if (!err) return;
+      if (res.headersSent) {
+        if (err.code !== 'ECONNABORTED') deps.log?.warn({ err, game: id }, 'audio transfer failed');
+        return;
+      }
+      // send set the file's headers before it gave up; an error body must not carry them
+      for (const h of ['Content-Type', 'Content-Length', 'Content-Range', 'ETag', 'Last-Modified']) res.removeHeader(h);
+      res.set('Cache-Control', 'no-store');
+      if (err.status === 416) {
+        res.set('Content-Range', err.headers?.['Content-Range'] ?? `bytes */${size}`);
+        return sendError(res, apiError(416, 'range_not_satisfiable', `the requested range is outside the file (${size} bytes)`));
+      }
+      if (err.status === 412) return sendError(res, apiError(412, 'precondition_failed', 'the file does not match the If-Match or If-Unmodified-Since condition'));
+      if (err.status === 404) return sendError(res, ruleError('hit_file_missing'));
+      deps.log?.error({ err, game: id }, 'serving audio failed');
+      sendError(res, apiError(500, 'internal', 'internal server error'));
+    });
+  });
+
+  return r;
+}

@@ -1,0 +1,189 @@
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import type { Db } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import { changedSomething, exportHitsYaml, importHitsYaml, MAX_IMPORT_BYTES, type ImportReport } from '../services/hits-yaml.ts';
+import type { HitSearchIndex } from '../services/search.ts';
+import { Permission } from '../services/users.ts';
+import { HitSearchQuerySchema } from '../../shared/protocol/catalogue.ts';
+import { INVALID_INPUT_CODE } from '../../shared/protocol/common.ts';
+import { requirePermission } from './auth.ts';
+import { apiError, parseOr400, sendError } from './errors.ts';
+import type { RateLimits } from './security.ts';
+
+/**
+ * Catalogue import and export over HTTP (api.md B8, Part B §1.4 export row):
+ * `GET /api/hits/export` and `POST /api/hits/import`, both for write_hits users.
+ * Mount under `/api` before any `/hits/:id` route, and let the CSRF guard accept a
+ * non-JSON body on {@link HITS_IMPORT_PATH} (`csrfGuardWith({ anyBodyPaths })`).
+ */
+
+/** The import's full path, for the CSRF guard's list of upload paths. */
+export const HITS_IMPORT_PATH = '/api/hits/import';
+
+/** Content types the import reads as the YAML text (text/plain: what some tools send for a .yml file). */
+export const YAML_CONTENT_TYPES = ['application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml', 'text/plain'] as const;
+
+export interface CatalogueIoDeps {
+  db: Db;
+  log: Logger;
+  /**
+   * Called after an applied import that changed something, without waiting for it:
+   * `CatalogueService.changed` (rebuilds the search's typo vocabulary and makes the
+   * app publish `hits_changed`).
+   */
+  changed: () => Promise<void>;
+  /** The export counts against the search limiter (per user). */
+  limits?: Pick<RateLimits, 'search'> | undefined;
+  /** The catalogue's search index, when there is one: the export's `query` then matches exactly as the search does. */
+  search?: (() => Pick<HitSearchIndex, 'search'> | undefined) | undefined;
+  /** Largest accepted upload (default {@link MAX_IMPORT_BYTES}). */
+  maxImportBytes?: number | undefined;
+}
+
+const asList = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const lastOf = (v: unknown): unknown => (Array.isArray(v) ? v.at(-1) : v);
+
+/** The export's query: the search's `query` and `packs` (Part B names the repeatable pack parameter `pack`). */
+const ExportQuerySchema = z.object({ query: HitSearchQuerySchema.shape.query, packs: HitSearchQuerySchema.shape.packs });
+
+/** 415: the import body is not YAML text. */
+export const NOT_YAML = apiError(415, 'unsupported_media_type', 'send the hits.yml text as the request body, with Content-Type application/x-yaml or text/yaml');
+/** 400: an import without a body. */
+export const EMPTY_BODY = apiError(400, 'empty_body', 'the request body is empty: send the hits.yml text');
+/** 400: `?apply=` neither true nor false. */
+export const BAD_APPLY = apiError(400, INVALID_INPUT_CODE, 'apply must be true or false');
+/** 400 of an apply that wrote nothing; the body carries the whole report besides type, code and message. */
+export const IMPORT_REJECTED_CODE = 'import_rejected';
+/** 413 of an oversize upload (the message names the size and the limit). */
+export const FILE_TOO_LARGE_CODE = 'body_too_large';
+
+const Count = z.int().min(0);
+const FileProblemSchema = z.strictObject({ line: z.int().min(1).optional(), column: z.int().min(1).optional(), message: z.string() });
+const RejectedRowSchema = z.strictObject({
+  index: Count,
+  line: Count,
+  id: z.string().optional(),
+  label: z.string().optional(),
+  reasons: z.array(z.string()).min(1),
+});
+const FieldChangeSchema = z.strictObject({ field: z.string(), before: z.unknown(), after: z.unknown() });
+const AddedHitSchema = z.strictObject({ index: Count, line: Count, id: z.string(), artist: z.string(), title: z.string(), year: z.int() });
+const ChangedHitSchema = z.strictObject({
+  ...AddedHitSchema.shape,
+  matched_by: z.enum(['id', 'yt_id']),
+  file_id: z.string().optional(),
+  changes: z.array(FieldChangeSchema).min(1),
+});
+const AddedPackSchema = z.strictObject({ index: Count, line: Count, id: z.string(), name: z.string() });
+const ChangedPackSchema = z.strictObject({
+  ...AddedPackSchema.shape,
+  matched_by: z.enum(['id', 'name']),
+  file_id: z.string().optional(),
+  changes: z.array(FieldChangeSchema).min(1),
+});
+const DiffCountsSchema = z.strictObject({ added: Count, changed: Count, unchanged: Count, rejected: Count });
+
+/**
+ * The import report on the wire ({@link ImportReport}): the dry-run diff, or what
+ * an apply wrote. Row lists stop at MAX_REPORTED_ROWS entries (`truncated`);
+ * `summary` always has the exact counts. `index` is 0-based in its list, `line`
+ * 1-based in the file.
+ */
+export const ImportReportSchema = z.strictObject({
+  ok: z.boolean(),
+  applied: z.boolean(),
+  message: z.string(),
+  errors: z.array(FileProblemSchema),
+  summary: z.strictObject({ hits: DiffCountsSchema, packs: DiffCountsSchema }),
+  hits: z.strictObject({ added: z.array(AddedHitSchema), changed: z.array(ChangedHitSchema), unchanged: Count, rejected: z.array(RejectedRowSchema) }),
+  packs: z.strictObject({ added: z.array(AddedPackSchema), changed: z.array(ChangedPackSchema), unchanged: Count, rejected: z.array(RejectedRowSchema) }),
+  truncated: z.boolean(),
+});
+
+/** The service's report type and the wire schema must describe the same object (checked by the compiler). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const reportSchemaMatches: Same<z.infer<typeof ImportReportSchema>, ImportReport> = true;
+void reportSchemaMatches;
+
+/** The 400 body of an apply that was refused: the error body's fields and the report's. */
+export const ImportRejectedSchema = z.strictObject({
+  ...ImportReportSchema.shape,
+  type: z.literal('error'),
+  code: z.literal(IMPORT_REJECTED_CODE),
+});
+const megabytes = (bytes: number): string => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+
+/** `?apply=`: absent, "false" or "0" = dry run; "true" or "1" = apply; anything else is refused. */
+function applyFlag(value: unknown): boolean | undefined {
+  const v = lastOf(value);
+  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1') return true;
+  return undefined;
+}
+
+/**
+ * Reads the YAML body as bytes (decoded and checked as UTF-8 by the importer),
+ * after the content type is known to be YAML; the size limit is a 413 that names it.
+ */
+function yamlBody(maxBytes: number): RequestHandler {
+  const raw = express.raw({ type: () => true, limit: maxBytes });
+  return (req: Request, res: Response, next: NextFunction) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    const hasBody = req.headers['transfer-encoding'] !== undefined || length > 0;
+    if (!hasBody) return sendError(res, EMPTY_BODY);
+    if (!req.is([...YAML_CONTENT_TYPES])) return sendError(res, NOT_YAML);
+    raw(req, res, (err?: unknown) => {
+      const e = err as { type?: string; length?: number; limit?: number } | undefined;
+      if (e?.type === 'entity.too.large') {
+        const size = Number.isFinite(length) && length > 0 ? ` (${megabytes(length)})` : '';
+        return sendError(res, apiError(413, FILE_TOO_LARGE_CODE, `the file is too large${size}: the import takes at most ${megabytes(maxBytes)}`));
+      }
+      next(err);
+    });
+  };
+}
+
+/** The import/export router; needs the session middleware in front. */
+export function catalogueIoRouter(deps: CatalogueIoDeps): Router {
+  const { db, log } = deps;
+  const maxBytes = deps.maxImportBytes ?? MAX_IMPORT_BYTES;
+  const router = Router();
+  const passThrough: RequestHandler = (_req, _res, next) => next();
+  const writeHits = requirePermission(Permission.WRITE_HITS);
+
+  router.get('/hits/export', deps.limits?.search ?? passThrough, writeHits, async (req, res) => {
+    const given = req.query.pack !== undefined || req.query.packs !== undefined;
+    const filter = parseOr400(res, ExportQuerySchema, { query: req.query.query, packs: given ? [...asList(req.query.pack), ...asList(req.query.packs)] : undefined }, 'query');
+    if (!filter) return;
+    const { text } = await exportHitsYaml(db, filter, { search: deps.search?.() });
+    res.set('Content-Type', 'application/x-yaml; charset=utf-8');
+    res.set('Content-Disposition', 'attachment; filename="hits.yml"');
+    // the export holds yt_ids and offsets that only write_hits users see: no shared caches
+    res.set('Cache-Control', 'private, no-store');
+    res.send(text);
+  });
+
+  router.post('/hits/import', writeHits, yamlBody(maxBytes), async (req, res) => {
+    const apply = applyFlag(req.query.apply);
+    if (apply === undefined) return sendError(res, BAD_APPLY);
+    const body: unknown = req.body;
+    if (!Buffer.isBuffer(body) || body.length === 0) return sendError(res, EMPTY_BODY);
+    const report = await importHitsYaml(db, body, { apply, maxBytes });
+    if (apply && !report.applied) {
+      // nothing was written: the report says why, row by row
+      res.status(400).json({ type: 'error', code: IMPORT_REJECTED_CODE, ...report });
+      return;
+    }
+    if (report.applied) {
+      log.info({ user: res.locals.user?.id, hits: report.summary.hits, packs: report.summary.packs }, 'catalogue imported');
+      if (changedSomething(report)) {
+        // the answer does not wait for the vocabulary rebuild; the index itself is already in step (triggers)
+        deps.changed().catch((err: unknown) => log.error({ err }, 'announcing the imported catalogue failed'));
+      }
+    }
+    res.json(report);
+  });
+
+  return router;
+}

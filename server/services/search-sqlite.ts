@@ -1,0 +1,432 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { SortKey } from '../../shared/protocol/catalogue.ts';
+import type { Db } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import {
+  foldWord,
+  queryWords,
+  textTerms,
+  TypoVocabulary,
+  type HitQuery,
+  type HitRecord,
+  type HitSearchIndex,
+  type HitSearchResult,
+} from './search.ts';
+
+/**
+ * The SQLite implementation of the catalogue search: an FTS5 index over title,
+ * artist and belongs_to (external content: the text lives only in `hits`) and a
+ * second FTS5 table of pack memberships, both kept in step by triggers, so every
+ * write path (the API, the import, the demo loader, a hand-run SQL statement)
+ * stays indexed. All SQLite-specific SQL of the catalogue lives in this file.
+ *
+ * Speed (budget P6: ≤ 10 ms at 100,000 hits): totals are counted on the FTS
+ * indexes alone; a page is read either by walking the sort index until it is full
+ * (many matches) or by sorting the matches (few), as rowids only, and the page's
+ * rows are read afterwards; a page past the middle is read from the other end;
+ * relevance scores (bm25) are computed only for result tiers of at most
+ * RANK_LIMIT hits. Each statement is one short synchronous call into better-sqlite3.
+ *
+ * The FTS tables are tied to the hits' implicit rowids. SQLite keeps those through
+ * VACUUM, but a dump restored without `.dump --preserve-rowids` renumbers them:
+ * {@link rebuildSqliteSearchIndexes} after such a restore.
+ */
+
+// ---------------------------------------------------------------------------
+// schema (frozen: run by migration 0003; change it only through a new migration)
+
+/** Name of the FTS5 table. */
+export const FTS_TABLE = 'hits_fts';
+/** Its fts5vocab table (one row per indexed word), read to build the typo vocabulary. */
+export const FTS_TERMS_TABLE = 'hits_fts_terms';
+/**
+ * Pack membership as a second, contentless FTS5 table: one row per hit (same rowid),
+ * its pack ids as tokens, or {@link NO_PACK} for a hit without a pack. A pack filter
+ * then costs what a word does (a merge of rowid lists), where joining the link table
+ * on UUID text costs microseconds per row.
+ */
+export const PACK_FTS_TABLE = 'hits_pack_fts';
+/** The token of a hit in no pack (never a UUID). */
+const NO_PACK = 'none';
+
+/**
+ * The sort indexes, one per leading key, each followed by the rest of the default
+ * order and the id, so the default order (and every order starting like an index)
+ * is read straight off an index. Text sorts case-insensitively (NOCASE folds A–Z).
+ */
+const SORT_INDEXES: Record<SortKey, { name: string; columns: string }> = {
+  title: { name: 'hits_order_title', columns: 'title COLLATE NOCASE, artist COLLATE NOCASE, belongs_to COLLATE NOCASE, year, id' },
+  artist: { name: 'hits_order_artist', columns: 'artist COLLATE NOCASE, title COLLATE NOCASE, belongs_to COLLATE NOCASE, year, id' },
+  belongs_to: { name: 'hits_order_belongs_to', columns: 'belongs_to COLLATE NOCASE, title COLLATE NOCASE, artist COLLATE NOCASE, year, id' },
+  year: { name: 'hits_order_year', columns: 'year, title COLLATE NOCASE, artist COLLATE NOCASE, belongs_to COLLATE NOCASE, id' },
+};
+
+/** Rewrites the pack row of the hit with id `hitId` (an SQL expression) from its links. */
+const repackHit = (hitId: string) => `
+       DELETE FROM ${PACK_FTS_TABLE} WHERE rowid = (SELECT rowid FROM hits WHERE id = ${hitId});
+       INSERT INTO ${PACK_FTS_TABLE}(rowid, packs)
+         SELECT h.rowid, coalesce((SELECT group_concat(pack_id, ' ') FROM hit_packs WHERE hit_id = h.id), '${NO_PACK}') FROM hits h WHERE h.id = ${hitId};`;
+
+/**
+ * Creates the FTS5 indexes, their triggers, the vocabulary table and the sort
+ * indexes, and indexes the hits already there. `unicode61 remove_diacritics 2`
+ * folds case and Latin diacritics ("Mötley" is stored as "motley"); prefix indexes
+ * of 1–3 characters make short prefixes cheap. The triggers need
+ * `recursive_triggers` on (openDatabase sets it) for INSERT OR REPLACE.
+ */
+export async function installSqliteSearchSchema(db: Kysely<any>): Promise<void> {
+  const statements = [
+    `CREATE VIRTUAL TABLE ${FTS_TABLE} USING fts5(
+       title, artist, belongs_to,
+       content='hits', content_rowid='rowid',
+       tokenize='unicode61 remove_diacritics 2',
+       prefix='1 2 3'
+     )`,
+    `CREATE VIRTUAL TABLE ${FTS_TERMS_TABLE} USING fts5vocab(${FTS_TABLE}, row)`,
+    `CREATE VIRTUAL TABLE ${PACK_FTS_TABLE} USING fts5(packs, content='', contentless_delete=1, detail=none, tokenize="unicode61 tokenchars '-'")`,
+    `CREATE TRIGGER hits_search_insert AFTER INSERT ON hits BEGIN
+       INSERT INTO ${FTS_TABLE}(rowid, title, artist, belongs_to) VALUES (new.rowid, new.title, new.artist, new.belongs_to);
+       INSERT INTO ${PACK_FTS_TABLE}(rowid, packs) VALUES (new.rowid, '${NO_PACK}');
+     END`,
+    `CREATE TRIGGER hits_search_delete AFTER DELETE ON hits BEGIN
+       INSERT INTO ${FTS_TABLE}(${FTS_TABLE}, rowid, title, artist, belongs_to) VALUES ('delete', old.rowid, old.title, old.artist, old.belongs_to);
+       DELETE FROM ${PACK_FTS_TABLE} WHERE rowid = old.rowid;
+     END`,
+    `CREATE TRIGGER hits_search_update AFTER UPDATE OF title, artist, belongs_to ON hits BEGIN
+       INSERT INTO ${FTS_TABLE}(${FTS_TABLE}, rowid, title, artist, belongs_to) VALUES ('delete', old.rowid, old.title, old.artist, old.belongs_to);
+       INSERT INTO ${FTS_TABLE}(rowid, title, artist, belongs_to) VALUES (new.rowid, new.title, new.artist, new.belongs_to);
+     END`,
+    `CREATE TRIGGER hit_packs_search_insert AFTER INSERT ON hit_packs BEGIN ${repackHit('new.hit_id')} END`,
+    `CREATE TRIGGER hit_packs_search_delete AFTER DELETE ON hit_packs BEGIN ${repackHit('old.hit_id')} END`,
+    `CREATE TRIGGER hit_packs_search_update AFTER UPDATE ON hit_packs BEGIN ${repackHit('old.hit_id')} ${repackHit('new.hit_id')} END`,
+    ...Object.values(SORT_INDEXES).map(({ name, columns }) => `CREATE INDEX ${name} ON hits (${columns})`),
+  ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+  await rebuildSqliteSearchIndexes(db);
+}
+
+/**
+ * Re-reads both FTS indexes from the hits and their links (seconds at 100,000
+ * hits). Needed only when rowids changed behind the triggers' back, e.g. after
+ * restoring a dump made without `--preserve-rowids`; then call
+ * CatalogueService.changed() for the vocabulary.
+ */
+export async function rebuildSqliteSearchIndexes(db: Kysely<any>): Promise<void> {
+  await sql.raw(`INSERT INTO ${FTS_TABLE}(${FTS_TABLE}) VALUES ('rebuild')`).execute(db);
+  await sql.raw(`INSERT INTO ${PACK_FTS_TABLE}(${PACK_FTS_TABLE}) VALUES ('delete-all')`).execute(db);
+  await sql
+    .raw(
+      `INSERT INTO ${PACK_FTS_TABLE}(rowid, packs)
+         SELECT h.rowid, coalesce((SELECT group_concat(pack_id, ' ') FROM hit_packs WHERE hit_id = h.id), '${NO_PACK}') FROM hits h`,
+    )
+    .execute(db);
+}
+
+// ---------------------------------------------------------------------------
+// search
+
+/** Weights of title, artist and belongs_to in the bm25 relevance (a film title matters less). */
+const BM25 = `bm25(${FTS_TABLE}, 2.0, 2.0, 1.0)`;
+const SORT_SQL: Record<SortKey, string> = {
+  title: 'h.title COLLATE NOCASE',
+  artist: 'h.artist COLLATE NOCASE',
+  belongs_to: 'h.belongs_to COLLATE NOCASE',
+  year: 'h.year',
+};
+const DEFAULT_ORDER: readonly SortKey[] = ['title', 'artist', 'belongs_to', 'year'];
+const HIT_COLUMNS = 'h.rowid AS r, h.id, h.title, h.artist, h.belongs_to, h.year, h.yt_id, h.playback_offset, h.audio_state';
+
+/**
+ * A relevance tier with more matches than this is listed in the sort order instead:
+ * bm25 scores every match, which would break P6 for a prefix that matches a good
+ * part of the catalogue (and a ranking over thousands of hits says little anyway).
+ */
+const RANK_LIMIT = 3000;
+/**
+ * The walk plan reads about (offset + limit) × hits / matches index entries; the
+ * sort plan reads and sorts every match. An index step costs a fraction of a
+ * sorted row, hence the factor (measured at 100,000 hits).
+ */
+const WALK_STEPS_PER_SORTED_ROW = 8;
+/** Vocabulary words read per slice of a rebuild: about 10 ms of work each at 60,000 words. */
+const VOCABULARY_SLICE = 2000;
+
+type Row = Omit<HitRecord, 'packs'> & { r: number };
+type Direction = 'ASC' | 'DESC';
+
+/** An FTS5 string literal (the words hold no quotes, but a literal must never break out). */
+const ftsString = (s: string): string => `"${s.replaceAll('"', '""')}"`;
+const FTS = sql.raw(FTS_TABLE);
+
+/**
+ * The pack filter as an FTS5 query on the pack table: a hit in any listed pack, or
+ * (for "") in none. absent = no filter.
+ */
+function packMatch(packs: readonly string[] | undefined): string | null {
+  if (packs === undefined) return null;
+  const tokens = [...new Set(packs.map((p) => (p === '' ? NO_PACK : p.toLowerCase())))];
+  // an empty list matches nothing: the token of no pack that exists
+  return tokens.length === 0 ? ftsString('-') : tokens.map(ftsString).join(' OR ');
+}
+
+const PACK_FTS = sql.raw(PACK_FTS_TABLE);
+/**
+ * The pack filter as a condition on `h`: membership in a rowid set the pack index
+ * builds once per statement. The unary `+` matters: without it SQLite hands the
+ * rowid list to an FTS5 table it is joined with, which then runs its query once
+ * per listed rowid (a hundred times slower).
+ */
+const packCondition = (packs: string): RawBuilder<unknown> => sql`+h.rowid IN (SELECT rowid FROM ${PACK_FTS} WHERE ${PACK_FTS} MATCH ${packs})`;
+
+/** One slice of an ordered result: what to match, in which order, which rows. */
+interface Slice {
+  match: string | null;
+  /** FTS5 query of the pack table, or null. */
+  packs: string | null;
+  keys: readonly SortKey[];
+  dir: Direction;
+  offset: number;
+  limit: number;
+  /** How many rows match (known from the count). */
+  total: number;
+}
+
+/** Search over FTS5; see the file comment. */
+export class SqliteHitSearch implements HitSearchIndex {
+  private readonly db: Db;
+  private readonly log: Logger;
+  private vocabulary = new TypoVocabulary();
+  private building: Promise<void> | null = null;
+  private again = false;
+  private first: Promise<void> | null = null;
+  /** Words noted while a rebuild runs: it may have read past them already. */
+  private notedDuringBuild: string[] = [];
+
+  constructor(db: Db, log: Logger) {
+    this.db = db;
+    this.log = log;
+  }
+
+  ready(): Promise<void> {
+    // built on first use, so a catalogue loaded right after construction is in it
+    this.first ??= this.refresh();
+    return this.first;
+  }
+
+  noteWrite(hit: { title: string; artist: string; belongs_to: string }): void {
+    for (const text of [hit.title, hit.artist, hit.belongs_to]) {
+      for (const term of textTerms(text)) {
+        this.vocabulary.add(term);
+        if (this.building) this.notedDuringBuild.push(term);
+      }
+    }
+  }
+
+  refresh(): Promise<void> {
+    if (this.building) {
+      this.again = true;
+      return this.building;
+    }
+    this.building = (async () => {
+      try {
+        do {
+          this.again = false;
+          this.notedDuringBuild = [];
+          const vocabulary = await this.readVocabulary();
+          for (const term of this.notedDuringBuild) vocabulary.add(term);
+          this.vocabulary = vocabulary;
+        } while (this.again);
+      } catch (err) {
+        this.log.error({ err }, 'building the search vocabulary failed; typo tolerance may miss new words');
+      } finally {
+        this.building = null;
+        this.notedDuringBuild = [];
+      }
+    })();
+    this.first ??= this.building;
+    return this.building;
+  }
+
+  /** Reads every indexed word in slices, yielding to the event loop between them. */
+  private async readVocabulary(): Promise<TypoVocabulary> {
+    const vocabulary = new TypoVocabulary();
+    let after = '';
+    for (;;) {
+      const { rows } = await sql<{ term: string }>`
+        SELECT term FROM ${sql.raw(FTS_TERMS_TABLE)} WHERE term > ${after} ORDER BY term LIMIT ${VOCABULARY_SLICE}`.execute(this.db);
+      for (const r of rows) vocabulary.add(r.term);
+      const last = rows.at(-1);
+      if (!last || rows.length < VOCABULARY_SLICE) return vocabulary;
+      after = last.term;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * The FTS5 query: all words must match; each as a prefix (`prefix` true) or as a
+   * whole word, or as one of its typo variants (always whole words).
+   */
+  private matchExpression(words: readonly string[], prefix: boolean): string {
+    return words
+      .map((word) => {
+        const options = [prefix ? `${ftsString(word)}*` : ftsString(word), ...this.vocabulary.variants(foldWord(word)).map(ftsString)];
+        return options.length === 1 ? options[0] : `(${options.join(' OR ')})`;
+      })
+      .join(' AND ');
+  }
+
+  /**
+   * Relevance (a text and no sort keys) lists two tiers: hits where every word
+   * matched a whole word (or a typo variant), then hits where some word only
+   * matched the start of a longer one; each tier best bm25 first, ties in the sort
+   * order. A tier over RANK_LIMIT hits is listed in the sort order.
+   */
+  async search(q: HitQuery): Promise<HitSearchResult> {
+    await this.ready();
+    const words = queryWords(q.query);
+    const match = words.length > 0 ? this.matchExpression(words, true) : null;
+    const packs = packMatch(q.packs);
+    const total = await this.count(match, packs);
+    const offset = Math.max(0, q.offset);
+    if (total === 0 || offset >= total) return { total, hits: [] };
+    const limit = q.limit === null ? total - offset : Math.min(q.limit, total - offset);
+    const dir: Direction = q.direction === 'descending' ? 'DESC' : 'ASC';
+    // the keys asked for, then the rest of the default order: every order but five starts like a sort index
+    const keys = [...(q.sortBy ?? []), ...DEFAULT_ORDER.filter((k) => !q.sortBy?.includes(k))];
+
+    let ids: number[];
+    if (match === null || (q.sortBy !== null && q.sortBy !== undefined)) {
+      ids = await this.orderedIds({ match, packs, keys, dir, offset, limit, total });
+    } else {
+      const whole = this.matchExpression(words, false);
+      const wholeCount = await this.count(whole, packs);
+      const tiers = [
+        { match: whole, total: wholeCount },
+        { match: `(${match}) NOT (${whole})`, total: total - wholeCount },
+      ];
+      ids = [];
+      let skip = offset;
+      for (const tier of tiers) {
+        const want = limit - ids.length;
+        if (want <= 0) break;
+        if (skip >= tier.total) {
+          skip -= tier.total;
+          continue;
+        }
+        const slice: Slice = { match: tier.match, packs, keys, dir, offset: skip, limit: Math.min(want, tier.total - skip), total: tier.total };
+        const got = tier.total <= RANK_LIMIT ? await this.rankedIds(slice) : await this.orderedIds(slice);
+        for (const id of got) ids.push(id); // not push(...got): an export may take 100,000 ids
+        skip = 0;
+      }
+    }
+    return { total, hits: await this.hitsByRowid(ids) };
+  }
+
+  /** Matches of the filter, counted on the FTS indexes alone. */
+  private async count(match: string | null, packs: string | null): Promise<number> {
+    let query: RawBuilder<{ n: number }>;
+    if (match !== null) {
+      query = sql`SELECT count(*) AS n FROM ${FTS} WHERE ${FTS} MATCH ${match}
+        ${packs !== null ? sql`AND +rowid IN (SELECT rowid FROM ${PACK_FTS} WHERE ${PACK_FTS} MATCH ${packs})` : sql``}`;
+    } else if (packs !== null) {
+      query = sql`SELECT count(*) AS n FROM ${PACK_FTS} WHERE ${PACK_FTS} MATCH ${packs}`;
+    } else {
+      query = sql`SELECT count(*) AS n FROM hits`;
+    }
+    const { rows } = await this.runMatch(query);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Best bm25 first, ties in the sort order: scores every match of the slice. */
+  private async rankedIds(s: Slice): Promise<number[]> {
+    const order = [`score ASC`, ...s.keys.map((k) => `${SORT_SQL[k]} ${s.dir}`), `h.id ${s.dir}`].join(', ');
+    const { rows } = await this.runMatch(sql<{ r: number }>`
+      SELECT h.rowid AS r, ${sql.raw(BM25)} AS score FROM ${FTS} f CROSS JOIN hits h ON h.rowid = f.rowid
+      WHERE ${FTS} MATCH ${s.match} ${s.packs !== null ? sql`AND ${packCondition(s.packs)}` : sql``}
+      ORDER BY ${sql.raw(order)} LIMIT ${s.limit} OFFSET ${s.offset}`);
+    return rows.map((r) => r.r);
+  }
+
+  /**
+   * The slice in the sort order (keys, then id). Many matches: walk the sort index
+   * of the leading key, keeping matching rows, until the page is full. Few matches:
+   * read them all (from the FTS index or the pack index) and sort them. A page past
+   * the middle is read from the other end, so no walk covers more than half.
+   */
+  private async orderedIds(s: Slice): Promise<number[]> {
+    const reversed = s.offset > s.total - s.offset - s.limit;
+    const skip = reversed ? s.total - s.offset - s.limit : s.offset;
+    const dir = reversed ? (s.dir === 'ASC' ? 'DESC' : 'ASC') : s.dir;
+    const order = sql.raw([...s.keys.map((k) => `${SORT_SQL[k]} ${dir}`), `h.id ${dir}`].join(', '));
+    const tail = sql`ORDER BY ${order} LIMIT ${s.limit} OFFSET ${skip}`;
+
+    const hits = await this.approximateHitCount();
+    const walk = s.match === null && s.packs === null ? true : ((skip + s.limit) * hits) / s.total < s.total * WALK_STEPS_PER_SORTED_ROW;
+    let query: RawBuilder<{ r: number }>;
+    if (walk) {
+      const conditions: RawBuilder<unknown>[] = [];
+      if (s.match !== null) conditions.push(sql`+h.rowid IN (SELECT rowid FROM ${FTS} WHERE ${FTS} MATCH ${s.match})`);
+      if (s.packs !== null) conditions.push(packCondition(s.packs));
+      // only rowids: the sort index covers the walk (it holds every key, the id and the rowid)
+      query = sql`SELECT h.rowid AS r FROM hits h INDEXED BY ${sql.raw(SORT_INDEXES[s.keys[0] ?? 'title'].name)}
+        ${conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``} ${tail}`;
+    } else if (s.match !== null) {
+      query = sql`SELECT h.rowid AS r FROM ${FTS} f CROSS JOIN hits h ON h.rowid = f.rowid
+        WHERE ${FTS} MATCH ${s.match} ${s.packs !== null ? sql`AND ${packCondition(s.packs)}` : sql``} ${tail}`;
+    } else {
+      query = sql`SELECT h.rowid AS r FROM ${PACK_FTS} p CROSS JOIN hits h ON h.rowid = p.rowid WHERE ${PACK_FTS} MATCH ${s.packs} ${tail}`;
+    }
+    const ids = (await this.runMatch(query)).rows.map((r) => r.r);
+    return reversed ? ids.reverse() : ids;
+  }
+
+  /** Rows of the hits table, cheaply (the largest rowid; deletions leave it a little high). */
+  private async approximateHitCount(): Promise<number> {
+    const { rows } = await sql<{ n: number | null }>`SELECT max(rowid) AS n FROM hits`.execute(this.db);
+    return Math.max(1, Number(rows[0]?.n ?? 1));
+  }
+
+  /** Runs a statement with an FTS5 query; a query FTS5 cannot parse matches nothing instead of failing. */
+  private async runMatch<T>(query: RawBuilder<T>): Promise<{ rows: T[] }> {
+    try {
+      return await query.execute(this.db);
+    } catch (err) {
+      if (err instanceof Error && /fts5/i.test(err.message)) {
+        this.log.warn({ err }, 'search query rejected by FTS5');
+        return { rows: [] };
+      }
+      throw err;
+    }
+  }
+
+  /** The hits of a page in the given order, each with its pack ids (ascending). */
+  private async hitsByRowid(ids: readonly number[]): Promise<HitRecord[]> {
+    if (ids.length === 0) return [];
+    const byRowid = new Map<number, HitRecord>();
+    // in slices: SQLite limits the number of bound parameters
+    for (let i = 0; i < ids.length; i += 500) {
+      const slice = ids.slice(i, i + 500);
+      const { rows } = await sql<Row>`SELECT ${sql.raw(HIT_COLUMNS)} FROM hits h WHERE h.rowid IN (${sql.join(slice)})`.execute(this.db);
+      const hits = new Map<string, HitRecord>();
+      for (const r of rows) {
+        const hit: HitRecord = {
+          id: r.id,
+          title: r.title,
+          artist: r.artist,
+          belongs_to: r.belongs_to,
+          year: Number(r.year),
+          yt_id: r.yt_id,
+          playback_offset: Number(r.playback_offset),
+          audio_state: r.audio_state,
+          packs: [],
+        };
+        byRowid.set(Number(r.r), hit);
+        hits.set(r.id, hit);
+      }
+      if (hits.size === 0) continue; // deleted meanwhile
+      const links = await this.db.selectFrom('hit_packs').select(['hit_id', 'pack_id']).where('hit_id', 'in', [...hits.keys()]).orderBy('pack_id').execute();
+      for (const l of links) hits.get(l.hit_id)?.packs.push(l.pack_id);
+    }
+    return ids.flatMap((id) => byRowid.get(id) ?? []);
+  }
+}
