@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defineRoom, defineServer, LocalPresence } from '@colyseus/core';
+import { defineRoom, defineServer, LocalPresence, matchMaker } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { configureApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -62,6 +62,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
 
   const transport = new WebSocketTransport();
+  // The client is served from this origin. Colyseus would answer every response with
+  // CORS headers reflecting any Origin with credentials; a same-origin app needs none.
+  matchMaker.controller.DEFAULT_CORS_HEADERS = {} as typeof matchMaker.controller.DEFAULT_CORS_HEADERS;
+  matchMaker.controller.getCorsHeaders = () => ({});
   const colyseus = defineServer({
     rooms: { game: defineRoom(GameRoom) },
     transport,
@@ -76,6 +80,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   log.info({ port, host: config.HOST }, `Hitline is listening on http://localhost:${port}`);
   // after listening: the queue runs in the background and hits become playable as they finish
   await audio.start().catch((err: unknown) => log.error({ err, dir: config.AUDIO_DIR }, 'the audio pipeline could not start; hits get no new audio'));
+  // the editor's changes reach the audio: a new YouTube id downloads, a new offset re-cuts, a deletion removes the files
+  catalogue.onChanged((change) => {
+    if (change.kind !== 'hit') return;
+    const done = (err: unknown) => log.error({ err, hit: change.id }, 'audio follow-up of a catalogue change failed');
+    if (change.action === 'deleted') audio.removeAudio(change.id).catch(done);
+    else if (change.audio === 'new_source') audio.enqueue(change.id, { kind: 'youtube' }).catch(done);
+    else if (change.audio === 'reprocess') audio.enqueue(change.id).catch(done);
+  });
 
   // sessions that ran out make their users leave their games (A7)
   const sweep = setInterval(() => {

@@ -12,6 +12,7 @@ import { CliError } from './users.ts';
  * jobs up within seconds; without a running server they wait for its next start.
  */
 
+/** Help text of `import-folder`. */
 export const AUDIO_USAGE = `usage:
   npm run cli -- import-folder DIR [--pack NAME]
 

@@ -4,7 +4,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline as pipe } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
-import { UuidSchema } from '../../shared/protocol/common.ts';
+import { z } from 'zod';
+import { CountSchema, UuidSchema } from '../../shared/protocol/common.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { AudioJobError } from '../services/audio/errors.ts';
@@ -18,6 +19,46 @@ import { apiError, parseOr400, sendError } from './errors.ts';
  * hit's audio, see the pipeline's progress and failures, retry a failed hit.
  * Everything answers at once; the processing happens in the pipeline's worker.
  */
+
+/** `GET /api/hits/audio/status` (for the API reference and clients). */
+export const AudioStatusSchema = z
+  .strictObject({
+    available: CountSchema.meta({ description: 'Hits whose audio is ready (as in `process_hits`).' }),
+    downloading: CountSchema.meta({ description: 'Hits queued or being fetched (as in `process_hits`).' }),
+    processing: CountSchema.meta({ description: 'Hits being processed (as in `process_hits`).' }),
+    states: z.strictObject({ none: CountSchema, queued: CountSchema, fetching: CountSchema, processing: CountSchema, ready: CountSchema, failed: CountSchema }).meta({ description: 'Hits per audio state.' }),
+    sources: z.strictObject({
+      youtube: z.strictObject({ enabled: z.boolean(), reason: z.string().optional() }).meta({ description: 'On when the server has a `yt-dlp` (YTDLP_PATH); `reason` says why not.' }),
+      upload: z.strictObject({ enabled: z.literal(true), max_bytes: z.int().optional() }),
+      folder: z.strictObject({ enabled: z.literal(true) }).meta({ description: '`npm run cli -- import-folder DIR`.' }),
+    }),
+    processing_settings: z.strictObject({
+      loudness_lufs: z.number().meta({ description: 'EBU R128 integrated loudness of every processed hit.' }),
+      true_peak_dbtp: z.number(),
+      max_seconds: z.int().meta({ description: 'A processed file runs from `playback_offset` to the end, at most this long.' }),
+      max_source_seconds: z.int().meta({ description: 'Longer sources are refused.' }),
+      formats: z.array(z.string()),
+    }),
+    failures: z
+      .array(
+        z.strictObject({
+          id: UuidSchema,
+          title: z.string(),
+          artist: z.string(),
+          source: z.enum(['youtube', 'upload', 'file']),
+          reason: z.string().meta({ description: 'Why it failed, readable.', example: 'the playback offset (300 s) is past the end of the audio (3 min 20 s long)' }),
+          attempts: CountSchema,
+          failed_at: z.string(),
+        }),
+      )
+      .meta({ description: 'Failed hits, most recent first (at most 500); `POST /api/hits/{hitId}/audio/retry` queues one again.' }),
+  })
+  .meta({ id: 'AudioStatus', description: 'The audio pipeline: counts, sources, the processing every hit gets, and the failures.' });
+
+/** 202 answer of an upload or a retry. */
+export const AudioQueuedSchema = z
+  .strictObject({ type: z.literal('success'), message: z.string(), audio_state: z.enum(['queued', 'failed']) })
+  .meta({ id: 'AudioQueued', description: 'The hit\'s audio is queued (`failed` when it failed at once, e.g. YouTube is off: see the status).' });
 
 /** The upload path, for the CSRF guard's list of paths whose body is not JSON. */
 export const AUDIO_UPLOAD_PATH = /^\/api\/hits\/[^/]+\/audio$/;

@@ -65,6 +65,7 @@ import {
   type GlobalEventName,
 } from '../../shared/protocol/index.ts';
 import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, ERRORS, ruleError, type ErrorCode } from '../../shared/rules/index.ts';
+import { AUDIO_EMPTY, HIT_NOT_FOUND as AUDIO_HIT_NOT_FOUND, AudioQueuedSchema, AudioStatusSchema, NOT_AUDIO_TYPE } from './audio-admin.ts';
 import { PERMISSION_DENIED, UNAUTHENTICATED } from './auth.ts';
 import { HIT_ID_NOT_FOUND, HIT_NOT_FOUND as HIT_NOT_FOUND_ERROR, PACK_NAME_TAKEN, PACK_NOT_FOUND, PACK_RENAME_NOT_FOUND, YT_ID_TAKEN } from './catalogue.ts';
 import { BAD_APPLY, EMPTY_BODY, FILE_TOO_LARGE_CODE, IMPORT_REJECTED_CODE, ImportReportSchema, NOT_YAML } from './catalogue-io.ts';
@@ -698,6 +699,74 @@ function audioPaths(): ZodOpenApiPathsObject {
   return {
     '/api/games/{id}/hit': { get: audio(false) },
     '/api/games/{id}/hit/{hit}': { get: audio(true) },
+    ...audioAdminPaths(),
+  };
+}
+
+/** The audio pipeline's endpoints for catalogue editors (server/http/audio-admin.ts). */
+function audioAdminPaths(): ZodOpenApiPathsObject {
+  const needsWriteHits = { ...NO_PERMISSION, message: `${NO_PERMISSION.message} (needs write_hits)` };
+  const HIT_NOT_FOUND = fromApi(AUDIO_HIT_NOT_FOUND);
+  return {
+    '/api/hits/audio/status': {
+      get: {
+        tags: ['audio', 'catalogue'],
+        operationId: 'getAudioStatus',
+        summary: 'Audio pipeline status',
+        description: 'Needs the write_hits permission. The `process_hits` counts, hits per audio state, which sources are on, and every failed hit with its reason and attempts. `Cache-Control: no-store`.',
+        security: SESSION,
+        responses: { 200: ok('The status.', AudioStatusSchema), ...errorResponses([NEEDS_LOGIN, needsWriteHits]) },
+      },
+    },
+    '/api/hits/{hitId}/audio': {
+      post: {
+        tags: ['audio', 'catalogue'],
+        operationId: 'uploadHitAudio',
+        summary: "Upload a hit's audio",
+        description:
+          "Needs the write_hits permission. The body is the audio file itself with its audio content type (`audio/mpeg`, `audio/ogg`, `audio/flac`, `audio/wav`, `audio/mp4`, …), at most AUDIO_UPLOAD_MAX_MB (default 50 MB). It is checked at once (audio? at most 30 min?), kept as the hit's source and queued: the answer comes before the processing (loudness-normalised Opus and MP3 from `playback_offset`, no tags), which `process_hits` and the status report.",
+        security: SESSION,
+        requestParams: { path: hitParam },
+        requestBody: { required: true, content: { 'audio/*': { schema: z.string().meta({ format: 'binary' }) } } },
+        responses: {
+          202: ok('Queued for processing.', AudioQueuedSchema),
+          ...errorResponses([
+            INVALID('The hit id', BAD_UUID('hitId')),
+            fromApi(AUDIO_EMPTY),
+            { status: 400, code: 'not_audio', message: 'the file is not audio (the message says why)', example: 'not an audio file (it has no audio stream)' },
+            { status: 400, code: 'audio_too_long', message: 'the audio is longer than 30 minutes', example: 'the audio is too long (2 h 0 min; the limit is 30 min)' },
+            NEEDS_LOGIN,
+            CSRF,
+            TOO_MANY,
+            needsWriteHits,
+            HIT_NOT_FOUND,
+            { status: 413, code: 'body_too_large', message: 'the audio file is too large: at most <AUDIO_UPLOAD_MAX_MB> MB', example: 'the audio file is too large: at most 50 MB' },
+            fromApi(NOT_AUDIO_TYPE),
+          ]),
+        },
+      },
+    },
+    '/api/hits/{hitId}/audio/retry': {
+      post: {
+        tags: ['audio', 'catalogue'],
+        operationId: 'retryHitAudio',
+        summary: "Retry a hit's failed audio",
+        description: 'Needs the write_hits permission. Queues a failed hit again from its source, attempts counted from zero.',
+        security: SESSION,
+        requestParams: { path: hitParam },
+        responses: {
+          202: ok('Queued again.', AudioQueuedSchema),
+          ...errorResponses([
+            INVALID('The hit id', BAD_UUID('hitId')),
+            ...MUTATION,
+            needsWriteHits,
+            HIT_NOT_FOUND,
+            { status: 409, code: 'audio_not_failed', message: 'only a hit whose audio failed can be retried (this one is <state>)', example: 'only a hit whose audio failed can be retried (this one is ready)' },
+            { status: 409, code: 'no_audio_source', message: 'the hit has no audio source: upload a file or set a YouTube id' },
+          ]),
+        },
+      },
+    },
   };
 }
 

@@ -22,7 +22,13 @@ export interface PackInfo {
 
 /** What changed, for {@link CatalogueService.onChanged} listeners. */
 export type CatalogueChange =
-  | { kind: 'hit' | 'pack'; id: string; action: 'created' | 'updated' | 'deleted' }
+  | {
+      kind: 'hit' | 'pack';
+      id: string;
+      action: 'created' | 'updated' | 'deleted';
+      /** For hits: the audio needs a new download (new yt_id) or a re-cut of its source (new offset). */
+      audio?: 'new_source' | 'reprocess';
+    }
   /** Anything, e.g. after a bulk import. */
   | { kind: 'bulk' };
 
@@ -189,7 +195,7 @@ export class CatalogueService {
       if (packs.length > 0) await trx.insertInto('hit_packs').values(packs.map((pack_id) => ({ hit_id: id, pack_id }))).execute();
       return null;
     });
-    return this.afterHitWrite(refused, id, input, 'created');
+    return this.afterHitWrite(refused, id, input, 'created', input.yt_id ? 'new_source' : undefined);
   }
 
   /**
@@ -198,12 +204,14 @@ export class CatalogueService {
    * back to `none` for the audio pipeline to redo.
    */
   async updateHit(id: string, input: HitBody): Promise<HitWriteResult> {
+    let audio: 'new_source' | 'reprocess' | undefined;
     const refused = await this.writeHit(async (trx) => {
       const old = await trx.selectFrom('hits').select(['yt_id', 'playback_offset']).where('id', '=', id).executeTakeFirst();
       if (!old) return { reason: 'not_found' };
       const problem = await this.checkHit(trx, input, id);
       if (problem) return problem;
       const audioStale = old.yt_id !== input.yt_id || Number(old.playback_offset) !== input.playback_offset;
+      audio = old.yt_id !== input.yt_id && input.yt_id ? 'new_source' : audioStale ? 'reprocess' : undefined;
       const { packs, ...fields } = input;
       await trx
         .updateTable('hits')
@@ -218,7 +226,7 @@ export class CatalogueService {
       if (added.length > 0) await trx.insertInto('hit_packs').values(added.map((pack_id) => ({ hit_id: id, pack_id }))).execute();
       return null;
     });
-    return this.afterHitWrite(refused, id, input, 'updated');
+    return this.afterHitWrite(refused, id, input, 'updated', audio);
   }
 
   /** Deletes a hit and its pack links. False when there is no such hit. Running games keep their own copy. */
@@ -254,10 +262,16 @@ export class CatalogueService {
     }
   }
 
-  private async afterHitWrite(refused: HitWriteError | null, id: string, input: HitBody, action: 'created' | 'updated'): Promise<HitWriteResult> {
+  private async afterHitWrite(
+    refused: HitWriteError | null,
+    id: string,
+    input: HitBody,
+    action: 'created' | 'updated',
+    audio: 'new_source' | 'reprocess' | undefined,
+  ): Promise<HitWriteResult> {
     if (refused) return { ok: false, ...refused };
     this.search.noteWrite(input);
-    this.emit({ kind: 'hit', id, action });
+    this.emit(audio ? { kind: 'hit', id, action, audio } : { kind: 'hit', id, action });
     const hit = await this.hit(id);
     return hit ? { ok: true, hit } : { ok: false, reason: 'not_found' }; // deleted in between
   }

@@ -170,19 +170,43 @@ function packMatch(packs: readonly string[] | undefined): string | null {
 }
 
 const PACK_FTS = sql.raw(PACK_FTS_TABLE);
+
 /**
- * The pack filter as a condition on `h`: membership in a rowid set the pack index
- * builds once per statement. The unary `+` matters: without it SQLite hands the
- * rowid list to an FTS5 table it is joined with, which then runs its query once
- * per listed rowid (a hundred times slower).
+ * Which rows a search may return besides matching its text: the hits in the listed
+ * packs (an FTS5 query of the pack table), or rowids read already (see
+ * {@link ROWID_LIMIT}). null = no such filter.
  */
-const packCondition = (packs: string): RawBuilder<unknown> => sql`+h.rowid IN (SELECT rowid FROM ${PACK_FTS} WHERE ${PACK_FTS} MATCH ${packs})`;
+type Within = { packs: string } | { rowids: readonly number[] } | null;
+
+/**
+ * The filter as a condition on `column` (`h.rowid`, or `f.rowid` where the FTS
+ * table is scanned first: then rows outside the filter are dropped before their
+ * hit is looked up). A pack filter is a rowid set the pack index builds once per
+ * statement. The unary `+` matters: without it SQLite hands the rowid list to an
+ * FTS5 table it is joined with, which then runs its query once per listed rowid
+ * (a hundred times slower).
+ */
+function withinCondition(within: NonNullable<Within>, column: 'h.rowid' | 'f.rowid' | 'rowid'): RawBuilder<unknown> {
+  const c = sql.raw(column);
+  if ('packs' in within) return sql`+${c} IN (SELECT rowid FROM ${PACK_FTS} WHERE ${PACK_FTS} MATCH ${within.packs})`;
+  // integers read from SQLite, written into the statement: no limit on bound parameters to mind
+  return sql`+${c} IN (${sql.raw(within.rowids.map((r) => String(Math.trunc(Number(r)))).join(',') || 'NULL')})`;
+}
+
+/**
+ * A text search with a pack filter reads the rowids of its matches first when
+ * they are at most this many (up to this many ranked ones are what relevance
+ * lists anyway), and its later statements (tier count, ranking, page) test those
+ * instead: building the pack index's rowid set (thousands of hits per pack) in
+ * every statement cost up to 3 ms each and broke P6 for pack-filtered searches.
+ */
+const ROWID_LIMIT = RANK_LIMIT;
 
 /** One slice of an ordered result: what to match, in which order, which rows. */
 interface Slice {
   match: string | null;
-  /** FTS5 query of the pack table, or null. */
-  packs: string | null;
+  /** Pack filter or known rowids, or null. */
+  within: Within;
   keys: readonly SortKey[];
   dir: Direction;
   offset: number;
@@ -286,7 +310,15 @@ export class SqliteHitSearch implements HitSearchIndex {
     const words = queryWords(q.query);
     const match = words.length > 0 ? this.matchExpression(words, true) : null;
     const packs = packMatch(q.packs);
-    const total = await this.count(match, packs);
+    let within: Within = packs === null ? null : { packs };
+    let total: number;
+    if (match !== null && packs !== null) {
+      const rowids = await this.matchingRowids(match, packs, ROWID_LIMIT + 1);
+      if (rowids.length <= ROWID_LIMIT) {
+        total = rowids.length;
+        within = { rowids };
+      } else total = await this.count(match, within);
+    } else total = await this.count(match, within);
     const offset = Math.max(0, q.offset);
     if (total === 0 || offset >= total) return { total, hits: [] };
     const limit = q.limit === null ? total - offset : Math.min(q.limit, total - offset);
@@ -296,10 +328,10 @@ export class SqliteHitSearch implements HitSearchIndex {
 
     let ids: number[];
     if (match === null || (q.sortBy !== null && q.sortBy !== undefined)) {
-      ids = await this.orderedIds({ match, packs, keys, dir, offset, limit, total });
+      ids = await this.orderedIds({ match, within, keys, dir, offset, limit, total });
     } else {
       const whole = this.matchExpression(words, false);
-      const wholeCount = await this.count(whole, packs);
+      const wholeCount = await this.count(whole, within);
       const tiers = [
         { match: whole, total: wholeCount },
         { match: `(${match}) NOT (${whole})`, total: total - wholeCount },
@@ -313,7 +345,7 @@ export class SqliteHitSearch implements HitSearchIndex {
           skip -= tier.total;
           continue;
         }
-        const slice: Slice = { match: tier.match, packs, keys, dir, offset: skip, limit: Math.min(want, tier.total - skip), total: tier.total };
+        const slice: Slice = { match: tier.match, within, keys, dir, offset: skip, limit: Math.min(want, tier.total - skip), total: tier.total };
         const got = tier.total <= RANK_LIMIT ? await this.rankedIds(slice) : await this.orderedIds(slice);
         for (const id of got) ids.push(id); // not push(...got): an export may take 100,000 ids
         skip = 0;
@@ -323,13 +355,14 @@ export class SqliteHitSearch implements HitSearchIndex {
   }
 
   /** Matches of the filter, counted on the FTS indexes alone. */
-  private async count(match: string | null, packs: string | null): Promise<number> {
+  private async count(match: string | null, within: Within): Promise<number> {
     let query: RawBuilder<{ n: number }>;
     if (match !== null) {
-      query = sql`SELECT count(*) AS n FROM ${FTS} WHERE ${FTS} MATCH ${match}
-        ${packs !== null ? sql`AND +rowid IN (SELECT rowid FROM ${PACK_FTS} WHERE ${PACK_FTS} MATCH ${packs})` : sql``}`;
-    } else if (packs !== null) {
-      query = sql`SELECT count(*) AS n FROM ${PACK_FTS} WHERE ${PACK_FTS} MATCH ${packs}`;
+      query = sql`SELECT count(*) AS n FROM ${FTS} WHERE ${FTS} MATCH ${match} ${within !== null ? sql`AND ${withinCondition(within, 'rowid')}` : sql``}`;
+    } else if (within !== null && 'packs' in within) {
+      query = sql`SELECT count(*) AS n FROM ${PACK_FTS} WHERE ${PACK_FTS} MATCH ${within.packs}`;
+    } else if (within !== null) {
+      return within.rowids.length;
     } else {
       query = sql`SELECT count(*) AS n FROM hits`;
     }
@@ -337,12 +370,19 @@ export class SqliteHitSearch implements HitSearchIndex {
     return Number(rows[0]?.n ?? 0);
   }
 
+  /** Rowids of the hits matching `match` in the packs `packs`, at most `limit` of them (in rowid order). */
+  private async matchingRowids(match: string, packs: string, limit: number): Promise<number[]> {
+    const { rows } = await this.runMatch(sql<{ r: number }>`
+      SELECT rowid AS r FROM ${FTS} WHERE ${FTS} MATCH ${match} AND ${withinCondition({ packs }, 'rowid')} LIMIT ${limit}`);
+    return rows.map((r) => r.r);
+  }
+
   /** Best bm25 first, ties in the sort order: scores every match of the slice. */
   private async rankedIds(s: Slice): Promise<number[]> {
     const order = [`score ASC`, ...s.keys.map((k) => `${SORT_SQL[k]} ${s.dir}`), `h.id ${s.dir}`].join(', ');
     const { rows } = await this.runMatch(sql<{ r: number }>`
       SELECT h.rowid AS r, ${sql.raw(BM25)} AS score FROM ${FTS} f CROSS JOIN hits h ON h.rowid = f.rowid
-      WHERE ${FTS} MATCH ${s.match} ${s.packs !== null ? sql`AND ${packCondition(s.packs)}` : sql``}
+      WHERE ${FTS} MATCH ${s.match} ${s.within !== null ? sql`AND ${withinCondition(s.within, 'f.rowid')}` : sql``}
       ORDER BY ${sql.raw(order)} LIMIT ${s.limit} OFFSET ${s.offset}`);
     return rows.map((r) => r.r);
   }
@@ -361,20 +401,22 @@ export class SqliteHitSearch implements HitSearchIndex {
     const tail = sql`ORDER BY ${order} LIMIT ${s.limit} OFFSET ${skip}`;
 
     const hits = await this.approximateHitCount();
-    const walk = s.match === null && s.packs === null ? true : ((skip + s.limit) * hits) / s.total < s.total * WALK_STEPS_PER_SORTED_ROW;
+    const walk = s.match === null && s.within === null ? true : ((skip + s.limit) * hits) / s.total < s.total * WALK_STEPS_PER_SORTED_ROW;
     let query: RawBuilder<{ r: number }>;
     if (walk) {
       const conditions: RawBuilder<unknown>[] = [];
       if (s.match !== null) conditions.push(sql`+h.rowid IN (SELECT rowid FROM ${FTS} WHERE ${FTS} MATCH ${s.match})`);
-      if (s.packs !== null) conditions.push(packCondition(s.packs));
+      if (s.within !== null) conditions.push(withinCondition(s.within, 'h.rowid'));
       // only rowids: the sort index covers the walk (it holds every key, the id and the rowid)
       query = sql`SELECT h.rowid AS r FROM hits h INDEXED BY ${sql.raw(SORT_INDEXES[s.keys[0] ?? 'title'].name)}
         ${conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``} ${tail}`;
     } else if (s.match !== null) {
       query = sql`SELECT h.rowid AS r FROM ${FTS} f CROSS JOIN hits h ON h.rowid = f.rowid
-        WHERE ${FTS} MATCH ${s.match} ${s.packs !== null ? sql`AND ${packCondition(s.packs)}` : sql``} ${tail}`;
+        WHERE ${FTS} MATCH ${s.match} ${s.within !== null ? sql`AND ${withinCondition(s.within, 'f.rowid')}` : sql``} ${tail}`;
+    } else if (s.within !== null && 'packs' in s.within) {
+      query = sql`SELECT h.rowid AS r FROM ${PACK_FTS} p CROSS JOIN hits h ON h.rowid = p.rowid WHERE ${PACK_FTS} MATCH ${s.within.packs} ${tail}`;
     } else {
-      query = sql`SELECT h.rowid AS r FROM ${PACK_FTS} p CROSS JOIN hits h ON h.rowid = p.rowid WHERE ${PACK_FTS} MATCH ${s.packs} ${tail}`;
+      throw new Error('unreachable: known rowids come only with a text');
     }
     const ids = (await this.runMatch(query)).rows.map((r) => r.r);
     return reversed ? ids.reverse() : ids;

@@ -14,6 +14,7 @@ import { parseFile } from 'music-metadata';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/index.ts';
+import { AudioQueuedSchema, AudioStatusSchema } from '../../server/http/audio-admin.ts';
 import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import { AudioPipeline, processedFiles, type AudioPipelineOptions } from '../../server/services/audio/pipeline.ts';
 import { LOUDNESS_TARGET, parseEbur128, transcode } from '../../server/services/audio/transcode.ts';
@@ -594,10 +595,17 @@ describe('restarts', () => {
     await d.updateTable('hits').set({ audio_state: 'processing' }).where('id', '=', ids[1]!).execute();
     await d.updateTable('audio_jobs').set({ claim: 'dead-worker' }).execute();
     await d.updateTable('hits').set({ audio_state: 'queued' }).where('id', '=', ids[2]!).execute();
+    // "ready" hits whose files are gone: processed again from their source, or back to no audio
+    const lost = await addHit(d);
+    await store.enqueue(lost, 'file', src.short!);
+    const bare = await addHit(d);
+    await d.updateTable('hits').set({ audio_state: 'ready' }).where('id', 'in', [lost, bare]).execute();
     const p = pipeline(d, audioDir);
     await p.start();
-    const states = await settle(d, ids);
-    expect([states[ids[0]!], states[ids[1]!]]).toEqual(['ready', 'ready']);
+    expect(await state(d, bare)).toBe('none');
+    const states = await settle(d, [...ids, lost]);
+    expect([states[ids[0]!], states[ids[1]!], states[lost]]).toEqual(['ready', 'ready', 'ready']);
+    expect(existsSync(processedFiles(audioDir, lost).opus)).toBe(true);
     // the orphan got a YouTube job, which fails readably with yt-dlp off
     expect(states[ids[2]!]).toBe('failed');
     expect((await job(d, ids[2]!)).error).toBe('the YouTube source is off (YTDLP_PATH is not set)');
@@ -766,6 +774,7 @@ describe('HTTP', () => {
 
     const ok = await json(await upload(editor, hitIds[0]!, mp3));
     expect(ok).toEqual({ status: 202, body: { type: 'success', message: 'audio uploaded; processing queued', audio_state: 'queued' } });
+    expect(AudioQueuedSchema.safeParse(ok.body).success).toBe(true);
     await settle(t.server.db, [hitIds[0]!]);
     expect(await state(t.server.db, hitIds[0]!)).toBe('ready');
     await expectProcessed(join(t.dir, 'audio'), hitIds[0]!, 5);
@@ -794,6 +803,8 @@ describe('HTTP', () => {
       processing_settings: { loudness_lufs: -16, true_peak_dbtp: -1.5, max_seconds: 600 },
     });
     const row = await t.server.db.selectFrom('hits').select(['title', 'artist']).where('id', '=', hit).executeTakeFirstOrThrow();
+    // the answer is what the API reference says
+    expect(AudioStatusSchema.parse(status.body)).toEqual(status.body);
     expect(status.body.failures).toEqual([{ id: hit, title: row.title, artist: row.artist, source: 'file', reason: 'the source file is missing', attempts: 1, failed_at: expect.any(String) }]);
 
     expect((await guest.request('POST', `/api/hits/${hit}/audio/retry`)).status).toBe(403);

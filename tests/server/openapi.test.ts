@@ -50,6 +50,9 @@ const EXPECTED: Record<string, string[]> = {
   '/api/games/{id}/events': ['get'],
   '/api/games/{id}/hit': ['get'],
   '/api/games/{id}/hit/{hit}': ['get'],
+  '/api/hits/audio/status': ['get'],
+  '/api/hits/{hitId}/audio': ['post'],
+  '/api/hits/{hitId}/audio/retry': ['post'],
   '/api/events': ['get'],
   '/api/hits/packs': ['get', 'post'],
   '/api/hits/packs/{packId}': ['patch', 'delete'],
@@ -441,8 +444,8 @@ describe('the document against the real server', () => {
       handle?: { stack?: LayerLike[] };
     }
     const app = express();
-    const { config, log, hub, users, catalogue } = t.server;
-    configureApp(app, { config, log, hub, users, catalogue });
+    const { config, log, hub, users, catalogue, audio } = t.server;
+    configureApp(app, { config, log, hub, users, catalogue, audio });
     const mounted: string[] = [];
     const walk = (stack: LayerLike[], prefix: string): void => {
       for (const layer of stack) {

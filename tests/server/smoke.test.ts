@@ -28,4 +28,11 @@ describe('smoke', () => {
     sse.close();
     await room.leave();
   });
+
+  it('sends no CORS headers: the API is for its own origin', async () => {
+    const r = await fetch(`${t.base}/api/games`, { headers: { origin: 'https://evil.example' } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
+    expect(r.headers.get('access-control-allow-credentials')).toBeNull();
+  });
 });

@@ -87,6 +87,7 @@ export const processedFiles = (audioDir: string, hitId: string) => ({ opus: join
 /** Work folders older than this belong to no running job (a crash): removed on start. */
 const STALE_TMP_MS = 6 * 3600_000;
 
+/** The pipeline's worker and its API for the HTTP layer, the catalogue and the CLI (see the module comment). */
 export class AudioPipeline {
   readonly store: AudioJobStore;
   readonly audioDir: string;
@@ -153,10 +154,11 @@ export class AudioPipeline {
     await mkdir(this.tmpDir, { recursive: true });
     await this.sweepTmp();
     const recovered = await this.store.recover();
+    const lost = await this.requeueMissingFiles();
     const queued = this.ytdlp && this.queueYoutubeOnStart ? await this.store.queueYoutube() : 0;
-    if (recovered || queued) this.log.info({ recovered, queued }, 'audio queue resumed');
+    if (recovered || lost || queued) this.log.info({ recovered, lost, queued }, 'audio queue resumed');
     await this.progress.prime().catch(() => undefined);
-    if (recovered || queued) this.progress.poke();
+    if (recovered || lost || queued) this.progress.poke();
     this.pump();
   }
 
@@ -218,6 +220,7 @@ export class AudioPipeline {
     let path: string | null;
     if (source) {
       kind = source.kind;
+      // an explicit YouTube source (a new YouTube id) means a new download
       path = source.kind === 'youtube' ? null : source.path;
     } else if (job && (job.source !== 'youtube' || hit.yt_id)) {
       kind = job.source;
@@ -228,8 +231,6 @@ export class AudioPipeline {
     } else {
       return { ok: false, code: 'no_audio_source', message: 'the hit has no audio source: upload a file or set a YouTube id' };
     }
-    // a new YouTube id means a new download
-    if (kind === 'youtube' && source?.kind === 'youtube') path = null;
     await this.cancel(hitId);
     if (kind === 'youtube' && path === null) {
       if (!hit.yt_id) return { ok: false, code: 'no_audio_source', message: 'the hit has no YouTube id' };
@@ -280,15 +281,6 @@ export class AudioPipeline {
   /** Quick check of an uploaded or imported file before it is queued: audio at all, not too long. Throws an AudioJobError. */
   async check(file: string): Promise<{ duration: number | null; format: string }> {
     return probeAudio({ ffmpeg: this.ffmpeg, timeoutMs: Math.min(this.processTimeoutMs, 60_000) }, file);
-  }
-
-  /** Resolves when no job runs here and none is due (tests and the CLI). */
-  async idle(pollMs = 50): Promise<void> {
-    for (;;) {
-      const due = await this.store.nextDue();
-      if (this.running.size === 0 && !this.pumping && (due === undefined || Date.parse(due) > Date.now() + this.pollMs)) return;
-      await new Promise((r) => setTimeout(r, pollMs));
-    }
   }
 
   // --- worker ---------------------------------------------------------------
@@ -426,6 +418,32 @@ export class AudioPipeline {
     } finally {
       await rm(work, { recursive: true, force: true }).catch(() => undefined);
     }
+  }
+
+  /**
+   * A ready hit must have its files: when they are gone (an emptied AUDIO_DIR, a
+   * restored backup of the database), the hit is processed again from its source,
+   * or goes back to "no audio" when it has none. Returns how many hits were affected.
+   */
+  private async requeueMissingFiles(): Promise<number> {
+    const ready = await this.db
+      .selectFrom('hits')
+      .leftJoin('audio_jobs', 'audio_jobs.hit_id', 'hits.id')
+      .select(['hits.id', 'hits.yt_id', 'audio_jobs.source', 'audio_jobs.source_path'])
+      .where('hits.audio_state', '=', 'ready')
+      .execute();
+    if (ready.length === 0) return 0;
+    const names = new Set(await readdir(this.audioDir));
+    let lost = 0;
+    for (const hit of ready) {
+      if (names.has(`${hit.id}.opus`) && names.has(`${hit.id}.mp3`)) continue;
+      lost++;
+      if (hit.source) await this.store.enqueue(hit.id, hit.source, hit.source_path);
+      else if (hit.yt_id) await this.store.enqueue(hit.id, 'youtube', null);
+      else await this.db.updateTable('hits').set({ audio_state: 'none' }).where('id', '=', hit.id).where('audio_state', '=', 'ready').execute();
+    }
+    if (lost > 0) this.log.warn({ hits: lost }, 'ready hits without their audio files: processing them again');
+    return lost;
   }
 
   /** Removes kept sources of `hitId` (`sources/<hitId>.*`) except `keep`. */
