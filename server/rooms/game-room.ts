@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import { CloseCode, Room, ServerError, type AuthContext, type Client, type Delayed } from '@colyseus/core';
 import { parseCookie } from 'cookie';
 import { parseRoomMessage, ROOM_MESSAGES, type RoomMessage } from '../../shared/protocol/index.ts';
@@ -16,6 +17,7 @@ import {
   type GamePayload,
   type RuleError,
 } from '../../shared/rules/index.ts';
+import { processedFiles } from '../services/audio/pipeline.ts';
 import { roomServices } from './services.ts';
 import { GameState, syncState } from './schema.ts';
 
@@ -70,6 +72,8 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   private readonly connections = new Map<string, number>();
   private readonly absentTimers = new Map<string, Delayed>();
   private lastSummary = '';
+  /** The draw whose audio was last checked (A8). */
+  private checkedDraw = 0;
 
   override onCreate(options: CreateGameOptions): void {
     const created = createGame({
@@ -226,6 +230,25 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     }
   }
 
+  /**
+   * A8: a newly drawn card whose audio is missing (files deleted or re-processing
+   * since the deck was built) is replaced by the next card, at no cost to anyone.
+   */
+  private async checkAudio(): Promise<void> {
+    this.checkedDraw = this.game.draws;
+    const card = this.game.current;
+    if (!card || this.game.settings.clue_mode !== 'audio' || this.game.state !== 'Guessing') return;
+    const files = processedFiles(roomServices().config.AUDIO_DIR, card.id);
+    const present = await Promise.any([access(files.opus), access(files.mp3)]).then(
+      () => true,
+      () => false,
+    );
+    if (!present && this.game.current?.id === card.id) {
+      roomServices().log.warn({ game: this.roomId, hit: card.id }, 'audio of the drawn hit is missing; drawing the next card');
+      await this.enqueue({ type: 'replace_hit' });
+    }
+  }
+
   /** Whether an action from an absent seat counts as him being back (anything but leaving). */
   private mayWait(action: Action): boolean {
     return action.type !== 'leave';
@@ -248,6 +271,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       this.broadcast('event', { seq: envelope.seq, event: envelope.event, data: envelope.data });
     });
     this.armTimer();
+    if (this.game.draws !== this.checkedDraw) void this.checkAudio();
     if (deleted) {
       void this.removeGame(listedFor);
       return;

@@ -1,10 +1,16 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootServer, User, type TestServer } from './harness.ts';
+import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
+import { matchMaker } from '@colyseus/core';
+import type { GameRoom } from '../../server/rooms/game-room.ts';
+import { bootServer, User, waitFor, type TestServer } from './harness.ts';
 
 /**
- * The audio endpoint's access rules (rules.md A12, §16 audio rows). Hits are marked
- * ready but have no files here, so a permitted request ends in 404 `hit_file_missing`;
- * serving itself is tests/server/audio-serving.test.ts.
+ * The audio endpoint's access rules (rules.md A12, §16 audio rows). Every hit gets
+ * the same short processed tone, so a permitted request is served (200); serving
+ * details are tests/server/audio-serving.test.ts.
  */
 
 let t: TestServer;
@@ -14,7 +20,17 @@ let carol: User;
 
 beforeAll(async () => {
   t = await bootServer();
-  // pretend every hit has processed audio, so games can run in `audio` clue mode
+  // every hit gets processed audio (one generated tone), so games can run in `audio` clue mode
+  const dir = t.server.config.AUDIO_DIR;
+  mkdirSync(dir, { recursive: true });
+  const tone = join(t.dir, 'tone');
+  const ff = ffmpegPath(undefined);
+  execFileSync(ff, ['-v', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=4', '-ar', '48000', '-c:a', 'libopus', '-b:a', '64k', `${tone}.opus`]);
+  execFileSync(ff, ['-v', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=4', '-ar', '44100', '-c:a', 'libmp3lame', '-q:a', '6', `${tone}.mp3`]);
+  for (const { id } of await t.server.db.selectFrom('hits').select('id').execute()) {
+    copyFileSync(`${tone}.opus`, join(dir, `${id}.opus`));
+    copyFileSync(`${tone}.mp3`, join(dir, `${id}.mp3`));
+  }
   await t.server.db.updateTable('hits').set({ audio_state: 'ready' }).execute();
   [alice, bob, carol] = await Promise.all([User.guest(t.base), User.guest(t.base), User.guest(t.base)]);
 });
@@ -32,6 +48,12 @@ async function runningGame(mode: 'Public' | 'Private', clue_mode: 'audio' | 'car
 }
 
 const error = (status: number, code: string, message: string) => ({ status, body: { type: 'error', code, message } });
+/** Served: 200 with audio. */
+const served = async (u: User | null, path: string) => {
+  const r = u ? await u.request('GET', path) : await new User(t.base).request('GET', path);
+  return { status: r.status, audio: /^audio\//.test(r.headers.get('content-type') ?? '') };
+};
+const SERVED = { status: 200, audio: true };
 /** The hidden clip's URL names the turn: `?draw=` the game's `draws`. */
 const clip = async (id: string) => `/api/games/${id}/hit?draw=${(await alice.request('GET', `/api/games/${id}`)).body.draws}`;
 const get = async (u: User | null, path: string) => {
@@ -54,22 +76,22 @@ describe('GET /api/games/{id}/hit', () => {
     expect(await get(alice, `/api/games/${created.body.id}/hit`)).toEqual(error(409, 'audio_not_running', "game currently isn't running"));
   });
 
-  it('a hit nobody owns is not revealed; an owned one is allowed (no file yet)', async () => {
+  it('a hit nobody owns is not revealed; an owned one is served; one whose files went missing is a clear 404', async () => {
     const id = await runningGame('Public', 'audio');
     const game = (await alice.request('GET', `/api/games/${id}`)).body;
     const owned = game.players[0].hits[0].id as string;
     expect(await get(alice, `/api/games/${id}/hit/00000000-0000-4000-8000-000000000000`)).toEqual(
       error(404, 'hit_not_revealed', "the hit isn't currently revealed"),
     );
+    expect(await served(carol, `/api/games/${id}/hit/${owned}`)).toEqual(SERVED);
+    for (const ext of ['opus', 'mp3']) rmSync(join(t.server.config.AUDIO_DIR, `${owned}.${ext}`));
     expect(await get(carol, `/api/games/${id}/hit/${owned}`)).toEqual(error(404, 'hit_file_missing', "hit file couldn't be found"));
   });
 
   it('the hidden clip: players and spectators of a Public game pass the access check, no-store', async () => {
     const id = await runningGame('Public', 'audio');
     const url = await clip(id);
-    for (const u of [alice, bob, carol, null]) {
-      expect(await get(u, url)).toEqual(error(404, 'hit_file_missing', "hit file couldn't be found"));
-    }
+    for (const u of [alice, bob, carol, null]) expect(await served(u, url)).toEqual(SERVED);
     const r = await alice.request('GET', url);
     expect(r.headers.get('cache-control')).toBe('no-store');
   });
@@ -88,7 +110,7 @@ describe('GET /api/games/{id}/hit', () => {
   it("a Private game's hidden clip is for its players only", async () => {
     const id = await runningGame('Private', 'audio');
     const url = await clip(id);
-    expect((await get(bob, url)).body.code).toBe('hit_file_missing');
+    expect(await served(bob, url)).toEqual(SERVED);
     expect(await get(carol, url)).toEqual(error(403, 'audio_members_only', 'only players of this game may hear its hidden hit'));
     expect((await get(null, url)).status).toBe(403);
   });
@@ -103,7 +125,22 @@ describe('GET /api/games/{id}/hit', () => {
     const id = created.body.id as string;
     expect((await alice.request('PATCH', `/api/games/${id}/join/Zoe`)).status).toBe(200);
     expect((await alice.request('PATCH', `/api/games/${id}/start`)).status).toBe(200);
-    expect((await get(alice, await clip(id))).body.code).toBe('hit_file_missing');
+    expect(await served(alice, await clip(id))).toEqual(SERVED);
     expect(await get(carol, await clip(id))).toEqual(error(404, 'game_not_found', 'game not found'));
+  });
+
+  it('A8: a drawn card whose audio went missing is replaced by the next one, at no cost', async () => {
+    const id = await runningGame('Public', 'audio');
+    const room = matchMaker.getLocalRoomById(id) as unknown as GameRoom;
+    const turn = room.game.players.find((p) => p.turn_player)!;
+    const next = room.game.deck[0]!;
+    const after = room.game.deck[1]!;
+    for (const ext of ['opus', 'mp3']) rmSync(join(t.server.config.AUDIO_DIR, `${next.id}.${ext}`));
+    const skipper = turn.id === alice.id ? alice : bob;
+    expect((await skipper.request('POST', `/api/games/${id}/skip`)).status).toBe(200);
+    await waitFor(() => room.game.current?.id === after.id, 5000, 'the missing card replaced');
+    expect(room.game.players.find((p) => p.id === turn.id)!.tokens).toBe(turn.tokens - 1); // the skip's token only
+    expect(room.game.state).toBe('Guessing');
+    expect(await served(skipper, await clip(id))).toEqual(SERVED);
   });
 });
