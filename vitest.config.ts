@@ -1,6 +1,14 @@
+import { readFileSync } from 'node:fs';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
 export default defineConfig({
+  plugins: [react()],
+  define: {
+    __APP_VERSION__: JSON.stringify(pkg.version),
+  },
   test: {
     projects: [
       {
@@ -14,6 +22,15 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'protocol', include: ['tests/protocol/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'client',
+          include: ['tests/client/**/*.test.tsx', 'tests/client/**/*.test.ts'],
+          environment: 'happy-dom',
+          setupFiles: ['tests/client/setup.ts'],
+        },
       },
     ],
   },

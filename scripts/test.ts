@@ -9,7 +9,12 @@ const bin = (name: string) => join(import.meta.dirname, '..', 'node_modules', '.
 
 const stages: { name: string; cmd: string; args: string[] }[] = [
   { name: 'type check', cmd: bin('tsc'), args: ['--noEmit', '-p', '.'] },
-  { name: 'unit, scenario, fuzz and server tests', cmd: bin('vitest'), args: ['run'] },
+  // the browser client resolves modules as its bundler does (client/tsconfig.json)
+  { name: 'type check (client)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'client'] },
+  { name: 'unit, scenario, fuzz, server and client tests', cmd: bin('vitest'), args: ['run'] },
+  // budget P9: the production build's initial JavaScript
+  { name: 'client build', cmd: bin('vite'), args: ['build', '--config', 'client/vite.config.ts', '--logLevel', 'warn'] },
+  { name: 'client bundle size (P9)', cmd: process.execPath, args: [join(import.meta.dirname, 'check-bundle.ts')] },
 ];
 
 for (const stage of stages) {

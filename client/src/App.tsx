@@ -1,15 +1,119 @@
+import { Box, Link } from '@chakra-ui/react';
+import { lazy, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Route, Routes, useLocation } from 'react-router';
+import { LiveRegion } from './a11y/LiveRegion.tsx';
+import { installShortcuts } from './a11y/shortcuts.ts';
+import { ErrorBoundary } from './components/ErrorBoundary.tsx';
+import { ErrorPage } from './components/ErrorPage.tsx';
+import { Header } from './components/Header.tsx';
+import { LoadingScreen } from './components/LoadingScreen.tsx';
+import { NotificationArea } from './components/NotificationArea.tsx';
+import { ShellDialogs } from './components/ShellDialogs.tsx';
+import { applyLanguage } from './i18n.ts';
+import { reopenGlobalEvents } from './net/events.ts';
+import { LobbyScreen } from './routes/lobby/LobbyScreen.tsx';
+import { connectCatalogueToEvents } from './stores/catalogue.ts';
+import { connectLobbyToEvents } from './stores/lobby.ts';
+import { useSession } from './stores/session.ts';
+import { syncSettingsAcrossTabs, useSettings } from './stores/settings.ts';
+import { useColorSchemeEffect } from './theme.ts';
+
+// Budget P9: only the lobby is in the initial bundle. The game screen (Colyseus
+// SDK, howler) and the catalogue screens are big; the others are small but rare.
+const GameScreen = lazy(() => import('./routes/game/GameScreen.tsx'));
+const HitsScreen = lazy(() => import('./routes/hits/HitsScreen.tsx'));
+const LoginScreen = lazy(() => import('./routes/login/LoginScreen.tsx').then((m) => ({ default: m.LoginScreen })));
+const RegisterScreen = lazy(() => import('./routes/register/RegisterScreen.tsx').then((m) => ({ default: m.RegisterScreen })));
+const ChangelogScreen = lazy(() => import('./routes/changelog/ChangelogScreen.tsx').then((m) => ({ default: m.ChangelogScreen })));
+const ShortcutsScreen = lazy(() => import('./routes/shortcuts/ShortcutsScreen.tsx').then((m) => ({ default: m.ShortcutsScreen })));
+const HowToPlayScreen = lazy(() => import('./routes/how-to-play/HowToPlayScreen.tsx').then((m) => ({ default: m.HowToPlayScreen })));
+
+/** The routed screens; an error in one shows the error page and clears on navigation. */
+function Screens() {
+  const location = useLocation();
+  return (
+    <ErrorBoundary key={location.pathname}>
+      <Suspense fallback={<LoadingScreen />}>
+        <Routes>
+          <Route path="/" element={<LobbyScreen />} />
+          <Route path="/game/:gameId" element={<GameScreen />} />
+          <Route path="/hits/*" element={<HitsScreen />} />
+          <Route path="/login" element={<LoginScreen />} />
+          <Route path="/register" element={<RegisterScreen />} />
+          <Route path="/changelog" element={<ChangelogScreen />} />
+          <Route path="/shortcuts" element={<ShortcutsScreen />} />
+          <Route path="/how-to-play" element={<HowToPlayScreen />} />
+          <Route path="*" element={<ErrorPage status={404} />} />
+        </Routes>
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
 /**
- * Placeholder shell until the web client lands (issue 7): says what runs on this
- * server and where the API reference is.
+ * The global shell (spec §2): a spinner until the user is known, then the
+ * header (navigation and notifications), the routed screen and the shell's
+ * dialogs. It also applies colour scheme and language to the document and runs
+ * the tab's one global event stream.
  */
 export function App() {
+  const { t } = useTranslation();
+  const ready = useSession((s) => s.ready);
+  const userId = useSession((s) => s.user?.id);
+  const language = useSettings((s) => s.language);
+  useColorSchemeEffect();
+
+  useEffect(() => {
+    void applyLanguage(language);
+  }, [language]);
+
+  useEffect(() => {
+    void useSession.getState().start();
+    const offs = [connectLobbyToEvents(), connectCatalogueToEvents(), syncSettingsAcrossTabs(), installShortcuts()];
+    return () => offs.forEach((off) => off());
+  }, []);
+
+  // The stream starts once the user is known (the server picks the private and
+  // local games to list by the viewer at connect time), and restarts when he changes.
+  useEffect(() => {
+    if (!ready) return;
+    void reopenGlobalEvents();
+  }, [ready, userId]);
+
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: '40rem', margin: '3rem auto', padding: '0 1rem', lineHeight: 1.5 }}>
-      <h1>Hitline</h1>
-      <p>The game server is running. The web client is not built yet; games can be played through the API.</p>
-      <p>
-        <a href="/api/docs">API reference</a>
-      </p>
-    </main>
+    <>
+      <LiveRegion />
+      {!ready ? (
+        <Box as="main" px="4">
+          <LoadingScreen label={t('app.loading')} />
+        </Box>
+      ) : (
+        <>
+          <Link
+            href="#main"
+            position="fixed"
+            insetStart="2"
+            top="-20"
+            zIndex="skipNav"
+            bg="bg"
+            px="4"
+            minH="44px"
+            display="inline-flex"
+            alignItems="center"
+            borderWidth="1px"
+            _focus={{ top: '2' }}
+          >
+            {t('app.skip_to_content')}
+          </Link>
+          <Header />
+          <NotificationArea />
+          <Box as="main" id="main" tabIndex={-1} maxW="7xl" mx="auto" px={{ base: '3', md: '6' }} pb="12" outline="none">
+            <Screens />
+          </Box>
+          <ShellDialogs />
+        </>
+      )}
+    </>
   );
 }

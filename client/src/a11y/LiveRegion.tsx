@@ -1,0 +1,38 @@
+import { useSyncExternalStore } from 'react';
+import { announcer as defaultAnnouncer, type Announcer } from './announcer.ts';
+
+/** Visually hidden but read by screen readers (the usual "sr-only" rules). */
+const hidden = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  padding: 0,
+  margin: '-1px',
+  overflow: 'hidden',
+  clip: 'rect(0, 0, 0, 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;
+
+/**
+ * The two live regions of the app, polite and assertive. Each message is a new
+ * paragraph (additions are announced even when the text repeats); the text is a
+ * React text child, so markup in a message is shown as typed, never interpreted.
+ */
+export function LiveRegion({ announcer = defaultAnnouncer }: { announcer?: Announcer }) {
+  const { polite, assertive } = useSyncExternalStore(announcer.subscribe, announcer.getSnapshot, announcer.getSnapshot);
+  return (
+    <>
+      <div style={hidden} role="status" aria-live="polite" aria-atomic="false" aria-relevant="additions text" data-testid="live-polite">
+        {polite.map((m) => (
+          <p key={m.id}>{m.text}</p>
+        ))}
+      </div>
+      <div style={hidden} role="alert" aria-live="assertive" aria-atomic="false" aria-relevant="additions text" data-testid="live-assertive">
+        {assertive.map((m) => (
+          <p key={m.id}>{m.text}</p>
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+import { Box, Button, Spinner, Text } from '@chakra-ui/react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { hitStatus, useCatalogue } from '../stores/catalogue.ts';
+import { CheckIcon } from './icons.tsx';
+
+/**
+ * The hit-download indicator (spec §4): "processing" while the audio pipeline
+ * downloads or processes anything, else "finished"; its popover gives the
+ * counts. Built as a disclosure (a button that shows a panel) rather than a
+ * Chakra Popover, whose machinery would cost the first page ~5 kB gzip (P9):
+ * the panel holds only text, so it needs no focus trap.
+ */
+export function HitStatus() {
+  const { t } = useTranslation();
+  const progress = useCatalogue((s) => s.progress);
+  const status = hitStatus(progress);
+  const label = status === 'processing' ? t('hit_status.processing') : t('hit_status.finished');
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: Event): void => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const escape = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', outside);
+    document.addEventListener('focusin', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('focusin', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
+
+  return (
+    <Box ref={root} position={{ base: 'static', md: 'relative' }}>
+      <Button ref={button} variant="ghost" aria-label={label} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)} px={{ base: '2', md: '3' }}>
+        {status === 'processing' ? <Spinner size="sm" aria-hidden="true" /> : <CheckIcon />}
+        <Box as="span" display={{ base: 'none', lg: 'inline' }}>
+          {label}
+        </Box>
+      </Button>
+      <Box
+        id={panelId}
+        role="region"
+        aria-label={label}
+        hidden={!open}
+        position={{ base: 'fixed', md: 'absolute' }}
+        top={{ base: '56px', md: 'calc(100% + 8px)' }}
+        insetEnd={{ base: '2', md: '0' }}
+        insetStart={{ base: '2', md: 'auto' }}
+        w={{ base: 'auto', md: '18rem' }}
+        zIndex="popover"
+        bg="bg.panel"
+        borderWidth="1px"
+        borderRadius="l2"
+        boxShadow="lg"
+        p="4"
+      >
+        <Text fontWeight="semibold" mb="2">
+          {label}
+        </Text>
+        {!progress ? (
+          <Text>{t('hit_status.unknown')}</Text>
+        ) : status === 'processing' ? (
+          <Box as="ul" listStyleType="none">
+            <li>{t('hit_status.downloading', { count: progress.downloading })}</li>
+            <li>{t('hit_status.processing_count', { count: progress.processing })}</li>
+            <li>{t('hit_status.downloaded', { count: progress.available })}</li>
+          </Box>
+        ) : (
+          <Text>{t('hit_status.available', { count: progress.available })}</Text>
+        )}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,15 @@
+import { Center, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+
+/** Spec §2: a spinner with a label until the user is known (and while a lazy screen loads). */
+export function LoadingScreen({ label }: { label?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Center minH="50vh" role="status">
+      <Stack align="center" gap="3">
+        <Spinner size="xl" color="purple.fg" aria-hidden="true" />
+        <Text>{label ?? t('common.loading')}</Text>
+      </Stack>
+    </Center>
+  );
+}

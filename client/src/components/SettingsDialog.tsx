@@ -1,0 +1,89 @@
+import { Button, Fieldset, HStack, SegmentGroup, Slider, Stack } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { applyLanguage, i18next } from '../i18n.ts';
+import { COLOR_SCHEMES, LANGUAGES, useSettings, volumeToNumber, type ColorScheme, type Language } from '../stores/settings.ts';
+import { useUi } from '../stores/ui.ts';
+import { AppDialog } from './AppDialog.tsx';
+import { fieldsetSlotRecipe, segmentGroupSlotRecipe, sliderSlotRecipe } from '@chakra-ui/react/theme';
+import { registerRecipes } from '../theme.ts';
+
+registerRecipes({ slotRecipes: { fieldset: fieldsetSlotRecipe, segmentGroup: segmentGroupSlotRecipe, slider: sliderSlotRecipe } });
+
+/** A 0–100 slider over a volume stored as a fraction of 1. */
+function VolumeSlider({ label, value, onChange }: { label: string; value: string; onChange: (fraction: number) => void }) {
+  const percent = Math.round(volumeToNumber(value) * 100);
+  return (
+    <Slider.Root
+      value={[percent]}
+      min={0}
+      max={100}
+      step={1}
+      onValueChange={(e) => onChange((e.value[0] ?? percent) / 100)}
+      getAriaValueText={(d) => `${d.value} %`}
+    >
+      <HStack justify="space-between">
+        <Slider.Label>{label}</Slider.Label>
+        <Slider.ValueText />
+      </HStack>
+      <Slider.Control minH="44px">
+        <Slider.Track>
+          <Slider.Range />
+        </Slider.Track>
+        <Slider.Thumbs />
+      </Slider.Control>
+    </Slider.Root>
+  );
+}
+
+/**
+ * The settings dialog (spec §2): music and effects volume (0–100, stored as
+ * fractions), language (each button named in its own language, and marked up in
+ * it so screen readers pronounce it right), colour scheme.
+ */
+export function SettingsDialog() {
+  const { t } = useTranslation();
+  const open = useUi((s) => s.dialog === 'settings');
+  const close = useUi((s) => s.closeDialog);
+  const settings = useSettings();
+
+  const chooseLanguage = (language: Language): void => {
+    settings.setLanguage(language);
+    void applyLanguage(language);
+  };
+
+  return (
+    <AppDialog open={open} onClose={close} title={t('settings.title')} footer={<Button onClick={close}>{t('common.close')}</Button>}>
+      <Stack gap="6">
+        <VolumeSlider label={t('settings.music_volume')} value={settings.musicVolume} onChange={settings.setMusicVolume} />
+        <VolumeSlider label={t('settings.sfx_volume')} value={settings.sfxVolume} onChange={settings.setSfxVolume} />
+        <Fieldset.Root>
+          <Fieldset.Legend>{t('settings.language')}</Fieldset.Legend>
+          <HStack gap="2" wrap="wrap" mt="2">
+            {LANGUAGES.map((lng) => {
+              const active = (settings.language ?? i18next.language) === lng;
+              return (
+                <Button key={lng} lang={lng} variant={active ? 'solid' : 'outline'} colorPalette={active ? 'purple' : 'gray'} aria-pressed={active} onClick={() => chooseLanguage(lng)}>
+                  {t(`language.${lng}`, { lng })}
+                </Button>
+              );
+            })}
+          </HStack>
+        </Fieldset.Root>
+        <Fieldset.Root>
+          <Fieldset.Legend id="color-scheme-label">{t('settings.color_scheme')}</Fieldset.Legend>
+          <SegmentGroup.Root
+            mt="2"
+            aria-labelledby="color-scheme-label"
+            value={settings.colorScheme}
+            onValueChange={(e) => {
+              if (e.value) settings.setColorScheme(e.value as ColorScheme);
+            }}
+          >
+            <SegmentGroup.Indicator />
+            <SegmentGroup.Items items={COLOR_SCHEMES.map((scheme) => ({ value: scheme, label: t(`settings.scheme_${scheme}`) }))} />
+          </SegmentGroup.Root>
+        </Fieldset.Root>
+      </Stack>
+    </AppDialog>
+  );
+}

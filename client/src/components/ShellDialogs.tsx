@@ -1,0 +1,62 @@
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useNotifications } from '../stores/notifications.ts';
+import { useSettings } from '../stores/settings.ts';
+import { useUi } from '../stores/ui.ts';
+
+/*
+ * The shell's dialogs load on demand (budget P9: the dialog machinery, slider,
+ * tabs and radio groups are not needed for the first paint) and are fetched
+ * in the background right after it, so they open instantly and still work
+ * when the network drops later (the error dialog above all).
+ */
+const load = {
+  welcome: () => import('./WelcomeDialog.tsx'),
+  settings: () => import('./SettingsDialog.tsx'),
+  shortcuts: () => import('./ShortcutsDialog.tsx'),
+  deleteAccount: () => import('./DeleteAccountDialog.tsx'),
+  error: () => import('./ErrorDialog.tsx'),
+};
+const WelcomeDialog = lazy(() => load.welcome().then((m) => ({ default: m.WelcomeDialog })));
+const SettingsDialog = lazy(() => load.settings().then((m) => ({ default: m.SettingsDialog })));
+const ShortcutsDialog = lazy(() => load.shortcuts().then((m) => ({ default: m.ShortcutsDialog })));
+const DeleteAccountDialog = lazy(() => load.deleteAccount().then((m) => ({ default: m.DeleteAccountDialog })));
+const ErrorDialog = lazy(() => load.error().then((m) => ({ default: m.ErrorDialog })));
+
+/** Mounts `children` from the first time `when` holds, and keeps them (their closing animation needs it). */
+function Deferred({ when, children }: { when: boolean; children: ReactNode }) {
+  const [seen, setSeen] = useState(when);
+  if (when && !seen) setSeen(true);
+  return seen ? <Suspense fallback={null}>{children}</Suspense> : null;
+}
+
+export function ShellDialogs() {
+  const welcome = useSettings((s) => !s.welcome);
+  const dialog = useUi((s) => s.dialog);
+  const error = useNotifications((s) => s.errorMessage !== null);
+
+  useEffect(() => {
+    const prefetch = (): void => Object.values(load).forEach((l) => void l().catch(() => undefined));
+    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1500));
+    idle(prefetch);
+  }, []);
+
+  return (
+    <>
+      <Deferred when={welcome}>
+        <WelcomeDialog />
+      </Deferred>
+      <Deferred when={dialog === 'settings'}>
+        <SettingsDialog />
+      </Deferred>
+      <Deferred when={dialog === 'shortcuts'}>
+        <ShortcutsDialog />
+      </Deferred>
+      <Deferred when={dialog === 'delete_account'}>
+        <DeleteAccountDialog />
+      </Deferred>
+      <Deferred when={error}>
+        <ErrorDialog />
+      </Deferred>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { announce } from '../a11y/announcer.ts';
+
+/** Spec §2: every page title ends with the product name. */
+export function pageTitle(title: string | undefined, product: string): string {
+  return title ? `${title} – ${product}` : product;
+}
+
+let firstPage = true;
+
+/**
+ * Sets the document title and, after client-side navigation, announces it:
+ * screen readers say nothing when a single-page app swaps its content.
+ */
+export function usePageTitle(title?: string): void {
+  const { t } = useTranslation();
+  const product = t('app.name');
+  useEffect(() => {
+    document.title = pageTitle(title, product);
+    if (firstPage) {
+      firstPage = false;
+      return;
+    }
+    if (title) announce(title);
+  }, [title, product]);
+}

@@ -1,0 +1,98 @@
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from '../../locales/en.json' with { type: 'json' };
+import { isLanguage, LANGUAGES, type Language } from './stores/settings.ts';
+
+/**
+ * Translations (spec §1: English fallback, German). Every string a person reads
+ * comes from `locales/`; server errors are shown by code (`errors.<code>`) with
+ * the server's English message as the fallback. English (the fallback) is
+ * bundled; other languages load on demand, keeping the initial JS small (P9).
+ */
+
+export const FALLBACK_LANGUAGE: Language = 'en';
+
+type Messages = Record<string, unknown>;
+
+/** Where each language's messages come from; English is always there. */
+const LOADERS: Record<Language, () => Promise<Messages>> = {
+  en: () => Promise.resolve(en),
+  de: () => import('../../locales/de.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
+};
+
+async function ensureMessages(lng: Language): Promise<void> {
+  if (i18next.hasResourceBundle(lng, 'translation')) return;
+  i18next.addResourceBundle(lng, 'translation', await LOADERS[lng](), true, true);
+}
+
+/**
+ * The first of the browser's languages we have: an exact match ("de"), or one
+ * whose primary subtag we have ("de-AT" → "de"); English otherwise.
+ */
+export function detectLanguage(candidates: readonly string[]): Language {
+  for (const raw of candidates) {
+    const tag = raw.trim().toLowerCase().replace('_', '-');
+    if (isLanguage(tag)) return tag;
+    const primary = tag.split('-')[0];
+    if (isLanguage(primary)) return primary;
+  }
+  return FALLBACK_LANGUAGE;
+}
+
+/** The browser's preferred languages, most preferred first. */
+export function browserLanguages(): string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? [...navigator.languages] : navigator.language ? [navigator.language] : [];
+}
+
+/**
+ * Initialises the one i18next instance and switches to `language` (detected
+ * when null). Resolves once that language's messages are loaded, so the first
+ * render is already in the right language.
+ */
+export async function initI18n(language: Language | null): Promise<I18n> {
+  if (!i18next.isInitialized) {
+    await i18next.use(initReactI18next).init({
+      resources: { en: { translation: en } },
+      lng: FALLBACK_LANGUAGE,
+      fallbackLng: FALLBACK_LANGUAGE,
+      supportedLngs: [...LANGUAGES],
+      // React escapes what it renders, and announcements are text nodes: escaping here would show "&amp;".
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      initAsync: false,
+    });
+  }
+  await applyLanguage(language);
+  return i18next;
+}
+
+/** Switches the language (loading its messages first) and the page's `lang`. */
+export async function applyLanguage(language: Language | null): Promise<void> {
+  const lng = language ?? detectLanguage(browserLanguages());
+  try {
+    await ensureMessages(lng);
+  } catch (err) {
+    // offline: stay in the current language rather than show keys
+    console.warn(`messages for ${lng} could not be loaded`, err);
+    return;
+  }
+  if (i18next.language !== lng) await i18next.changeLanguage(lng);
+  setDocumentLanguage(lng);
+}
+
+function setDocumentLanguage(lng: string): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+}
+
+/** What an error says to a person: its translated code, else the server's message, else a generic text. */
+export function errorText(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const message = typeof e?.message === 'string' && e.message !== '' ? e.message : i18next.t('errors.unknown');
+  if (typeof e?.code === 'string' && /^[a-z][a-z0-9_]*$/.test(e.code)) {
+    return i18next.t(`errors.${e.code}`, { defaultValue: message, message });
+  }
+  return message;
+}
+
+export { i18next };

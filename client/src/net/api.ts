@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import { loadSchemas, type Schemas } from './load-schemas.ts';
+
+/**
+ * The one fetch wrapper of the client. Every call is same-origin with cookies,
+ * bodies are JSON, replies are validated with the shared zod schemas, and a
+ * failure becomes an {@link ApiError} carrying the server's stable code (an
+ * i18n key, `errors.<code>`), its English message and the HTTP status.
+ */
+
+/** A failed call: the server's error body, or a local stand-in (network down, malformed reply). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Code of a call that never got an HTTP answer (offline, DNS, aborted by the browser). */
+export const NETWORK_ERROR = 'network_error';
+/** Code of an answer that does not match the wire contract (a client/server version mismatch). */
+export const BAD_REPLY = 'bad_reply';
+
+/** Picks the reply's schema from the schema module: `{ schema: (s) => s.GameListSchema }`. */
+export type SchemaPick<S extends z.ZodType> = (schemas: Schemas) => S;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Sent as JSON. Leave it out for body-less calls (the server's CSRF guard counts any body as one). */
+  body?: unknown;
+  /** Validates the JSON reply; without it the reply is ignored. */
+  schema?: SchemaPick<z.ZodType>;
+  /** Re-authenticate and retry once on 401 (default true). Off for the auth call itself and for login. */
+  retryOn401?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * Called after every answered request: the server renews the session cookies in
+ * passing, so the session store re-reads the `user` cookie (kept as a hook so
+ * net/ never imports a store).
+ */
+let afterResponse: (() => void) | undefined;
+export function setAfterResponse(hook: (() => void) | undefined): void {
+  afterResponse = hook;
+}
+
+let refreshing: Promise<void> | null = null;
+
+/**
+ * `GET /api/users/auth`: renews the session or makes this browser a guest (the
+ * reply body is unused; the cookies are what count). Concurrent callers share
+ * one request, so ten calls failing with 401 at once cause one refresh.
+ */
+export function refreshSession(): Promise<void> {
+  refreshing ??= (async () => {
+    try {
+      await request('/api/users/auth', { retryOn401: false });
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+async function errorFrom(res: Response, schemas: Promise<Schemas>): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    body = undefined;
+  }
+  const parsed = (await schemas).ErrorBodySchema.safeParse(body);
+  if (parsed.success) return new ApiError(res.status, parsed.data.code, parsed.data.message);
+  const message = typeof (body as { message?: unknown })?.message === 'string' ? (body as { message: string }).message : res.statusText || `HTTP ${res.status}`;
+  return new ApiError(res.status, `http_${res.status}`, message);
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const init: RequestInit = {
+    method: options.method ?? 'GET',
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  if (options.body !== undefined) {
+    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+    init.body = JSON.stringify(options.body);
+  }
+  try {
+    return await fetch(path, init);
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    throw new ApiError(0, NETWORK_ERROR, err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * Performs one API call. On 401 it refreshes the session once (shared with any
+ * other caller) and repeats the request once; a second 401 is returned as an
+ * error (401 only ever means "not authenticated", so this cannot loop).
+ */
+export async function request<S extends z.ZodType>(path: string, options: RequestOptions & { schema: SchemaPick<S> }): Promise<z.output<S>>;
+export async function request(path: string, options?: RequestOptions & { schema?: undefined }): Promise<undefined>;
+export async function request(path: string, options: RequestOptions = {}): Promise<unknown> {
+  // the schemas load while the request is under way
+  const schemas = loadSchemas();
+  let res = await send(path, options);
+  if (res.status === 401 && options.retryOn401 !== false) {
+    await refreshSession();
+    res = await send(path, options);
+  }
+  afterResponse?.();
+  if (!res.ok) throw await errorFrom(res, schemas);
+  if (!options.schema) return undefined;
+  const schema = options.schema(await schemas);
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    throw new ApiError(res.status, BAD_REPLY, `${path}: the reply is not JSON`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ApiError(res.status, BAD_REPLY, `${path}: unexpected reply (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  return parsed.data;
+}

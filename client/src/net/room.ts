@@ -1,0 +1,55 @@
+import { Client, type Room } from '@colyseus/sdk';
+import { ErrorBodySchema, type ErrorBody } from '../../../shared/protocol/common.ts';
+import { ROOM_SERVER_MESSAGES, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
+import type { z } from 'zod';
+
+/**
+ * The game room over WebSocket (Colyseus), for the game screen only: import it
+ * from lazily loaded code, so the SDK stays out of the initial bundle (budget P9).
+ *
+ * Joining the room makes you a viewer: the synchronized state mirrors the public
+ * GamePayload (server/rooms/schema.ts). Taking a seat is the `join` message. The
+ * session cookie authenticates the connection.
+ */
+
+export type RoomEvent = z.infer<(typeof ROOM_SERVER_MESSAGES)['event']>;
+
+export interface GameRoomConnection {
+  /** The SDK room: `room.state`, `Callbacks.get(room)`, `room.onLeave`, `room.onDrop`, `room.onReconnect`. */
+  room: Room;
+  /** Sends a validated-shape action (`guess`, `confirm`, `skip`, `claim`, `start`, `stop`, `join`, `join_local`, `leave`, `update`). */
+  send<K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>): void;
+  /** Game events (join, leave, change_state, guess, skip, claim, update) with their sequence number; for announcements and sounds. */
+  onEvent(handler: (event: RoomEvent) => void): () => void;
+  /** Refused actions: the engine's error code (an `errors.<code>` key) and English message. */
+  onError(handler: (error: ErrorBody) => void): () => void;
+  /** Leaves the room (consented: no reconnection is attempted). */
+  leave(): Promise<void>;
+}
+
+let client: Client | undefined;
+
+/** Connects to game `gameId` as a viewer. Rejects when the game does not exist for this user. */
+export async function joinGameRoom(gameId: string): Promise<GameRoomConnection> {
+  client ??= new Client(location.origin);
+  const room = await client.joinById(gameId);
+  return {
+    room,
+    send: (type, payload) => room.send(type, payload),
+    onEvent: (handler) =>
+      room.onMessage('event', (raw: unknown) => {
+        const parsed = ROOM_SERVER_MESSAGES.event.safeParse(raw);
+        if (parsed.success) handler(parsed.data);
+        else console.warn('room event dropped', parsed.error.issues[0]?.message);
+      }),
+    onError: (handler) =>
+      room.onMessage('error', (raw: unknown) => {
+        const parsed = ErrorBodySchema.safeParse(raw);
+        if (parsed.success) handler(parsed.data);
+        else console.warn('room error message dropped', parsed.error.issues[0]?.message);
+      }),
+    leave: async () => {
+      await room.leave(true);
+    },
+  };
+}

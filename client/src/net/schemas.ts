@@ -1,0 +1,11 @@
+/**
+ * Every zod schema the shell validates with, in one module that is loaded with
+ * `import()`: zod alone is ~22 kB gzip, a tenth of the initial-JS budget (P9),
+ * and nothing needs it before the first server answer arrives, which it is
+ * fetched in parallel with. Add the schemas new calls need here.
+ */
+export { ErrorBodySchema, SuccessBodySchema } from '../../../shared/protocol/common.ts';
+export { GameListSchema, GamePayloadSchema } from '../../../shared/protocol/game.ts';
+export { PackListSchema } from '../../../shared/protocol/catalogue.ts';
+export { UserCookieSchema, UserPayloadSchema } from '../../../shared/protocol/users.ts';
+export { GLOBAL_EVENT_NAMES, parseGlobalEvent } from '../../../shared/protocol/events.ts';

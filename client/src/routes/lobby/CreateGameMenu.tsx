@@ -1,0 +1,40 @@
+import { Button, Menu } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import type { GameMode } from '../../../../shared/protocol/game.ts';
+import { formatKeys } from '../../a11y/shortcuts.ts';
+import { ChevronDownIcon } from '../../components/icons.tsx';
+
+const MODES: { mode: GameMode; key: string }[] = [
+  { mode: 'Public', key: 'U' },
+  { mode: 'Private', key: 'R' },
+  { mode: 'Local', key: 'L' },
+];
+
+/**
+ * The create-new-game dropdown (spec §2): public, private or local. Disabled
+ * (with the reason beside it) while nobody is signed in.
+ */
+export function CreateGameMenu({ disabled, creating, onCreate }: { disabled: boolean; creating: boolean; onCreate: (mode: GameMode) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Menu.Root positioning={{ placement: 'bottom-end' }} onSelect={({ value }) => onCreate(value as GameMode)}>
+      <Menu.Trigger asChild>
+        <Button colorPalette="purple" disabled={disabled} loading={creating} loadingText={t('lobby.creating_short')}>
+          {t('lobby.create')}
+          <ChevronDownIcon />
+        </Button>
+      </Menu.Trigger>
+      {/* not portalled: the menu stays inside its landmark for screen readers */}
+      <Menu.Positioner>
+        <Menu.Content minW="16rem">
+          {MODES.map(({ mode, key }) => (
+            <Menu.Item key={mode} value={mode}>
+              {t(`lobby.create_${mode}`)}
+              <Menu.ItemCommand>{formatKeys(key)}</Menu.ItemCommand>
+            </Menu.Item>
+          ))}
+        </Menu.Content>
+      </Menu.Positioner>
+    </Menu.Root>
+  );
+}

@@ -1,0 +1,120 @@
+import { Button, chakra, Field, Input, Link, Stack, Text } from '@chakra-ui/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { Page } from '../../components/Page.tsx';
+import { errorText } from '../../i18n.ts';
+import { register } from '../../net/users.ts';
+import { useSession } from '../../stores/session.ts';
+import { fieldSlotRecipe, inputRecipe } from '@chakra-ui/react/theme';
+import { registerRecipes, TOUCH_TARGET, withTouchSizes } from '../../theme.ts';
+
+registerRecipes({ recipes: { input: withTouchSizes(inputRecipe, { minH: TOUCH_TARGET }) }, slotRecipes: { field: fieldSlotRecipe } });
+
+/** Account rules of the server (api.md B3), checked here first so the form can say what is wrong. */
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 32;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+
+export interface RegisterFields {
+  username: string;
+  password: string;
+  repeat: string;
+}
+
+/** What keeps the form from being sent; empty when it may be. */
+export function registerProblems(f: RegisterFields): ('empty' | 'username_length' | 'password_length' | 'mismatch')[] {
+  const problems: ('empty' | 'username_length' | 'password_length' | 'mismatch')[] = [];
+  const name = f.username.trim();
+  if (name === '' || f.password === '' || f.repeat === '') problems.push('empty');
+  if (name !== '' && (name.length < USERNAME_MIN || name.length > USERNAME_MAX)) problems.push('username_length');
+  if (f.password !== '' && (f.password.length < PASSWORD_MIN || f.password.length > PASSWORD_MAX)) problems.push('password_length');
+  if (f.repeat !== '' && f.repeat !== f.password) problems.push('mismatch');
+  return problems;
+}
+
+/**
+ * Spec §2/§5: username (pre-filled with the guest's name), password and its
+ * repetition; submit disabled while a field is empty, a length is off or the
+ * passwords differ. Registering turns the guest into the account in place.
+ */
+export function RegisterScreen() {
+  const { t } = useTranslation();
+  const user = useSession((s) => s.user);
+  const [fields, setFields] = useState<RegisterFields>({ username: user?.virtual ? user.name : '', password: '', repeat: '' });
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const problems = registerProblems(fields);
+  const registered = !!user && !user.virtual;
+
+  // the session may become known after the first render (a direct visit to /register)
+  useEffect(() => {
+    if (user?.virtual) setFields((f) => (f.username === '' ? { ...f, username: user.name } : f));
+  }, [user?.virtual, user?.name]);
+
+  const set = (key: keyof RegisterFields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [key]: e.target.value }));
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    if (problems.length > 0 || busy) return;
+    setBusy(true);
+    setMessage(null);
+    try {
+      await register({ username: fields.username.trim(), password: fields.password });
+      useSession.getState().syncFromCookie();
+      setMessage({ ok: true, text: t('register.success', { name: fields.username.trim() }) });
+      setFields((f) => ({ ...f, password: '', repeat: '' }));
+    } catch (err) {
+      setMessage({ ok: false, text: t('auth.error', { message: errorText(err) }) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page title={t('register.title')}>
+      <chakra.form onSubmit={(e: FormEvent) => void submit(e)} maxW="md" noValidate>
+        <Stack gap="4">
+          {registered && !message?.ok && <Text>{t('register.already', { name: user.name })}</Text>}
+          <Field.Root required invalid={problems.includes('username_length')}>
+            <Field.Label>
+              {t('auth.username')}
+              <Field.RequiredIndicator />
+            </Field.Label>
+            <Input name="username" autoComplete="username" value={fields.username} onChange={set('username')} maxLength={USERNAME_MAX + 10} />
+            <Field.HelperText>{t('register.username_hint', { min: USERNAME_MIN, max: USERNAME_MAX })}</Field.HelperText>
+          </Field.Root>
+          <Field.Root required invalid={problems.includes('password_length')}>
+            <Field.Label>
+              {t('auth.password')}
+              <Field.RequiredIndicator />
+            </Field.Label>
+            <Input name="password" type="password" autoComplete="new-password" value={fields.password} onChange={set('password')} />
+            <Field.HelperText>{t('register.password_hint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}</Field.HelperText>
+          </Field.Root>
+          <Field.Root required invalid={problems.includes('mismatch')}>
+            <Field.Label>
+              {t('register.repeat')}
+              <Field.RequiredIndicator />
+            </Field.Label>
+            <Input name="repeat" type="password" autoComplete="new-password" value={fields.repeat} onChange={set('repeat')} />
+            <Field.ErrorText>{t('register.mismatch')}</Field.ErrorText>
+          </Field.Root>
+          <Text role="status" aria-live="polite" color={message?.ok ? 'fg.success' : 'fg.error'} minH="1.5em">
+            {message?.text}
+          </Text>
+          <Button type="submit" colorPalette="purple" disabled={problems.length > 0} loading={busy} alignSelf="flex-start">
+            {t('register.submit')}
+          </Button>
+          <Text>
+            {t('register.have_account')}{' '}
+            <Link asChild color="purple.fg">
+              <RouterLink to="/login">{t('register.login_link')}</RouterLink>
+            </Link>
+          </Text>
+        </Stack>
+      </chakra.form>
+    </Page>
+  );
+}

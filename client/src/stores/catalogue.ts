@@ -1,0 +1,66 @@
+import { create } from 'zustand';
+import type { PackPayload, ProcessHits } from '../../../shared/protocol/catalogue.ts';
+import { listPacks } from '../net/catalogue.ts';
+import { onGlobalEvent } from '../net/events.ts';
+
+/**
+ * What the shell shows of the catalogue: the packs with their hit counts (the
+ * welcome dialog's totals) and the audio pipeline's progress (`process_hits`,
+ * the navigation bar's download indicator). The catalogue screens extend it.
+ */
+
+export interface CatalogueState {
+  packs: PackPayload[];
+  /** The pack list has been loaded at least once. */
+  packsLoaded: boolean;
+  packsError: unknown;
+  /** Hit-download progress from the global stream; null until its first event. */
+  progress: ProcessHits | null;
+  loadPacks(): Promise<void>;
+  setProgress(progress: ProcessHits): void;
+}
+
+let loading: Promise<void> | null = null;
+
+export const useCatalogue = create<CatalogueState>()((set) => ({
+  packs: [],
+  packsLoaded: false,
+  packsError: null,
+  progress: null,
+
+  loadPacks() {
+    loading ??= (async () => {
+      try {
+        const { packs } = await listPacks();
+        set({ packs, packsLoaded: true, packsError: null });
+      } catch (packsError) {
+        set({ packsError });
+      } finally {
+        loading = null;
+      }
+    })();
+    return loading;
+  },
+
+  setProgress(progress) {
+    set({ progress });
+  },
+}));
+
+/** Number of hits summed over packs (a hit in two packs counts twice, as the spec says). */
+export const totalHits = (packs: readonly PackPayload[]): number => packs.reduce((sum, p) => sum + p.hits, 0);
+
+/** The download indicator's state: busy while anything downloads or processes. */
+export const hitStatus = (progress: ProcessHits | null): 'processing' | 'finished' =>
+  progress && (progress.downloading > 0 || progress.processing > 0) ? 'processing' : 'finished';
+
+/** Wires the store to the global stream: progress updates, and a pack reload when the catalogue changes. */
+export function connectCatalogueToEvents(): () => void {
+  const offs = [
+    onGlobalEvent('process_hits', (p) => useCatalogue.getState().setProgress(p)),
+    onGlobalEvent('hits_changed', () => {
+      if (useCatalogue.getState().packsLoaded) void useCatalogue.getState().loadPacks();
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}

@@ -1,0 +1,87 @@
+import { create } from 'zustand';
+import type { GamePayload, GameSummary } from '../../../shared/protocol/game.ts';
+import { summarizeGame } from '../../../shared/rules/views.ts';
+import { listGames } from '../net/games.ts';
+import { onGlobalEvent, onGlobalStreamOpen } from '../net/events.ts';
+
+/**
+ * The lobby's list of games: loaded with `GET /api/games/`, then kept current by
+ * the one global stream (`create_game`, `game_summary`, `remove_game`), never by
+ * one stream per game (api.md B11).
+ */
+
+export type LobbyGame = GameSummary;
+
+export interface LobbyState {
+  games: LobbyGame[];
+  /** The first load finished. */
+  loaded: boolean;
+  /** The last load failed with this error. */
+  error: unknown;
+  load(): Promise<void>;
+  /** Adds a game or replaces its line (keeps the row's place). */
+  upsert(game: LobbyGame): void;
+  remove(id: string): void;
+  reset(): void;
+}
+
+let loading: AbortController | null = null;
+
+export const useLobby = create<LobbyState>()((set) => ({
+  games: [],
+  loaded: false,
+  error: null,
+
+  async load() {
+    loading?.abort();
+    const controller = new AbortController();
+    loading = controller;
+    try {
+      const { games } = await listGames(controller.signal);
+      if (controller.signal.aborted) return;
+      set({ games: games.map((g: GamePayload) => summarizeGame(g)), loaded: true, error: null });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      set({ loaded: true, error });
+    } finally {
+      if (loading === controller) loading = null;
+    }
+  },
+
+  upsert(game) {
+    set((s) => {
+      const at = s.games.findIndex((g) => g.id === game.id);
+      if (at < 0) return { games: [...s.games, game] };
+      const games = s.games.slice();
+      games[at] = game;
+      return { games };
+    });
+  },
+
+  remove(id) {
+    set((s) => (s.games.some((g) => g.id === id) ? { games: s.games.filter((g) => g.id !== id) } : s));
+  },
+
+  reset() {
+    loading?.abort();
+    set({ games: [], loaded: false, error: null });
+  },
+}));
+
+/**
+ * Wires the store to the global stream; returns the unsubscribe function. A
+ * (re)connect reloads the list, since removals sent while the stream was down
+ * are lost (the stream only replays the games that still exist).
+ */
+export function connectLobbyToEvents(): () => void {
+  const { upsert, remove, load } = useLobby.getState();
+  const offs = [
+    onGlobalEvent('create_game', (game) => upsert(summarizeGame(game))),
+    onGlobalEvent('game_summary', (summary) => upsert(summary)),
+    onGlobalEvent('remove_game', (id) => remove(id)),
+    onGlobalStreamOpen((reconnected) => {
+      if (reconnected) void load();
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}

@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, BAD_REPLY, NETWORK_ERROR, refreshSession, request } from '../../client/src/net/api.ts';
+import { createGame, listGames } from '../../client/src/net/games.ts';
+import { json } from './render.tsx';
+
+/**
+ * The fetch wrapper against a fake fetch (the real server is covered by the
+ * server tests; these pin down the client's side of the contract).
+ */
+
+interface Call {
+  url: string;
+  init: RequestInit;
+}
+
+/** A fake fetch answering by path; records every call. */
+function fakeFetch(answer: (url: string, n: number) => Response | Promise<Response>) {
+  const calls: Call[] = [];
+  const perPath = new Map<string, number>();
+  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    const n = (perPath.get(url) ?? 0) + 1;
+    perPath.set(url, n);
+    calls.push({ url, init });
+    return answer(url, n);
+  });
+  vi.stubGlobal('fetch', fn);
+  return calls;
+}
+
+const game = {
+  id: 'AbCd1234',
+  players: [],
+  state: 'Open',
+  mode: 'Public',
+  hit: null,
+  last_scored: null,
+  winner: null,
+  standings: null,
+  deadline: null,
+  clue: null,
+  draws: 0,
+  goal: 10,
+  start_tokens: 2,
+  hit_duration: 20,
+  guess_timeout: 0,
+  intercept_timeout: 30,
+  confirm_timeout: 60,
+  packs: [],
+  clue_mode: 'audio',
+};
+
+const unauthenticated = () => json({ type: 'error', code: 'unauthenticated', message: 'not authenticated' }, 401);
+const authOk = () => json({ type: 'success', message: 'success' });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('request', () => {
+  it('sends same-origin credentials, and JSON with its content type', async () => {
+    const calls = fakeFetch(() => json(game, 201));
+    const created = await createGame('Private');
+    expect(created.id).toBe('AbCd1234');
+    const [call] = calls;
+    expect(call?.url).toBe('/api/games');
+    expect(call?.init.method).toBe('POST');
+    expect(call?.init.credentials).toBe('same-origin');
+    expect((call?.init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+    expect(call?.init.body).toBe(JSON.stringify({ mode: 'Private' }));
+  });
+
+  it('sends no body and no JSON content type on body-less calls', async () => {
+    const calls = fakeFetch(() => json({ games: [] }));
+    await listGames();
+    expect(calls[0]?.init.body).toBeUndefined();
+    expect((calls[0]?.init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
+  });
+
+  it('turns an error body into an ApiError with code, message and status', async () => {
+    fakeFetch(() => json({ type: 'error', code: 'game_full', message: 'the game is full (at most 10 players)' }, 409));
+    const err = await createGame('Public').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 409, code: 'game_full', message: 'the game is full (at most 10 players)' });
+  });
+
+  it('gives a stand-in code for a non-JSON error and for a network failure', async () => {
+    fakeFetch(() => new Response('<h1>Bad Gateway</h1>', { status: 502, statusText: 'Bad Gateway' }));
+    await expect(listGames()).rejects.toMatchObject({ status: 502, code: 'http_502' });
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(listGames()).rejects.toMatchObject({ status: 0, code: NETWORK_ERROR });
+  });
+
+  it('rejects a reply that breaks the wire contract', async () => {
+    fakeFetch(() => json({ games: [{ id: 'nope' }] }));
+    await expect(listGames()).rejects.toMatchObject({ code: BAD_REPLY });
+  });
+
+  it('on 401 re-authenticates once and repeats the request once', async () => {
+    const calls = fakeFetch((url, n) => {
+      if (url === '/api/users/auth') return authOk();
+      return n === 1 ? unauthenticated() : json({ games: [game] });
+    });
+    const { games } = await listGames();
+    expect(games).toHaveLength(1);
+    expect(calls.map((c) => c.url)).toEqual(['/api/games/', '/api/users/auth', '/api/games/']);
+  });
+
+  it('does not loop on a persistent 401', async () => {
+    const calls = fakeFetch((url) => (url === '/api/users/auth' ? authOk() : unauthenticated()));
+    await expect(listGames()).rejects.toMatchObject({ status: 401, code: 'unauthenticated' });
+    expect(calls.map((c) => c.url)).toEqual(['/api/games/', '/api/users/auth', '/api/games/']);
+  });
+
+  it('shares one re-authentication among concurrent callers', async () => {
+    let releaseAuth: () => void = () => undefined;
+    const authGate = new Promise<void>((r) => (releaseAuth = r));
+    const calls = fakeFetch(async (url, n) => {
+      if (url === '/api/users/auth') {
+        await authGate;
+        return authOk();
+      }
+      return n <= 3 ? unauthenticated() : json({ games: [] });
+    });
+    const all = Promise.all([listGames(), listGames(), listGames()]);
+    await vi.waitFor(() => expect(calls.filter((c) => c.url === '/api/users/auth')).toHaveLength(1));
+    releaseAuth();
+    await all;
+    expect(calls.filter((c) => c.url === '/api/users/auth')).toHaveLength(1);
+    expect(calls.filter((c) => c.url === '/api/games/')).toHaveLength(6);
+  });
+
+  it('leaves 401 alone where it means wrong credentials', async () => {
+    const calls = fakeFetch(() => json({ type: 'error', code: 'incorrect_credentials', message: 'incorrect user credentials' }, 401));
+    await expect(request('/api/users/login', { method: 'POST', body: { username: 'a', password: 'b' }, retryOn401: false })).rejects.toMatchObject({
+      code: 'incorrect_credentials',
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('refreshSession de-duplicates direct callers too', async () => {
+    const calls = fakeFetch(() => authOk());
+    await Promise.all([refreshSession(), refreshSession()]);
+    expect(calls).toHaveLength(1);
+    await refreshSession();
+    expect(calls).toHaveLength(2);
+  });
+});

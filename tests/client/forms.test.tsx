@@ -1,0 +1,102 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LoginScreen } from '../../client/src/routes/login/LoginScreen.tsx';
+import { registerProblems, RegisterScreen } from '../../client/src/routes/register/RegisterScreen.tsx';
+import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
+import { json, renderApp } from './render.tsx';
+
+const guest = {
+  id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  name: 'kindly-brave-otter',
+  virtual: true,
+  valid_until: '2030-01-01T10:00:00.000Z',
+  permissions: { write_hits: false, write_packs: false, read_issues: false, write_issues: true, delete_issues: false },
+};
+
+const field = (label: RegExp) => screen.getByLabelText(label) as HTMLInputElement;
+const type = (label: RegExp, value: string) => fireEvent.change(field(label), { target: { value } });
+
+beforeEach(() => resetSessionForTests());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('login form', () => {
+  it('keeps submit disabled while a field is empty', () => {
+    renderApp(<LoginScreen />);
+    const submit = screen.getByRole('button', { name: 'Log in' }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    type(/^Username/, 'ana');
+    expect(submit.disabled).toBe(true);
+    type(/^Password/, 'secret-password');
+    expect(submit.disabled).toBe(false);
+    type(/^Username/, '   ');
+    expect(submit.disabled).toBe(true);
+  });
+
+  it('shows a failure in a polite live region', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json({ type: 'error', code: 'incorrect_credentials', message: 'incorrect user credentials' }, 401)));
+    renderApp(<LoginScreen />);
+    type(/^Username/, 'ana');
+    type(/^Password/, 'wrong-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    const status = await screen.findByText('An error occurred: Incorrect user credentials.');
+    expect(status.getAttribute('role')).toBe('status');
+    expect(status.getAttribute('aria-live')).toBe('polite');
+  });
+});
+
+describe('register form', () => {
+  it('checks emptiness, lengths and the repeated password', () => {
+    const ok = { username: 'ana', password: '12345678', repeat: '12345678' };
+    expect(registerProblems(ok)).toEqual([]);
+    expect(registerProblems({ ...ok, repeat: '' })).toEqual(['empty']);
+    expect(registerProblems({ ...ok, repeat: '12345679' })).toEqual(['mismatch']);
+    expect(registerProblems({ ...ok, username: 'an' })).toEqual(['username_length']);
+    expect(registerProblems({ ...ok, username: 'a'.repeat(33) })).toEqual(['username_length']);
+    expect(registerProblems({ ...ok, username: `  ${'a'.repeat(32)}  ` })).toEqual([]);
+    expect(registerProblems({ ...ok, password: '1234567', repeat: '1234567' })).toEqual(['password_length']);
+    expect(registerProblems({ ...ok, password: 'x'.repeat(257), repeat: 'x'.repeat(257) })).toEqual(['password_length']);
+  });
+
+  it('is pre-filled with the guest name, shows the hints and enables submit only when valid', () => {
+    useSession.setState({ user: guest, ready: true });
+    renderApp(<RegisterScreen />);
+    expect(field(/^Username/).value).toBe('kindly-brave-otter');
+    expect(screen.getAllByText('3 to 32 characters.')).toHaveLength(1);
+    expect(screen.getByText('8 to 256 characters.')).toBeTruthy();
+    const submit = screen.getByRole('button', { name: 'Register' }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    type(/^Password/, 'longenough');
+    type(/^Repeat password/, 'longenougH');
+    expect(submit.disabled).toBe(true);
+    expect(screen.getByText('The passwords do not match.')).toBeTruthy();
+    type(/^Repeat password/, 'longenough');
+    expect(submit.disabled).toBe(false);
+    type(/^Password/, 'short');
+    type(/^Repeat password/, 'short');
+    expect(submit.disabled).toBe(true);
+  });
+
+  it('registers and says so', async () => {
+    const fetch = vi.fn(async () => json({ type: 'success', message: 'user registered' }));
+    vi.stubGlobal('fetch', fetch);
+    useSession.setState({ user: guest, ready: true });
+    renderApp(<RegisterScreen />);
+    type(/^Username/, 'Ana');
+    type(/^Password/, 'longenough');
+    type(/^Repeat password/, 'longenough');
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    const status = await screen.findByText(/Welcome, Ana!/);
+    expect(status.getAttribute('aria-live')).toBe('polite');
+    expect(fetch).toHaveBeenCalledWith('/api/users/register', expect.objectContaining({ method: 'POST', body: JSON.stringify({ username: 'Ana', password: 'longenough' }) }));
+  });
+
+  it('shows the server error in the live region', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json({ type: 'error', code: 'username_taken', message: 'username is already in use' }, 409)));
+    useSession.setState({ user: guest, ready: true });
+    renderApp(<RegisterScreen />);
+    type(/^Password/, 'longenough');
+    type(/^Repeat password/, 'longenough');
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('An error occurred: That username is already in use.'));
+  });
+});

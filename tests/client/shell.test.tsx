@@ -1,0 +1,123 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ErrorDialog } from '../../client/src/components/ErrorDialog.tsx';
+import { ErrorPage } from '../../client/src/components/ErrorPage.tsx';
+import { HitStatus } from '../../client/src/components/HitStatus.tsx';
+import { pageTitle } from '../../client/src/components/page-title.ts';
+import { UserMenu } from '../../client/src/components/UserMenu.tsx';
+import { WelcomeDialog } from '../../client/src/components/WelcomeDialog.tsx';
+import { copyrightYears } from '../../client/src/about.ts';
+import { useCatalogue } from '../../client/src/stores/catalogue.ts';
+import { useNotifications } from '../../client/src/stores/notifications.ts';
+import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
+import { useSettings } from '../../client/src/stores/settings.ts';
+import { json, renderApp } from './render.tsx';
+
+const user = (virtual: boolean) => ({
+  id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  name: virtual ? 'kindly-brave-otter' : 'Ana',
+  virtual,
+  valid_until: '2030-01-01T10:00:00.000Z',
+  permissions: { write_hits: false, write_packs: false, read_issues: false, write_issues: true, delete_issues: false },
+});
+
+beforeEach(() => {
+  resetSessionForTests();
+  useCatalogue.setState({ packs: [], packsLoaded: false, packsError: null, progress: null });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('texts of the shell', () => {
+  it('page titles end with the product name', () => {
+    expect(pageTitle('Game lobby', 'Hitline')).toBe('Game lobby – Hitline');
+    expect(pageTitle(undefined, 'Hitline')).toBe('Hitline');
+  });
+
+  it('the copyright line starts in 2024', () => {
+    expect(copyrightYears(new Date('2024-05-01'))).toBe('2024');
+    expect(copyrightYears(new Date('2027-05-01'))).toBe('2024–2027');
+  });
+
+  it('the error page says Oops, the apology and the status', () => {
+    renderApp(<ErrorPage status={404} />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Oops!');
+    expect(screen.getByText('Sorry, an unexpected error has occurred.')).toBeTruthy();
+    expect(screen.getByText('404 Not Found')).toBeTruthy();
+    expect(document.title).toBe('Oops! – Hitline');
+  });
+});
+
+/** Opens a Chakra (zag) menu; its items render a moment after the click. */
+async function openMenu(name: string): Promise<string[]> {
+  const trigger = screen.getByRole('button', { name });
+  fireEvent.click(trigger);
+  await waitFor(() => expect(trigger.getAttribute('aria-expanded')).toBe('true'));
+  return screen.getAllByRole('menuitem').map((i) => i.textContent ?? '');
+}
+
+describe('UserMenu', () => {
+  it('a guest is "known as" and may log in or register', async () => {
+    useSession.setState({ user: user(true), ready: true });
+    renderApp(<UserMenu />);
+    expect(await openMenu('Known as kindly-brave-otter')).toEqual(['Log in', 'Register']);
+  });
+
+  it('a registered user is "logged in as" and may log out or delete his account', async () => {
+    useSession.setState({ user: user(false), ready: true });
+    renderApp(<UserMenu />);
+    expect(await openMenu('Logged in as Ana')).toEqual(['Log out', 'Delete account']);
+  });
+});
+
+describe('HitStatus', () => {
+  it('shows processing with counts while anything downloads, else the available hits', () => {
+    useCatalogue.setState({ progress: { available: 5, downloading: 2, processing: 1 } });
+    renderApp(<HitStatus />);
+    const button = screen.getByRole('button', { name: 'Downloading hits' });
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(button);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    const panel = screen.getByRole('region', { name: 'Downloading hits' });
+    expect(within(panel).getAllByRole('listitem').map((l) => l.textContent)).toEqual(['2 hits downloading', '1 hit processing', '5 hits downloaded']);
+    act(() => useCatalogue.setState({ progress: { available: 8, downloading: 0, processing: 0 } }));
+    expect(screen.getByRole('button', { name: 'Hits ready' })).toBeTruthy();
+    expect(screen.getByText('8 hits available')).toBeTruthy();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.getByRole('button', { name: 'Hits ready' }).getAttribute('aria-expanded')).toBe('false');
+  });
+});
+
+describe('WelcomeDialog', () => {
+  it('shows until dismissed, with the hit total summed over packs and the pack count', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json({
+          packs: [
+            { id: '0f8fad5b-d9cb-469f-a165-70867728950a', name: 'Eighties', hits: 1200 },
+            { id: '0f8fad5b-d9cb-469f-a165-70867728950b', name: 'Nineties', hits: 34 },
+          ],
+        }),
+      ),
+    );
+    useSettings.setState({ welcome: false });
+    renderApp(<WelcomeDialog />);
+    expect(await screen.findByRole('dialog', { name: 'Welcome to Hitline!' })).toBeTruthy();
+    expect(await screen.findByText('1,234 hits in 2 packs to play with')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Basic' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: "Let's play" }));
+    expect(useSettings.getState().welcome).toBe(true);
+    expect(localStorage.getItem('welcome')).toBe('true');
+  });
+});
+
+describe('ErrorDialog', () => {
+  it('is titled "Error" and shows the message until closed', async () => {
+    renderApp(<ErrorDialog />);
+    act(() => useNotifications.getState().showError('You need at least two players to start a game.'));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Error' });
+    expect(within(dialog).getByText('You need at least two players to start a game.')).toBeTruthy();
+    fireEvent.click(within(dialog).getAllByRole('button', { name: 'Close' })[0] as HTMLElement);
+    expect(useNotifications.getState().errorMessage).toBeNull();
+  });
+});
