@@ -12,6 +12,8 @@ const stages: { name: string; cmd: string; args: string[] }[] = [
   // the browser client resolves modules as its bundler does (client/tsconfig.json)
   { name: 'type check (client)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'client'] },
   { name: 'unit, scenario, fuzz, server and client tests', cmd: bin('vitest'), args: ['run'] },
+  // the benchmark path itself (small data; budgets shown, not enforced): `npm run bench` is the real run
+  { name: 'catalogue benchmark smoke run', cmd: process.execPath, args: [join(import.meta.dirname, '..', 'bench', 'run.ts'), 'catalogue', '--smoke'] },
   // budget P9: the production build's initial JavaScript
   { name: 'client build', cmd: bin('vite'), args: ['build', '--config', 'client/vite.config.ts', '--logLevel', 'warn'] },
   { name: 'client bundle size (P9)', cmd: process.execPath, args: [join(import.meta.dirname, 'check-bundle.ts')] },

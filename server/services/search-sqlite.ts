@@ -25,7 +25,10 @@ import {
  * (many matches) or by sorting the matches (few), as rowids only, and the page's
  * rows are read afterwards; a page past the middle is read from the other end;
  * relevance scores (bm25) are computed only for result tiers of at most
- * RANK_LIMIT hits. Each statement is one short synchronous call into better-sqlite3.
+ * RANK_LIMIT hits; a text search in packs reads its matches' rowids once (when
+ * few) and its later statements test those instead of the pack index (measured
+ * by `npm run bench -- catalogue`). Each statement is one short synchronous call
+ * into better-sqlite3.
  *
  * The FTS tables are tied to the hits' implicit rowids. SQLite keeps those through
  * VACUUM, but a dump restored without `.dump --preserve-rowids` renumbers them:
@@ -331,10 +334,12 @@ export class SqliteHitSearch implements HitSearchIndex {
       ids = await this.orderedIds({ match, within, keys, dir, offset, limit, total });
     } else {
       const whole = this.matchExpression(words, false);
-      const wholeCount = await this.count(whole, within);
+      // with known rowids (few matches) the first tier is ranked whole: scoring it costs what counting it would, and counts it
+      const first = within !== null && 'rowids' in within ? await this.rankedIds({ match: whole, within, keys, dir, offset: 0, limit: total, total }) : null;
+      const wholeCount = first ? first.length : await this.count(whole, within);
       const tiers = [
-        { match: whole, total: wholeCount },
-        { match: `(${match}) NOT (${whole})`, total: total - wholeCount },
+        { match: whole, total: wholeCount, ranked: first },
+        { match: `(${match}) NOT (${whole})`, total: total - wholeCount, ranked: null },
       ];
       ids = [];
       let skip = offset;
@@ -346,7 +351,11 @@ export class SqliteHitSearch implements HitSearchIndex {
           continue;
         }
         const slice: Slice = { match: tier.match, within, keys, dir, offset: skip, limit: Math.min(want, tier.total - skip), total: tier.total };
-        const got = tier.total <= RANK_LIMIT ? await this.rankedIds(slice) : await this.orderedIds(slice);
+        const got = tier.ranked
+          ? tier.ranked.slice(skip, skip + slice.limit)
+          : tier.total <= RANK_LIMIT
+            ? await this.rankedIds(slice)
+            : await this.orderedIds(slice);
         for (const id of got) ids.push(id); // not push(...got): an export may take 100,000 ids
         skip = 0;
       }

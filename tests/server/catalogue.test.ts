@@ -339,6 +339,21 @@ describe('search: pack filter', () => {
     expect((await search({ query: 'queen', packs: '' })).total).toBe(0);
     expect((await search({ packs: randomUUID() })).total).toBe(0);
   });
+
+  // a text search in packs reads its matches' rowids first and ranks those (search-sqlite.ts, P6): same order as without packs
+  it('ranks a text in packs exactly as the text alone, restricted to those packs, on every page', async () => {
+    for (const query of ['be', 'the', 'it']) {
+      const packs = [ids.rock, ids.pop];
+      const all = (await search({ query, amount: 1000 })).results;
+      const expected = all.filter((h) => h.packs.some((p) => packs.includes(p))).map((h) => h.id);
+      expect(expected.length, query).toBeGreaterThanOrEqual(2);
+      const whole = await search({ query, packs, amount: 1000 });
+      expect(whole.results.map((h) => h.id), query).toEqual(expected);
+      const paged: string[] = [];
+      for (let start = 1; start <= expected.length; start += 2) paged.push(...(await search({ query, packs, amount: 2, start })).results.map((h) => h.id));
+      expect(paged, query).toEqual(expected);
+    }
+  });
 });
 
 describe('packs', () => {
