@@ -1,5 +1,6 @@
 /**
- * `npm test`: the type check, then every test suite. Stops at the first failing
+ * `npm test`: the type check, then every test suite, the client build and the
+ * end-to-end tests in a browser. Stops at the first failing
  * stage and exits non-zero, so CI and a newcomer see the same verdict.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,9 @@ const stages: { name: string; cmd: string; args: string[] }[] = [
   // budget P9: the production build's initial JavaScript
   { name: 'client build', cmd: bin('vite'), args: ['build', '--config', 'client/vite.config.ts', '--logLevel', 'warn'] },
   { name: 'client bundle size (P9)', cmd: process.execPath, args: [join(import.meta.dirname, 'check-bundle.ts')] },
+  // the built client in Debian's Chromium against the real server (installs Chromium with apt-get when missing)
+  { name: 'ensure chromium', cmd: process.execPath, args: [join(import.meta.dirname, '..', 'tests', 'e2e', 'ensure-chromium.ts')] },
+  { name: 'end-to-end tests', cmd: process.execPath, args: [join(import.meta.dirname, '..', 'tests', 'e2e', 'run.ts')] },
 ];
 
 for (const stage of stages) {

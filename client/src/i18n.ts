@@ -26,6 +26,40 @@ async function ensureMessages(lng: Language): Promise<void> {
 }
 
 /**
+ * Namespaces of lazily loaded screens (`locales/<ns>.<lng>.json`), loaded with
+ * their screens by {@link loadNamespace}, never with the first page.
+ */
+const NAMESPACE_LOADERS = {
+  hits: {
+    en: () => import('../../locales/hits.en.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
+    de: () => import('../../locales/hits.de.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
+  },
+} satisfies Record<string, Record<Language, () => Promise<Messages>>>;
+export type Namespace = keyof typeof NAMESPACE_LOADERS;
+export const NAMESPACES = Object.keys(NAMESPACE_LOADERS) as Namespace[];
+
+/** Namespaces some screen asked for: a language switch loads them too, before it takes effect. */
+const wantedNamespaces = new Set<Namespace>();
+
+async function ensureNamespace(ns: Namespace, lng: Language): Promise<void> {
+  if (i18next.hasResourceBundle(lng, ns)) return;
+  i18next.addResourceBundle(lng, ns, await NAMESPACE_LOADERS[ns][lng](), true, true);
+}
+
+/** Are a namespace's messages there for the current language (and the English fallback)? */
+export function hasNamespace(ns: Namespace): boolean {
+  const lng = isLanguage(i18next.language) ? i18next.language : FALLBACK_LANGUAGE;
+  return i18next.hasResourceBundle(lng, ns) && i18next.hasResourceBundle(FALLBACK_LANGUAGE, ns);
+}
+
+/** Loads a namespace for the current language and the English fallback, and keeps it loaded across language switches. */
+export async function loadNamespace(ns: Namespace): Promise<void> {
+  wantedNamespaces.add(ns);
+  const lng = isLanguage(i18next.language) ? i18next.language : FALLBACK_LANGUAGE;
+  await Promise.all([ensureNamespace(ns, FALLBACK_LANGUAGE), ensureNamespace(ns, lng)]);
+}
+
+/**
  * The first of the browser's languages we have: an exact match ("de"), or one
  * whose primary subtag we have ("de-AT" → "de"); English otherwise.
  */
@@ -72,6 +106,7 @@ export async function applyLanguage(language: Language | null): Promise<void> {
   const lng = language ?? detectLanguage(browserLanguages());
   try {
     await ensureMessages(lng);
+    await Promise.all([...wantedNamespaces].map((ns) => ensureNamespace(ns, lng)));
   } catch (err) {
     // offline: stay in the current language rather than show keys
     console.warn(`messages for ${lng} could not be loaded`, err);

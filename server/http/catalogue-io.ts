@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { changedSomething, exportHitsYaml, importHitsYaml, MAX_IMPORT_BYTES, type ImportReport } from '../services/hits-yaml.ts';
 import type { HitSearchIndex } from '../services/search.ts';
 import { Permission } from '../services/users.ts';
-import { HitSearchQuerySchema } from '../../shared/protocol/catalogue.ts';
+import { HitSearchQuerySchema, ImportReportSchema } from '../../shared/protocol/catalogue.ts';
 import { INVALID_INPUT_CODE } from '../../shared/protocol/common.ts';
 import { requirePermission } from './auth.ts';
 import { apiError, parseOr400, sendError } from './errors.ts';
@@ -58,48 +58,8 @@ export const IMPORT_REJECTED_CODE = 'import_rejected';
 /** 413 of an oversize upload (the message names the size and the limit). */
 export const FILE_TOO_LARGE_CODE = 'body_too_large';
 
-const Count = z.int().min(0);
-const FileProblemSchema = z.strictObject({ line: z.int().min(1).optional(), column: z.int().min(1).optional(), message: z.string() });
-const RejectedRowSchema = z.strictObject({
-  index: Count,
-  line: Count,
-  id: z.string().optional(),
-  label: z.string().optional(),
-  reasons: z.array(z.string()).min(1),
-});
-const FieldChangeSchema = z.strictObject({ field: z.string(), before: z.unknown(), after: z.unknown() });
-const AddedHitSchema = z.strictObject({ index: Count, line: Count, id: z.string(), artist: z.string(), title: z.string(), year: z.int() });
-const ChangedHitSchema = z.strictObject({
-  ...AddedHitSchema.shape,
-  matched_by: z.enum(['id', 'yt_id']),
-  file_id: z.string().optional(),
-  changes: z.array(FieldChangeSchema).min(1),
-});
-const AddedPackSchema = z.strictObject({ index: Count, line: Count, id: z.string(), name: z.string() });
-const ChangedPackSchema = z.strictObject({
-  ...AddedPackSchema.shape,
-  matched_by: z.enum(['id', 'name']),
-  file_id: z.string().optional(),
-  changes: z.array(FieldChangeSchema).min(1),
-});
-const DiffCountsSchema = z.strictObject({ added: Count, changed: Count, unchanged: Count, rejected: Count });
-
-/**
- * The import report on the wire ({@link ImportReport}): the dry-run diff, or what
- * an apply wrote. Row lists stop at MAX_REPORTED_ROWS entries (`truncated`);
- * `summary` always has the exact counts. `index` is 0-based in its list, `line`
- * 1-based in the file.
- */
-export const ImportReportSchema = z.strictObject({
-  ok: z.boolean(),
-  applied: z.boolean(),
-  message: z.string(),
-  errors: z.array(FileProblemSchema),
-  summary: z.strictObject({ hits: DiffCountsSchema, packs: DiffCountsSchema }),
-  hits: z.strictObject({ added: z.array(AddedHitSchema), changed: z.array(ChangedHitSchema), unchanged: Count, rejected: z.array(RejectedRowSchema) }),
-  packs: z.strictObject({ added: z.array(AddedPackSchema), changed: z.array(ChangedPackSchema), unchanged: Count, rejected: z.array(RejectedRowSchema) }),
-  truncated: z.boolean(),
-});
+/** The report's wire schema lives in shared/protocol (the client reads it too); re-exported for the API reference and tests. */
+export { ImportReportSchema };
 
 /** The service's report type and the wire schema must describe the same object (checked by the compiler). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

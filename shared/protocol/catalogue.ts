@@ -159,6 +159,84 @@ export const ProcessHitsSchema = z.strictObject({
   processing: CountSchema,
 });
 
+// ---------------------------------------------------------------------------
+// import (api.md B8)
+
+const FileProblemSchema = z.strictObject({ line: z.int().min(1).optional(), column: z.int().min(1).optional(), message: z.string() });
+const RejectedRowSchema = z.strictObject({
+  index: CountSchema,
+  line: CountSchema,
+  id: z.string().optional(),
+  label: z.string().optional(),
+  reasons: z.array(z.string()).min(1),
+});
+const FieldChangeSchema = z.strictObject({ field: z.string(), before: z.unknown(), after: z.unknown() });
+const AddedHitSchema = z.strictObject({ index: CountSchema, line: CountSchema, id: z.string(), artist: z.string(), title: z.string(), year: z.int() });
+const ChangedHitSchema = z.strictObject({
+  ...AddedHitSchema.shape,
+  matched_by: z.enum(['id', 'yt_id']),
+  file_id: z.string().optional(),
+  changes: z.array(FieldChangeSchema).min(1),
+});
+const AddedPackSchema = z.strictObject({ index: CountSchema, line: CountSchema, id: z.string(), name: z.string() });
+const ChangedPackSchema = z.strictObject({
+  ...AddedPackSchema.shape,
+  matched_by: z.enum(['id', 'name']),
+  file_id: z.string().optional(),
+  changes: z.array(FieldChangeSchema).min(1),
+});
+const DiffCountsSchema = z.strictObject({ added: CountSchema, changed: CountSchema, unchanged: CountSchema, rejected: CountSchema });
+
+/**
+ * The import report on the wire (`POST /api/hits/import`; the service's
+ * `ImportReport` in server/services/hits-yaml.ts): the dry-run diff, or what
+ * an apply wrote. Row lists stop at MAX_REPORTED_ROWS entries (`truncated`);
+ * `summary` always has the exact counts. `index` is 0-based in its list, `line`
+ * 1-based in the file.
+ */
+export const ImportReportSchema = z.strictObject({
+  ok: z.boolean(),
+  applied: z.boolean(),
+  message: z.string(),
+  errors: z.array(FileProblemSchema),
+  summary: z.strictObject({ hits: DiffCountsSchema, packs: DiffCountsSchema }),
+  hits: z.strictObject({ added: z.array(AddedHitSchema), changed: z.array(ChangedHitSchema), unchanged: CountSchema, rejected: z.array(RejectedRowSchema) }),
+  packs: z.strictObject({ added: z.array(AddedPackSchema), changed: z.array(ChangedPackSchema), unchanged: CountSchema, rejected: z.array(RejectedRowSchema) }),
+  truncated: z.boolean(),
+});
+
+
+// ---------------------------------------------------------------------------
+// audio pipeline status (api.md B9)
+
+/**
+ * What the hit-download status page reads of `GET /api/hits/audio/status`.
+ * server/http/audio-admin.ts owns the reply's full, strict schema (for the API
+ * reference); this one is deliberately open (`z.object`), so the server can add
+ * fields without breaking a client already loaded in a browser.
+ */
+export const AudioStatusViewSchema = z.object({
+  available: CountSchema,
+  downloading: CountSchema,
+  processing: CountSchema,
+  states: z.object({ none: CountSchema, queued: CountSchema, fetching: CountSchema, processing: CountSchema, ready: CountSchema, failed: CountSchema }),
+  sources: z.object({ youtube: z.object({ enabled: z.boolean(), reason: z.string().optional() }) }),
+  failures: z.array(
+    z.object({
+      id: UuidSchema,
+      title: z.string(),
+      artist: z.string(),
+      source: z.string(),
+      reason: z.string(),
+      attempts: CountSchema,
+      failed_at: z.string(),
+    }),
+  ),
+});
+
+/** `POST /api/hits/{id}/audio` and `…/audio/retry` (202): the audio state the hit went to. */
+export const AudioQueuedViewSchema = z.object({ message: z.string(), audio_state: z.string() });
+
 export type PackBody = z.infer<typeof PackBodySchema>;
 export type PackPayload = z.infer<typeof PackPayloadSchema>;
 export type PackList = z.infer<typeof PackListSchema>;
@@ -170,3 +248,5 @@ export type HitSearchQuery = z.output<typeof HitSearchQuerySchema>;
 export type HitSearchReply = z.infer<typeof HitSearchReplySchema>;
 export type ProcessHits = z.infer<typeof ProcessHitsSchema>;
 export type HitParts = z.output<typeof HitPartsSchema>;
+export type ImportReportPayload = z.infer<typeof ImportReportSchema>;
+export type AudioStatusView = z.infer<typeof AudioStatusViewSchema>;

@@ -34,6 +34,7 @@ export type NotificationType =
   | 'game_removed'
   | 'game_started'
   | 'hits_progress'
+  | 'hit_created'
   | 'popup'
   | 'notification'
   | 'play_sfx';
@@ -103,6 +104,11 @@ export const notify = {
   gameRemoved: (id: string) => publish('game_removed', t('notify.game_removed', { id }), false),
   gameStarted: () => publish('game_started', t('notify.game_started'), true),
   hitsProgress: (p: ProcessHits) => publish('hits_progress', t('notify.hits_progress', p), false),
+  /** A hit was saved in the catalogue; the text comes from the (lazily loaded) catalogue screens' messages. */
+  hitCreated: (text: string) => {
+    useNotifications.getState().toast({ kind: 'success', title: text });
+    return publish('hit_created', text, false);
+  },
   /** A dialog opened: its cue, and its title for those who cannot see it appear. */
   popup: (title: string) => publish('popup', title, false, 'popup'),
   /** Any other message; shown as a toast too unless `toast` is false. */

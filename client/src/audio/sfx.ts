@@ -29,7 +29,10 @@ export const SFX_NAMES = [
 ] as const;
 export type SfxName = (typeof SFX_NAMES)[number];
 
-const files = import.meta.glob<string>('../../../assets/sfx/*.opus', { query: '?url', import: 'default' });
+// no-inline: files under Vite's 4 kB limit would otherwise become base64 data URIs,
+// which the CSP's media-src does not allow (Howler's HTML5 fallback) and which
+// the spec does not want: cues are opus files from the static assets path.
+const files = import.meta.glob<string>('../../../assets/sfx/*.opus', { query: '?url&no-inline', import: 'default' });
 const fileOf = (name: SfxName): (() => Promise<string>) | undefined => files[`../../../assets/sfx/${name}.opus`];
 
 type HowlerModule = typeof import('howler');

@@ -53,7 +53,8 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
             <Dialog.Header pe="14">
               <Dialog.Title>{title}</Dialog.Title>
             </Dialog.Header>
-            <Dialog.Body>{children}</Dialog.Body>
+            {/* focusable, so a body that scrolls can be scrolled with the keyboard even when nothing in it takes focus */}
+            <Dialog.Body tabIndex={0}>{children}</Dialog.Body>
             {footer && <Dialog.Footer>{footer}</Dialog.Footer>}
             <Dialog.CloseTrigger asChild>
               <CloseButton aria-label={t('common.close')} />

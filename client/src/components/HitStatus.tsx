@@ -1,6 +1,8 @@
-import { Box, Button, Spinner, Text } from '@chakra-ui/react';
+import { Box, Button, Link, Spinner, Text } from '@chakra-ui/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { hasNamespace, loadNamespace } from '../i18n.ts';
 import { hitStatus, useCatalogue } from '../stores/catalogue.ts';
 import { CheckIcon } from './icons.tsx';
 
@@ -20,6 +22,11 @@ export function HitStatus() {
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panelId = useId();
+  // the status page link's text is in the catalogue screens' messages, fetched when the panel first opens
+  const [linkText, setLinkText] = useState(() => hasNamespace('hits'));
+  useEffect(() => {
+    if (open && !linkText) void loadNamespace('hits').then(() => setLinkText(true), () => undefined);
+  }, [open, linkText]);
 
   useEffect(() => {
     if (!open) return;
@@ -79,6 +86,13 @@ export function HitStatus() {
           </Box>
         ) : (
           <Text>{t('hit_status.available', { count: progress.available })}</Text>
+        )}
+        {linkText && (
+          <Link asChild color="purple.fg" mt="2" minH="44px" display="inline-flex" alignItems="center">
+            <RouterLink to="/hits/status" onClick={() => setOpen(false)}>
+              {t('hits:status.link')}
+            </RouterLink>
+          </Link>
         )}
       </Box>
     </Box>

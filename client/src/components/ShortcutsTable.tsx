@@ -7,18 +7,17 @@ import { registerRecipes } from '../theme.ts';
 
 registerRecipes({ recipes: { kbd: kbdRecipe } });
 
-/** One key cap per key ("Alt" + "Shift" + "U"), so a narrow screen wraps between them. */
+/** One key cap per key ("Alt" + "Shift" + "U"), kept on one line: a combination never breaks. */
 function Keys({ keys }: { keys: string[] }) {
   return (
-    <>
+    <span style={{ whiteSpace: 'nowrap' }}>
       {keys.map((k, i) => (
         <Fragment key={k}>
           {i > 0 && '+'}
-          <Kbd whiteSpace="nowrap">{k}</Kbd>
-          {i < keys.length - 1 && <wbr />}
+          <Kbd>{k}</Kbd>
         </Fragment>
       ))}
-    </>
+    </span>
   );
 }
 

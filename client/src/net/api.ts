@@ -12,12 +12,15 @@ import { loadSchemas, type Schemas } from './load-schemas.ts';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** The error reply's JSON as sent (some errors carry more than a message, e.g. a refused import's report). */
+  readonly body: unknown;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, body?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -33,6 +36,10 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Sent as JSON. Leave it out for body-less calls (the server's CSRF guard counts any body as one). */
   body?: unknown;
+  /** A body sent as is with its own content type instead (a file upload: audio, hits.yml). */
+  raw?: { data: Blob | string; type: string };
+  /** What the reply should be (the Accept header); JSON unless said otherwise. */
+  accept?: string;
   /** Validates the JSON reply; without it the reply is ignored. */
   schema?: SchemaPick<z.ZodType>;
   /** Re-authenticate and retry once on 401 (default true). Off for the auth call itself and for login. */
@@ -76,19 +83,22 @@ async function errorFrom(res: Response, schemas: Promise<Schemas>): Promise<ApiE
     body = undefined;
   }
   const parsed = (await schemas).ErrorBodySchema.safeParse(body);
-  if (parsed.success) return new ApiError(res.status, parsed.data.code, parsed.data.message);
+  if (parsed.success) return new ApiError(res.status, parsed.data.code, parsed.data.message, body);
   const message = typeof (body as { message?: unknown })?.message === 'string' ? (body as { message: string }).message : res.statusText || `HTTP ${res.status}`;
-  return new ApiError(res.status, `http_${res.status}`, message);
+  return new ApiError(res.status, `http_${res.status}`, message, body);
 }
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
   const init: RequestInit = {
     method: options.method ?? 'GET',
     credentials: 'same-origin',
-    headers: { Accept: 'application/json' },
+    headers: { Accept: options.accept ?? 'application/json' },
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  if (options.body !== undefined) {
+  if (options.raw) {
+    init.headers = { ...init.headers, 'Content-Type': options.raw.type };
+    init.body = options.raw.data;
+  } else if (options.body !== undefined) {
     init.headers = { ...init.headers, 'Content-Type': 'application/json' };
     init.body = JSON.stringify(options.body);
   }
@@ -98,6 +108,24 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
     if (options.signal?.aborted) throw err;
     throw new ApiError(0, NETWORK_ERROR, err instanceof Error ? err.message : String(err));
   }
+}
+
+/** Sends, re-authenticates once on 401, and turns a failure status into an {@link ApiError}. */
+async function answered(path: string, options: RequestOptions, schemas: Promise<Schemas>): Promise<Response> {
+  let res = await send(path, options);
+  if (res.status === 401 && options.retryOn401 !== false) {
+    await refreshSession();
+    res = await send(path, options);
+  }
+  afterResponse?.();
+  if (!res.ok) throw await errorFrom(res, schemas);
+  return res;
+}
+
+/** Like {@link request}, for a reply that is text rather than JSON (the catalogue export's YAML). */
+export async function requestText(path: string, options: Omit<RequestOptions, 'schema'> = {}): Promise<string> {
+  const res = await answered(path, { accept: 'text/plain, */*', ...options }, loadSchemas());
+  return res.text();
 }
 
 /**
@@ -110,13 +138,7 @@ export async function request(path: string, options?: RequestOptions & { schema?
 export async function request(path: string, options: RequestOptions = {}): Promise<unknown> {
   // the schemas load while the request is under way
   const schemas = loadSchemas();
-  let res = await send(path, options);
-  if (res.status === 401 && options.retryOn401 !== false) {
-    await refreshSession();
-    res = await send(path, options);
-  }
-  afterResponse?.();
-  if (!res.ok) throw await errorFrom(res, schemas);
+  const res = await answered(path, options, schemas);
   if (!options.schema) return undefined;
   const schema = options.schema(await schemas);
   let json: unknown;

@@ -7,5 +7,14 @@
 export { ErrorBodySchema, SuccessBodySchema } from '../../../shared/protocol/common.ts';
 export { GameListSchema, GamePayloadSchema } from '../../../shared/protocol/game.ts';
 export { PackListSchema } from '../../../shared/protocol/catalogue.ts';
+// the catalogue screens (lazy, but their calls go through the same one schema module)
+export {
+  AudioQueuedViewSchema,
+  AudioStatusViewSchema,
+  FullHitPayloadSchema,
+  HitSearchReplySchema,
+  ImportReportSchema,
+  PackPayloadSchema,
+} from '../../../shared/protocol/catalogue.ts';
 export { UserCookieSchema, UserPayloadSchema } from '../../../shared/protocol/users.ts';
 export { GLOBAL_EVENT_NAMES, parseGlobalEvent } from '../../../shared/protocol/events.ts';

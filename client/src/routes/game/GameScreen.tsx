@@ -1,74 +1,164 @@
-import { Alert, DataList, Stack } from '@chakra-ui/react';
+import './recipes.ts';
+import { Alert, Box, Button, Grid, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
-import type { GamePayload } from '../../../../shared/protocol/game.ts';
+import { useNavigate, useParams } from 'react-router';
+import { useShortcuts } from '../../a11y/shortcuts.ts';
+import { notify } from '../../a11y/notify.ts';
+import { unlockAudio } from '../../audio/sfx.ts';
 import { ErrorPage } from '../../components/ErrorPage.tsx';
 import { LoadingScreen } from '../../components/LoadingScreen.tsx';
 import { Page } from '../../components/Page.tsx';
 import { errorText } from '../../i18n.ts';
-import { ApiError } from '../../net/api.ts';
-import { getGame } from '../../net/games.ts';
-import { dataListSlotRecipe } from '@chakra-ui/react/theme';
-import { registerRecipes } from '../../theme.ts';
-
-registerRecipes({ slotRecipes: { dataList: dataListSlotRecipe } });
+import { useGame } from '../../stores/game.ts';
+import { AddPlayerDialog } from './AddPlayerDialog.tsx';
+import { GameActions } from './GameActions.tsx';
+import { GameEndedDialog } from './GameEndedDialog.tsx';
+import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
+import { GuessPanel } from './GuessPanel.tsx';
+import { HitSection } from './HitSection.tsx';
+import { LeaveDialog } from './LeaveDialog.tsx';
+import { PlayerTable } from './PlayerTable.tsx';
+import * as actions from './game-actions.ts';
+import { isGone, useGameRoom } from './use-game-room.ts';
+import { release } from './hit-audio.ts';
 
 /**
- * PLACEHOLDER for the game screen (issue 7, part "Game screen"): loaded lazily
- * (it will carry the Colyseus SDK and howler), it shows the game's id and state
- * from `GET /api/games/{id}`. The game-screen work replaces this module; keep
- * the file name and the default export, which App.tsx lazy-loads.
+ * The game screen (spec §2, /game/{gameId}); loaded lazily with the Colyseus SDK
+ * and Howler (budget P9). The room connection fills the game store; the parts
+ * read it through narrow selectors. Phones stack hit, guess panel and players;
+ * from 992 px the players sit beside them.
  */
 export default function GameScreen() {
   const { t } = useTranslation();
   const { gameId = '' } = useParams();
-  const [game, setGame] = useState<GamePayload | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { retry } = useGameRoom(gameId);
+  const navigate = useNavigate();
+  const hasGame = useGame((s) => s.game !== null);
+  const id = useGame((s) => s.game?.id);
+  const state = useGame((s) => s.game?.state);
+  const status = useGame((s) => s.status);
+  const loadError = useGame((s) => s.loadError);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [leaveOpen, setLeaveOpen] = useState(false);
+  const [addOpen, setAddOpen] = useState(false);
 
+  // phones allow audio only after a gesture: the first tap or key on the screen unlocks it
   useEffect(() => {
-    const controller = new AbortController();
-    setGame(null);
-    setError(null);
-    getGame(gameId, controller.signal).then(setGame, (err: unknown) => {
-      if (!controller.signal.aborted) setError(err);
-    });
-    return () => controller.abort();
-  }, [gameId]);
+    const unlock = (): void => {
+      void unlockAudio();
+      window.removeEventListener('pointerdown', unlock, true);
+      window.removeEventListener('keydown', unlock, true);
+    };
+    window.addEventListener('pointerdown', unlock, true);
+    window.addEventListener('keydown', unlock, true);
+    return () => {
+      unlock();
+      release();
+    };
+  }, []);
 
-  if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return <ErrorPage status={404} message={errorText(error)} />;
-  if (error) {
-    return (
-      <Alert.Root status="error" role="alert" mt="8">
-        <Alert.Indicator />
-        <Alert.Title>{errorText(error)}</Alert.Title>
-      </Alert.Root>
-    );
+  // the connection's state, said once per change (the banner shows it too)
+  useEffect(() => {
+    if (status === 'reconnecting') notify.notification(t('game.reconnecting'), { toast: false, interrupt: true });
+    // spec §4: when no real player is left the game is deleted; back to the lobby
+    if (status === 'gone') {
+      notify.notification(t('game.gone'), { toast: 'warning', interrupt: true });
+      void navigate('/');
+    }
+  }, [status, t, navigate]);
+
+  useShortcuts(
+    {
+      game_settings: () => setSettingsOpen(true),
+      join_game: actions.join,
+      leave_game: () => actions.requestLeave(() => setLeaveOpen(true)),
+      play_hit: actions.togglePlay,
+      start_stop: actions.startStop,
+      skip_hit: actions.skip,
+      confirm_yes: () => actions.confirm(true),
+      confirm_no: () => actions.confirm(false),
+      submit_guess: actions.submitGuess,
+      next_slot: () => actions.stepSlot(1),
+      previous_slot: () => actions.stepSlot(-1),
+      no_slot: actions.clearSlot,
+      player_info: ({ index }) => actions.speakPlayer(index),
+    },
+    hasGame,
+  );
+
+  if (!hasGame) {
+    if (loadError && isGone(loadError)) return <ErrorPage status={404} message={t('errors.game_id_not_found')} />;
+    if (loadError) {
+      return (
+        <Alert.Root status="error" role="alert" mt="8">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>{errorText(loadError)}</Alert.Title>
+          </Alert.Content>
+          <Button size="sm" variant="outline" onClick={retry}>
+            {t('common.retry')}
+          </Button>
+        </Alert.Root>
+      );
+    }
+    return <LoadingScreen label={t('game.loading')} />;
   }
-  if (!game) return <LoadingScreen label={t('game.loading')} />;
-  const state = t(`game.state.${game.state}`);
+
   return (
-    <Page title={t('game.title', { id: game.id, state })}>
-      <Stack gap="4">
-        <DataList.Root orientation="horizontal">
-          <DataList.Item>
-            <DataList.ItemLabel>{t('game.id')}</DataList.ItemLabel>
-            <DataList.ItemValue fontFamily="mono">{game.id}</DataList.ItemValue>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.ItemLabel>{t('game.state_label')}</DataList.ItemLabel>
-            <DataList.ItemValue>{state}</DataList.ItemValue>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.ItemLabel>{t('game.mode_label')}</DataList.ItemLabel>
-            <DataList.ItemValue>{t(`game.mode.${game.mode}`)}</DataList.ItemValue>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.ItemLabel>{t('game.players_label')}</DataList.ItemLabel>
-            <DataList.ItemValue>{game.players.map((p) => p.name).join(', ') || '—'}</DataList.ItemValue>
-          </DataList.Item>
-        </DataList.Root>
-      </Stack>
+    <Page
+      title={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })}
+      actions={<GameActions onSettings={() => setSettingsOpen(true)} onLeave={() => setLeaveOpen(true)} />}
+    >
+      <SettingsSummary />
+      <ConnectionBanner status={status} onRetry={retry} />
+      <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }} gap={{ base: '6', lg: '8' }} alignItems="start">
+        <Stack gap="6" minW="0">
+          <HitSection />
+          <GuessPanel />
+        </Stack>
+        <Box minW="0">
+          <PlayerTable onAddPlayer={() => setAddOpen(true)} />
+        </Box>
+      </Grid>
+      <GameSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      <LeaveDialog open={leaveOpen} onClose={() => setLeaveOpen(false)} />
+      <AddPlayerDialog open={addOpen} onClose={() => setAddOpen(false)} />
+      <GameEndedDialog />
     </Page>
+  );
+}
+
+/** The rules of this game in one line, under the heading. */
+function SettingsSummary() {
+  const { t } = useTranslation();
+  const settings = useGameSettings();
+  const mode = useGame((s) => s.game?.mode);
+  if (!settings || !mode) return null;
+  const clue = settings.clue_mode === 'card' ? t('game.summary_card') : t('game.summary_audio', { seconds: settings.hit_duration });
+  return (
+    <Text color="fg.muted" mt="-3">
+      {t('game.summary', { goal: settings.goal, tokens: settings.start_tokens, clue, mode: t(`game.mode.${mode}`) })}
+    </Text>
+  );
+}
+
+/** The connection's trouble, if any: reconnecting (the seat is kept meanwhile) or lost. */
+function ConnectionBanner({ status, onRetry }: { status: string; onRetry: () => void }) {
+  const { t } = useTranslation();
+  if (status !== 'reconnecting' && status !== 'lost') return null;
+  const reconnecting = status === 'reconnecting';
+  return (
+    <Alert.Root status={reconnecting ? 'warning' : 'error'} role="status" alignItems="center">
+      {reconnecting ? <Spinner size="sm" aria-hidden="true" /> : <Alert.Indicator />}
+      <Alert.Content>
+        <Alert.Title>{t(reconnecting ? 'game.reconnecting' : 'game.lost')}</Alert.Title>
+      </Alert.Content>
+      {!reconnecting && (
+        <Button size="sm" variant="outline" onClick={onRetry}>
+          {t('common.retry')}
+        </Button>
+      )}
+    </Alert.Root>
   );
 }

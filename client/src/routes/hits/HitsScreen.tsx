@@ -1,17 +1,28 @@
-import { Text } from '@chakra-ui/react';
-import { useTranslation } from 'react-i18next';
-import { Page } from '../../components/Page.tsx';
+import { Route, Routes } from 'react-router';
+import { ErrorPage } from '../../components/ErrorPage.tsx';
+import { LoadingScreen } from '../../components/LoadingScreen.tsx';
+import { BrowseHits } from './BrowseHits.tsx';
+import { CreateHit } from './CreateHit.tsx';
+import { HitDetail } from './HitDetail.tsx';
+import { StatusPage } from './StatusPage.tsx';
+import { useHitsMessages } from './use-hits.ts';
 
 /**
- * PLACEHOLDER for the catalogue screens (browse, create, edit hits: another
- * issue). Lazy-loaded like the game screen; the hit editor must stay lazy too
- * (budget P9).
+ * The catalogue screens (spec §2), lazily loaded as one chunk under `/hits/*`
+ * (budget P9): browse (`/hits`, `/hits/`), create (`/hits/create`), the
+ * hit-download status (`/hits/status`) and one hit (`/hits/{hitId}`). Their
+ * messages (namespace `hits`) load with them; until then a spinner.
  */
 export default function HitsScreen() {
-  const { t } = useTranslation();
+  const ready = useHitsMessages();
+  if (!ready) return <LoadingScreen />;
   return (
-    <Page title={t('hits.title')}>
-      <Text>{t('hits.coming_soon')}</Text>
-    </Page>
+    <Routes>
+      <Route index element={<BrowseHits />} />
+      <Route path="create" element={<CreateHit />} />
+      <Route path="status" element={<StatusPage />} />
+      <Route path=":hitId" element={<HitDetail />} />
+      <Route path="*" element={<ErrorPage status={404} />} />
+    </Routes>
   );
 }

@@ -54,7 +54,7 @@ export function LoginScreen() {
             </Field.Label>
             <Input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
           </Field.Root>
-          <Text role="status" aria-live="polite" color="fg.error" minH="1.5em">
+          <Text role="status" aria-live="polite" color="red.fg" minH="1.5em">
             {message}
           </Text>
           <Button type="submit" colorPalette="purple" disabled={incomplete} loading={busy} alignSelf="flex-start">

@@ -101,7 +101,7 @@ export function RegisterScreen() {
             <Input name="repeat" type="password" autoComplete="new-password" value={fields.repeat} onChange={set('repeat')} />
             <Field.ErrorText>{t('register.mismatch')}</Field.ErrorText>
           </Field.Root>
-          <Text role="status" aria-live="polite" color={message?.ok ? 'fg.success' : 'fg.error'} minH="1.5em">
+          <Text role="status" aria-live="polite" color={message?.ok ? 'green.fg' : 'red.fg'} minH="1.5em">
             {message?.text}
           </Text>
           <Button type="submit" colorPalette="purple" disabled={problems.length > 0} loading={busy} alignSelf="flex-start">

@@ -1,0 +1,60 @@
+import './recipes.ts';
+import { Button, Field, Input } from '@chakra-ui/react';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NAME_MAX, NAME_MIN } from '../../../../shared/rules/constants.ts';
+import { AppDialog } from '../../components/AppDialog.tsx';
+import * as actions from './game-actions.ts';
+
+/** Characters, not UTF-16 units, as the engine counts them (32 emoji are a valid name). */
+const nameLength = (name: string): number => [...name.trim()].length;
+
+export const validLocalName = (name: string): boolean => nameLength(name) >= NAME_MIN && nameLength(name) <= NAME_MAX;
+
+/** Adds a local player (spec §2, §5): a name of 1 to 32 characters, not empty. */
+export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState('');
+  const [touched, setTouched] = useState(false);
+  const valid = validLocalName(name);
+
+  const close = (): void => {
+    setName('');
+    setTouched(false);
+    onClose();
+  };
+
+  const submit = (e: FormEvent): void => {
+    e.preventDefault();
+    setTouched(true);
+    if (!valid) return;
+    actions.addPlayer(name);
+    close();
+  };
+
+  return (
+    <AppDialog
+      open={open}
+      onClose={close}
+      size="sm"
+      title={t('game.add_player.title')}
+      footer={
+        <Button type="submit" form="add-player-form" colorPalette="purple" disabled={!valid}>
+          {t('game.add_player.submit')}
+        </Button>
+      }
+    >
+      <form id="add-player-form" onSubmit={submit} noValidate>
+        <Field.Root required invalid={touched && !valid}>
+          <Field.Label>{t('game.add_player.name')}</Field.Label>
+          <Input value={name} maxLength={NAME_MAX * 2} autoComplete="off" onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} />
+          {touched && !valid ? (
+            <Field.ErrorText>{name.trim() === '' ? t('game.add_player.empty') : t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX })}</Field.ErrorText>
+          ) : (
+            <Field.HelperText>{t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX })}</Field.HelperText>
+          )}
+        </Field.Root>
+      </form>
+    </AppDialog>
+  );
+}

@@ -1,0 +1,52 @@
+import './recipes.ts';
+import { Badge } from '@chakra-ui/react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notify } from '../../a11y/notify.ts';
+import { ClockIcon } from './icons.tsx';
+import { secondsLeft, shouldAnnounce } from './game-logic.ts';
+
+/** "1:05", "0:09". */
+const clock = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+
+/**
+ * The running phase's deadline (rules A5: absolute epoch ms in the state) as a
+ * countdown. It ticks visibly every second but is no live region: when `speak`
+ * (this device has to act), it is said at a few moments only (60, 30, 10, 5
+ * seconds left), never every second.
+ */
+export function Countdown({ deadline, speak }: { deadline: number; speak: boolean }) {
+  const { t } = useTranslation();
+  const [now, setNow] = useState(() => Date.now());
+  // the phase's length, to leave out "60 seconds left" of a 45-second phase
+  const total = useRef(secondsLeft(deadline, Date.now()));
+  const said = useRef<number | null>(null);
+
+  useEffect(() => {
+    total.current = secondsLeft(deadline, Date.now());
+    said.current = null;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [deadline]);
+
+  const left = secondsLeft(deadline, now);
+  useEffect(() => {
+    if (!speak || said.current === left || !shouldAnnounce(left, total.current)) return;
+    said.current = left;
+    notify.notification(t('game.countdown.left', { time: t('count.seconds', { count: left }) }), { toast: false });
+  }, [left, speak, t]);
+
+  return (
+    <Badge
+      role="timer"
+      aria-label={t('game.countdown.label', { time: t('count.seconds', { count: left }) })}
+      colorPalette={left <= 10 ? 'red' : 'gray'}
+      variant="subtle"
+      size="lg"
+      fontVariantNumeric="tabular-nums"
+    >
+      <ClockIcon boxSize="4" />
+      <span aria-hidden="true">{clock(left)}</span>
+    </Badge>
+  );
+}

@@ -1,0 +1,59 @@
+import './recipes.ts';
+import { Button, Wrap } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
+import { useGame } from '../../stores/game.ts';
+import { useSession } from '../../stores/session.ts';
+import * as actions from './game-actions.ts';
+import { usePerspective } from './use-perspective.ts';
+
+/**
+ * The actions beside the heading (spec §2): join or leave, start or stop (the
+ * creator only; "not enough players" below two), the game settings, and the
+ * last round's results while the game is Open again.
+ */
+export function GameActions({ onSettings, onLeave }: { onSettings: () => void; onLeave: () => void }) {
+  const { t } = useTranslation();
+  const { me } = usePerspective();
+  const state = useGame((s) => s.game?.state ?? 'Open');
+  const mode = useGame((s) => s.game?.mode ?? 'Public');
+  const playerCount = useGame((s) => s.game?.players.length ?? 0);
+  const standings = useGame((s) => (s.game?.state === 'Open' ? s.game.standings : null));
+  const winner = useGame((s) => s.game?.winner ?? null);
+  const signedIn = useSession((s) => !!s.user);
+  const running = state !== 'Open';
+  const tooFew = playerCount < MIN_PLAYERS;
+
+  return (
+    <Wrap gap="2" role="group" aria-label={t('game.actions_label')}>
+      {me ? (
+        <Button variant="outline" aria-keyshortcuts="Alt+Shift+Q" onClick={() => actions.requestLeave(onLeave)}>
+          {t('game.leave')}
+        </Button>
+      ) : (
+        <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+J" disabled={!actions.canJoin({ state, mode }, me, signedIn)} onClick={actions.join}>
+          {t('game.join')}
+        </Button>
+      )}
+      {me?.creator && (
+        <Button
+          colorPalette={running ? 'red' : 'purple'}
+          variant={running ? 'outline' : 'solid'}
+          aria-keyshortcuts="Alt+Shift+S"
+          disabled={!running && tooFew}
+          onClick={actions.startStop}
+        >
+          {running ? t('game.stop') : tooFew ? t('game.not_enough_players') : t('game.start')}
+        </Button>
+      )}
+      <Button variant="outline" aria-keyshortcuts="Alt+Shift+E" onClick={onSettings}>
+        {t('game.settings_button')}
+      </Button>
+      {standings && (
+        <Button variant="ghost" onClick={() => useGame.getState().showEnded({ winner, standings })}>
+          {t('game.show_results')}
+        </Button>
+      )}
+    </Wrap>
+  );
+}

@@ -1,0 +1,270 @@
+import './recipes.ts';
+import { Badge, Box, Button, Checkbox, Field, Fieldset, HStack, Input, RadioGroup, SimpleGrid, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ClueMode, Settings } from '../../../../shared/protocol/game.ts';
+import { LIMITS, type NumericSetting } from '../../../../shared/rules/constants.ts';
+import { CLUE_MODES } from '../../../../shared/rules/types.ts';
+import { AppDialog } from '../../components/AppDialog.tsx';
+import { useCatalogue } from '../../stores/catalogue.ts';
+import { useGame } from '../../stores/game.ts';
+import * as actions from './game-actions.ts';
+import { byName, clampRandomCount, clampSetting, DEFAULT_RANDOM_PACKS, randomPacks, selectAllState, toggleAll } from './game-logic.ts';
+import { usePerspective } from './use-perspective.ts';
+
+const NUMBER_FIELDS: readonly NumericSetting[] = ['goal', 'start_tokens', 'hit_duration', 'guess_timeout', 'intercept_timeout', 'confirm_timeout'];
+const TIMEOUTS = new Set<NumericSetting>(['guess_timeout', 'intercept_timeout', 'confirm_timeout']);
+
+type Numbers = Record<NumericSetting, string>;
+
+interface Draft {
+  numbers: Numbers;
+  clue_mode: ClueMode;
+  packs: Set<string>;
+}
+
+const draftOf = (s: Settings): Draft => ({
+  numbers: Object.fromEntries(NUMBER_FIELDS.map((k) => [k, String(s[k])])) as Numbers,
+  clue_mode: s.clue_mode,
+  packs: new Set(s.packs),
+});
+
+/** The game's settings, re-rendering only when they change (not on every patch of the game). */
+export function useGameSettings(): Settings | null {
+  const json = useGame((s) => {
+    const g = s.game;
+    if (!g) return null;
+    const settings: Settings = {
+      goal: g.goal,
+      start_tokens: g.start_tokens,
+      hit_duration: g.hit_duration,
+      guess_timeout: g.guess_timeout,
+      intercept_timeout: g.intercept_timeout,
+      confirm_timeout: g.confirm_timeout,
+      clue_mode: g.clue_mode,
+      packs: g.packs,
+    };
+    return JSON.stringify(settings);
+  });
+  return useMemo(() => (json ? (JSON.parse(json) as Settings) : null), [json]);
+}
+
+/** Which save label the dialog shows (spec §2): 'save', 'not creator' or 'game already running'. */
+export function saveLabel(creator: boolean, open: boolean): 'save' | 'not_creator' | 'already_running' {
+  if (!creator) return 'not_creator';
+  return open ? 'save' : 'already_running';
+}
+
+/**
+ * The game settings dialog (spec §2, rules A5/A9): goal, start tokens, hit
+ * duration, the three timeouts, the clue mode, and the packs (a select-all
+ * tri-state checkbox, N packs at random, a toggle per pack with its hit count).
+ * Everyone may look; only the creator edits, and only while the game is Open.
+ * Saving sends the room's `update` message; a refusal shows in the error dialog.
+ */
+export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const settings = useGameSettings();
+  const state = useGame((s) => s.game?.state);
+  const { me } = usePerspective();
+  const packs = useCatalogue((s) => s.packs);
+  const packsLoaded = useCatalogue((s) => s.packsLoaded);
+  const creator = !!me?.creator;
+  const editable = creator && state === 'Open';
+  const label = saveLabel(creator, state === 'Open');
+
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [randomCount, setRandomCount] = useState(String(DEFAULT_RANDOM_PACKS));
+
+  useEffect(() => {
+    if (!open) return;
+    if (!useCatalogue.getState().packsLoaded) void useCatalogue.getState().loadPacks();
+  }, [open]);
+
+  // a fresh draft each time the dialog opens; a viewer who cannot edit always sees the stored settings
+  useEffect(() => {
+    if (open && settings) setDraft(draftOf(settings));
+    // only on opening: later patches must not overwrite what the creator is typing
+  }, [open]);
+  const shown = !editable && settings ? draftOf(settings) : draft;
+
+  const sorted = useMemo(() => [...packs].sort(byName), [packs]);
+  const allIds = useMemo(() => sorted.map((p) => p.id), [sorted]);
+
+  if (!settings || !shown) return null;
+
+  const setNumber = (key: NumericSetting, value: string): void => setDraft((d) => (d ? { ...d, numbers: { ...d.numbers, [key]: value } } : d));
+  const setPacks = (next: Set<string>): void => setDraft((d) => (d ? { ...d, packs: next } : d));
+  const togglePack = (id: string): void => {
+    const next = new Set(shown.packs);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setPacks(next);
+  };
+  const known = allIds.filter((id) => shown.packs.has(id));
+  const noPack = packsLoaded && allIds.length > 0 && known.length === 0;
+
+  const save = (e?: FormEvent): void => {
+    e?.preventDefault();
+    if (!editable || noPack) return;
+    const numbers = Object.fromEntries(NUMBER_FIELDS.map((k) => [k, clampSetting(k, shown.numbers[k])])) as Record<NumericSetting, number>;
+    actions.saveSettings({ ...numbers, clue_mode: shown.clue_mode, ...(packsLoaded ? { packs: known } : {}) });
+    onClose();
+  };
+
+  return (
+    <AppDialog
+      open={open}
+      onClose={onClose}
+      size="lg"
+      title={t('game.settings.title')}
+      footer={
+        <HStack gap="2">
+          <Button variant="outline" onClick={onClose}>
+            {t('common.close')}
+          </Button>
+          <Button type="submit" form="game-settings-form" colorPalette="purple" disabled={!editable || noPack}>
+            {t(`game.settings.${label}`)}
+          </Button>
+        </HStack>
+      }
+    >
+      {/* a form, so Return in a number field saves */}
+      <Stack asChild gap="6">
+        <form id="game-settings-form" onSubmit={save} noValidate>
+        {!editable && <Text color="fg.muted">{t('game.settings.read_only')}</Text>}
+        <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
+          {NUMBER_FIELDS.map((key) => {
+            const { min, max } = LIMITS[key];
+            return (
+              <Field.Root key={key} disabled={!editable}>
+                <Field.Label>{t(`game.settings.${key}`)}</Field.Label>
+                <Input
+                  type="number"
+                  inputMode="numeric"
+                  min={min}
+                  max={max}
+                  step={1}
+                  value={shown.numbers[key]}
+                  onChange={(e) => setNumber(key, e.target.value)}
+                  onBlur={(e) => setNumber(key, String(clampSetting(key, e.target.value)))}
+                />
+                <Field.HelperText>{t(TIMEOUTS.has(key) ? 'game.settings.range_off' : 'game.settings.range', { min, max })}</Field.HelperText>
+              </Field.Root>
+            );
+          })}
+        </SimpleGrid>
+
+        <RadioGroup.Root
+          value={shown.clue_mode}
+          onValueChange={({ value }) => {
+            if (value) setDraft((d) => (d ? { ...d, clue_mode: value as ClueMode } : d));
+          }}
+          disabled={!editable}
+          colorPalette="purple"
+        >
+          <RadioGroup.Label fontWeight="medium" display="block" mb="2">
+            {t('game.settings.clue_mode')}
+          </RadioGroup.Label>
+          <Stack gap="1">
+            {CLUE_MODES.map((mode) => (
+              <RadioGroup.Item key={mode} value={mode} minH="44px">
+                <RadioGroup.ItemHiddenInput />
+                <RadioGroup.ItemIndicator />
+                <RadioGroup.ItemText>{t(`game.settings.clue_${mode}`)}</RadioGroup.ItemText>
+              </RadioGroup.Item>
+            ))}
+          </Stack>
+        </RadioGroup.Root>
+
+        <Fieldset.Root disabled={!editable}>
+          <Fieldset.Legend fontWeight="medium">{t('game.settings.packs')}</Fieldset.Legend>
+          {!packsLoaded ? (
+            <HStack role="status" gap="2">
+              <Spinner size="sm" aria-hidden="true" />
+              <Text>{t('game.settings.loading_packs')}</Text>
+            </HStack>
+          ) : allIds.length === 0 ? (
+            <Text color="fg.muted">{t('game.settings.no_packs')}</Text>
+          ) : (
+            <Stack gap="3" mt="2">
+              <HStack justify="space-between" wrap="wrap" gap="2">
+                <Checkbox.Root
+                  checked={selectAllState(shown.packs, allIds)}
+                  onCheckedChange={() => setPacks(toggleAll(shown.packs, allIds))}
+                  disabled={!editable}
+                  colorPalette="purple"
+                  minH="44px"
+                >
+                  <Checkbox.HiddenInput />
+                  <Checkbox.Control>
+                    <Checkbox.Indicator />
+                  </Checkbox.Control>
+                  <Checkbox.Label>{t('game.settings.all_packs')}</Checkbox.Label>
+                </Checkbox.Root>
+                <Text color="fg.muted" fontSize="sm" aria-live="polite">
+                  {t('game.settings.selected', { count: known.length, total: allIds.length })}
+                </Text>
+              </HStack>
+              <HStack gap="2" align="end" wrap="wrap">
+                <Field.Root w="auto" disabled={!editable}>
+                  <Field.Label>{t('game.settings.random_count')}</Field.Label>
+                  <Input
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={allIds.length}
+                    w="8rem"
+                    value={randomCount}
+                    onChange={(e) => setRandomCount(e.target.value)}
+                    onBlur={(e) => setRandomCount(String(clampRandomCount(e.target.value, allIds.length)))}
+                  />
+                </Field.Root>
+                <Button variant="outline" disabled={!editable} onClick={() => setPacks(randomPacks(allIds, clampRandomCount(randomCount, allIds.length)))}>
+                  {t('game.settings.random')}
+                </Button>
+              </HStack>
+              {noPack && (
+                <Text color="fg.error" role="alert">
+                  {t('game.settings.none_selected')}
+                </Text>
+              )}
+              <Box>
+                <Wrap gap="2">
+                  {sorted.map((pack) => {
+                    const on = shown.packs.has(pack.id);
+                    return (
+                      <Button
+                        key={pack.id}
+                        size="sm"
+                        variant={on ? 'solid' : 'outline'}
+                        colorPalette={on ? 'purple' : 'gray'}
+                        aria-pressed={on}
+                        disabled={!editable}
+                        onClick={() => togglePack(pack.id)}
+                        maxW="full"
+                        whiteSpace="normal"
+                        textAlign="start"
+                        h="auto"
+                        py="2"
+                      >
+                        {pack.name}
+                        <Text as="span" srOnly>
+                          ,
+                        </Text>{' '}
+                        <Badge size="sm" variant={on ? 'surface' : 'subtle'} colorPalette={on ? 'purple' : 'gray'}>
+                          {t('count.hits', { count: pack.hits })}
+                        </Badge>
+                      </Button>
+                    );
+                  })}
+                </Wrap>
+              </Box>
+            </Stack>
+          )}
+        </Fieldset.Root>
+        </form>
+      </Stack>
+    </AppDialog>
+  );
+}

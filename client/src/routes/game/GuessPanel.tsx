@@ -1,0 +1,180 @@
+import './recipes.ts';
+import { Box, Button, HStack, Heading, Portal, RadioGroup, Stack, Text, Tooltip, Wrap } from '@chakra-ui/react';
+import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notify } from '../../a11y/notify.ts';
+import { slotText } from '../../format.ts';
+import { i18next } from '../../i18n.ts';
+import { useGame } from '../../stores/game.ts';
+import { Countdown } from './Countdown.tsx';
+import * as actions from './game-actions.ts';
+import { canSubmit, choiceTaken, guessModel, keepChoice, type GuessModel, type SlotOption } from './game-logic.ts';
+import { usePerspective } from './use-perspective.ts';
+
+/** "Ana, Ben and Cleo" in the current language. */
+export const listNames = (names: readonly string[]): string =>
+  new Intl.ListFormat(i18next.language, { style: 'long', type: 'conjunction' }).format(names);
+
+/** The panel's heading per the acting player's state (spec §2). */
+export function guessHeading(model: GuessModel, t: (key: string, params?: Record<string, unknown>) => string): string {
+  const name = model.actor?.name ?? '';
+  const turn = model.turn?.name ?? '';
+  switch (model.phase) {
+    case 'not_started':
+      return t('game.guess.not_started');
+    case 'waiting':
+      return model.waitingOn.length ? t('game.guess.waiting', { names: listNames(model.waitingOn.map((p) => p.name)) }) : t('game.guess.waiting_nobody');
+    case 'guessing':
+      return model.you ? t('game.guess.guessing_you') : t('game.guess.guessing_other', { name });
+    case 'intercepting':
+      return model.you ? t('game.guess.intercepting_you', { turn }) : t('game.guess.intercepting_other', { name, turn });
+    case 'confirming':
+      return t('game.guess.confirming', { turn });
+  }
+}
+
+/**
+ * The guess panel (spec §2): its heading follows the acting player's state;
+ * while he guesses or intercepts, the turn player's slots are radio buttons
+ * ("before 1975", "between 1975 and 1988", "after 1988"), those already chosen
+ * disabled with a tooltip naming who chose them, plus "don't intercept" while
+ * Intercepting; submit follows the spec's rules; Confirming has yes and no.
+ */
+export function GuessPanel() {
+  const { t } = useTranslation();
+  const state = useGame((s) => s.game?.state ?? 'Open');
+  const players = useGame((s) => s.game?.players);
+  const deadline = useGame((s) => s.game?.deadline ?? null);
+  const choice = useGame((s) => s.choice);
+  const perspective = usePerspective();
+  const model = useMemo(() => guessModel({ state, players: players ?? [] }, perspective), [state, players, perspective]);
+
+  // a choice that no longer fits (new turn, new phase) is dropped
+  useEffect(() => {
+    const kept = keepChoice(model, choice);
+    if (kept !== choice) useGame.getState().setChoice(kept);
+  }, [model, choice]);
+
+  // the chosen slot was taken by someone else meanwhile: say so (it now counts as none)
+  const taken = choiceTaken(model, choice);
+  const wasTaken = useRef(taken);
+  useEffect(() => {
+    if (taken && !wasTaken.current) actions.announceChoice(choice);
+    wasTaken.current = taken;
+  }, [taken, choice]);
+
+  const picking = model.phase === 'guessing' || model.phase === 'intercepting';
+  const heading = guessHeading(model, (key, params) => t(key, params ?? {}));
+  const ownGuess = !perspective.local && perspective.me?.guess ? perspective.me.guess : null;
+
+  return (
+    <Box as="section" aria-labelledby="guess-heading" borderWidth="1px" borderRadius="l3" p={{ base: '4', md: '5' }}>
+      <HStack justify="space-between" align="start" gap="3" mb={model.phase === 'not_started' ? '0' : '3'}>
+        <Heading as="h2" id="guess-heading" size="lg">
+          {heading}
+        </Heading>
+        {deadline !== null && state !== 'Open' && <Countdown deadline={deadline} speak={picking || model.phase === 'confirming'} />}
+      </HStack>
+
+      {model.phase === 'waiting' && ownGuess && <Text color="fg.muted">{t('game.guess.your_guess', { slot: slotText(ownGuess) })}</Text>}
+
+      {picking && (
+        <Stack gap="4">
+          <RadioGroup.Root
+            value={choice === null ? null : String(choice)}
+            onValueChange={({ value }) => {
+              const next = value === 'none' ? 'none' : value ? Number(value) : null;
+              useGame.getState().setChoice(next);
+              notify.playSfx('select_slot');
+            }}
+            colorPalette="purple"
+            size="lg"
+          >
+            <RadioGroup.Label mb="2" display="block" fontWeight="medium">
+              {t('game.guess.slots_label', { name: model.turn?.name ?? '' })}
+            </RadioGroup.Label>
+            <Stack gap="1">
+              {model.options.map((option) => (
+                <SlotItem key={option.slot.id} option={option} />
+              ))}
+              {model.allowNone && (
+                <RadioGroup.Item value="none" minH="44px">
+                  <RadioGroup.ItemHiddenInput />
+                  <RadioGroup.ItemIndicator />
+                  <RadioGroup.ItemText>{t('game.guess.dont_intercept')}</RadioGroup.ItemText>
+                </RadioGroup.Item>
+              )}
+            </Stack>
+          </RadioGroup.Root>
+          {model.phase === 'guessing' && !canSubmit(model, choice) && (
+            <Text color="fg.muted" id="guess-hint">
+              {t('game.guess.select_first')}
+            </Text>
+          )}
+          {taken && (
+            <Text color="fg.warning" id="guess-hint">
+              {t('game.guess.taken_hint')}
+            </Text>
+          )}
+          <Box>
+            <Button
+              colorPalette="purple"
+              aria-keyshortcuts="Alt+Shift+Enter"
+              aria-describedby={(model.phase === 'guessing' && !canSubmit(model, choice)) || taken ? 'guess-hint' : undefined}
+              disabled={!canSubmit(model, choice)}
+              onClick={actions.submitGuess}
+            >
+              {t('game.guess.submit')}
+            </Button>
+          </Box>
+        </Stack>
+      )}
+
+      {model.phase === 'confirming' && (
+        <Wrap gap="2">
+          <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+Y" onClick={() => actions.confirm(true)}>
+            {t('game.guess.yes')}
+          </Button>
+          <Button colorPalette="red" variant="outline" aria-keyshortcuts="Alt+Shift+N" onClick={() => actions.confirm(false)}>
+            {t('game.guess.no')}
+          </Button>
+        </Wrap>
+      )}
+    </Box>
+  );
+}
+
+/** One slot; a taken one is disabled, names its takers and shows them in a tooltip too. */
+function SlotItem({ option }: { option: SlotOption }) {
+  const { t } = useTranslation();
+  const label = slotText(option.slot);
+  const item = (
+    <RadioGroup.Item value={String(option.slot.id)} disabled={option.disabled} minH="44px">
+      <RadioGroup.ItemHiddenInput />
+      <RadioGroup.ItemIndicator />
+      <RadioGroup.ItemText>
+        {label}
+        {option.disabled && ' '}
+        {option.disabled && (
+          <Text as="span" color="fg.muted" ms="2">
+            ({t('game.guess.taken_by', { names: listNames(option.takenBy) })})
+          </Text>
+        )}
+      </RadioGroup.ItemText>
+    </RadioGroup.Item>
+  );
+  if (!option.disabled) return item;
+  // the trigger is a wrapper: merged onto the item, the trigger's props would override the item's disabled state
+  return (
+    <Tooltip.Root openDelay={150} closeDelay={50} positioning={{ placement: 'top-start' }}>
+      <Tooltip.Trigger asChild>
+        <Box>{item}</Box>
+      </Tooltip.Trigger>
+      <Portal>
+        <Tooltip.Positioner>
+          <Tooltip.Content>{t('game.guess.taken_by', { names: listNames(option.takenBy) })}</Tooltip.Content>
+        </Tooltip.Positioner>
+      </Portal>
+    </Tooltip.Root>
+  );
+}

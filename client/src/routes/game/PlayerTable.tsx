@@ -1,0 +1,153 @@
+import './recipes.ts';
+import { Badge, Box, Button, HStack, Heading, Table, Text, Wrap } from '@chakra-ui/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PlayerPayload } from '../../../../shared/protocol/game.ts';
+import { CloseIcon, PlusIcon } from '../../components/icons.tsx';
+import { useGame } from '../../stores/game.ts';
+import { useSession } from '../../stores/session.ts';
+import * as actions from './game-actions.ts';
+import { PlayerHitsDialog } from './PlayerHitsDialog.tsx';
+import { usePerspective } from './use-perspective.ts';
+
+/**
+ * The players (spec §2), in seat order: name with markers (creator, you, whose
+ * turn, offline) and what each does now, tokens, a hits button opening his
+ * hits, and for the creator a kick column (disabled for himself). Phones keep
+ * all four columns by moving the markers and status under the name.
+ */
+export function PlayerTable({ onAddPlayer }: { onAddPlayer: () => void }) {
+  const { t } = useTranslation();
+  const players = useGame((s) => s.game?.players ?? []);
+  const state = useGame((s) => s.game?.state ?? 'Open');
+  const mode = useGame((s) => s.game?.mode);
+  const userId = useSession((s) => s.user?.id);
+  const { me } = usePerspective();
+  const [hitsOf, setHitsOf] = useState<string | null>(null);
+  const creator = !!me?.creator;
+  const canAdd = creator && mode === 'Local' && state === 'Open';
+
+  return (
+    <Box as="section" aria-labelledby="players-heading">
+      <HStack justify="space-between" mb="3" gap="3" wrap="wrap">
+        <Heading as="h2" id="players-heading" size="lg">
+          {t('game.players.heading')}
+        </Heading>
+        {canAdd && (
+          <Button size="sm" variant="outline" onClick={onAddPlayer}>
+            <PlusIcon />
+            {t('game.players.add')}
+          </Button>
+        )}
+      </HStack>
+      {players.length === 0 ? (
+        <Text color="fg.muted">{t('game.players.empty')}</Text>
+      ) : (
+        <Table.Root size="sm" variant="line" aria-labelledby="players-heading">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeader scope="col">{t('game.players.column_name')}</Table.ColumnHeader>
+              <Table.ColumnHeader scope="col" textAlign="end">
+                {t('game.players.column_tokens')}
+              </Table.ColumnHeader>
+              <Table.ColumnHeader scope="col" textAlign="end">
+                {t('game.players.column_hits')}
+              </Table.ColumnHeader>
+              {creator && (
+                <Table.ColumnHeader scope="col" textAlign="end">
+                  <Text as="span" srOnly>
+                    {t('game.players.column_kick')}
+                  </Text>
+                </Table.ColumnHeader>
+              )}
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {players.map((p, seat) => (
+              <PlayerRow
+                key={p.id}
+                player={p}
+                seat={seat}
+                you={mode !== 'Local' && p.id === userId}
+                running={state !== 'Open'}
+                kickable={creator}
+                self={p.id === me?.id}
+                onHits={() => setHitsOf(p.id)}
+              />
+            ))}
+          </Table.Body>
+        </Table.Root>
+      )}
+      <PlayerHitsDialog playerId={hitsOf} onClose={() => setHitsOf(null)} />
+    </Box>
+  );
+}
+
+interface RowProps {
+  player: PlayerPayload;
+  seat: number;
+  you: boolean;
+  running: boolean;
+  kickable: boolean;
+  self: boolean;
+  onHits: () => void;
+}
+
+function PlayerRow({ player: p, seat, you, running, kickable, self, onHits }: RowProps) {
+  const { t } = useTranslation();
+  return (
+    <Table.Row bg={p.turn_player ? 'purple.subtle' : undefined} aria-current={p.turn_player ? 'true' : undefined}>
+      <Table.Cell py="2" wordBreak="break-word">
+        <Text fontWeight={you ? 'bold' : 'medium'}>
+          {/* the seat number is the Alt+Shift digit that speaks this player */}
+          <Text as="span" color="fg.muted" fontVariantNumeric="tabular-nums" me="2" aria-hidden="true">
+            {seat + 1}
+          </Text>
+          {p.name}
+        </Text>
+        <Wrap gap="1" mt="1">
+          {p.creator && (
+            <Badge size="sm" colorPalette="purple" variant="subtle">
+              {t('game.players.creator')}
+            </Badge>
+          )}
+          {you && (
+            <Badge size="sm" colorPalette="blue" variant="subtle">
+              {t('game.players.you')}
+            </Badge>
+          )}
+          {p.turn_player && (
+            <Badge size="sm" colorPalette="orange" variant="surface" fontWeight="bold">
+              {t('game.players.turn')}
+            </Badge>
+          )}
+          {!p.connected && (
+            <Badge size="sm" colorPalette="red" variant="subtle">
+              {t('game.players.offline')}
+            </Badge>
+          )}
+        </Wrap>
+        {running && (
+          <Text fontSize="sm" color="fg.muted" mt="1">
+            {actions.playerStatus(p)}
+          </Text>
+        )}
+      </Table.Cell>
+      <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
+        {p.tokens}
+      </Table.Cell>
+      <Table.Cell textAlign="end">
+        <Button size="sm" variant="outline" aria-label={t('game.players.hits_button', { name: p.name, count: p.hits.length })} onClick={onHits}>
+          {p.hits.length}
+        </Button>
+      </Table.Cell>
+      {kickable && (
+        <Table.Cell textAlign="end">
+          <Button size="sm" variant="ghost" colorPalette="red" aria-label={t('game.players.kick', { name: p.name })} disabled={self} onClick={() => actions.kick(p.id)}>
+            <CloseIcon />
+          </Button>
+        </Table.Cell>
+      )}
+    </Table.Row>
+  );
+}

@@ -1,0 +1,203 @@
+import type { GamePayload, PlayerPayload, SettingsUpdateInput } from '../../../../shared/protocol/game.ts';
+import type { RoomMessageInput, RoomMessageName } from '../../../../shared/protocol/room.ts';
+import { MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
+import { notify } from '../../a11y/notify.ts';
+import { slotText } from '../../format.ts';
+import { i18next } from '../../i18n.ts';
+import { useGame } from '../../stores/game.ts';
+import { useSession } from '../../stores/session.ts';
+import {
+  actingFor,
+  canClaim,
+  canConfirm,
+  canSkip,
+  canSubmit,
+  choiceTaken,
+  guessModel,
+  perspectiveOf,
+  stepChoice,
+  submittedSlot,
+  type Perspective,
+} from './game-logic.ts';
+import { currentSource, toggle } from './hit-audio.ts';
+
+/**
+ * What the game screen's buttons and the Alt+Shift shortcuts do. Both call
+ * these, so a shortcut obeys the same rules as its button; when the action is
+ * not possible now, the shortcut says why instead of failing silently. Every
+ * function reads the store at call time.
+ */
+
+const t = (key: string, params?: Record<string, unknown>): string => i18next.t(key, params ?? {});
+
+/** Tells why an action is not possible (screen readers hear it; a toast shows it). */
+const blocked = (key: string, params?: Record<string, unknown>): void => {
+  notify.notification(t(key, params), { interrupt: true, toast: 'warning' });
+};
+
+function current(): { game: GamePayload; perspective: Perspective; userId: string | undefined } | null {
+  const game = useGame.getState().game;
+  if (!game) return null;
+  const userId = useSession.getState().user?.id;
+  return { game, perspective: perspectiveOf(game, userId), userId };
+}
+
+const send = <K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>): boolean => useGame.getState().send(type, payload);
+
+/** May this visitor take a seat (spec §2: the button is disabled when not a player and the game is not Open)? */
+export const canJoin = (game: Pick<GamePayload, 'state' | 'mode'>, me: PlayerPayload | null, signedIn: boolean): boolean =>
+  !me && signedIn && game.state === 'Open' && game.mode !== 'Local';
+
+export const isCreator = (me: PlayerPayload | null): boolean => !!me?.creator;
+
+export function join(): void {
+  const c = current();
+  if (!c) return;
+  if (c.perspective.me) return blocked('errors.already_joined');
+  if (!canJoin(c.game, c.perspective.me, !!c.userId)) return blocked('game.cannot_join');
+  send('join', {});
+}
+
+/** Leave: straight away while Open; a running game asks first (`confirmLeave` opens the dialog). */
+export function requestLeave(confirmLeave: () => void): void {
+  const c = current();
+  if (!c?.perspective.me) return blocked('errors.not_a_player');
+  if (c.game.state !== 'Open') confirmLeave();
+  else leave();
+}
+
+export function leave(): void {
+  send('leave', {});
+}
+
+export function kick(playerId: string): void {
+  send('leave', { player: playerId });
+}
+
+export function addPlayer(name: string): void {
+  send('join_local', { name: name.trim() });
+}
+
+export function startStop(): void {
+  const c = current();
+  if (!c) return;
+  if (!isCreator(c.perspective.me)) return blocked('game.creator_only');
+  if (c.game.state !== 'Open') {
+    send('stop', {});
+    return;
+  }
+  if (c.game.players.length < MIN_PLAYERS) return blocked('errors.not_enough_players');
+  send('start', {});
+}
+
+export function saveSettings(settings: SettingsUpdateInput): void {
+  send('update', { settings });
+}
+
+export function skip(): void {
+  const c = current();
+  if (!c) return;
+  if (!canSkip(c.perspective.actor)) return blocked('errors.cannot_skip');
+  send('skip', actingFor(c.perspective));
+}
+
+/** Claim for oneself, or in a Local game for `playerId` (the menu's choice; default: the acting player). */
+export function claim(playerId?: string): void {
+  const c = current();
+  if (!c) return;
+  const target = c.perspective.local && playerId ? (c.game.players.find((p) => p.id === playerId) ?? null) : c.perspective.actor;
+  if (!canClaim(target)) return blocked('errors.cannot_claim');
+  send('claim', c.perspective.local && target ? { player: target.id } : {});
+}
+
+export function submitGuess(): void {
+  const c = current();
+  if (!c) return;
+  const model = guessModel(c.game, c.perspective);
+  const choice = useGame.getState().choice;
+  if (model.phase === 'guessing' && !canSubmit(model, choice)) return blocked('game.guess.select_first');
+  if (!canSubmit(model, choice)) return blocked('errors.cannot_guess');
+  send('guess', { slot: submittedSlot(model, choice), ...actingFor(c.perspective) });
+  useGame.getState().setChoice(null);
+}
+
+export function confirm(yes: boolean): void {
+  const c = current();
+  if (!c) return;
+  if (!canConfirm(c.perspective.actor)) return blocked('errors.cannot_confirm');
+  send('confirm', { confirm: yes });
+}
+
+/** Alt+Shift+Down/Up: moves the choice and reads it (a taken slot as such, with its sound). */
+export function stepSlot(delta: 1 | -1): void {
+  const c = current();
+  if (!c) return;
+  const model = guessModel(c.game, c.perspective);
+  if (model.phase !== 'guessing' && model.phase !== 'intercepting') return blocked('errors.cannot_guess');
+  const next = stepChoice(model, useGame.getState().choice, delta);
+  useGame.getState().setChoice(next);
+  announceChoice(next);
+}
+
+/** Alt+Shift+Backspace: no slot. */
+export function clearSlot(): void {
+  useGame.getState().setChoice(null);
+  notify.slotSelected(null);
+}
+
+/** Reads a choice aloud (the picker's own arrow keys move focus, which screen readers read themselves). */
+export function announceChoice(choice: number | 'none' | null): void {
+  const c = current();
+  if (!c) return;
+  if (choice === 'none') {
+    notify.notification(t('game.guess.dont_intercept'), { interrupt: true, toast: false });
+    notify.playSfx('select_slot');
+    return;
+  }
+  const model = guessModel(c.game, c.perspective);
+  const option = model.options.find((o) => o.slot.id === choice);
+  notify.slotSelected(option?.slot ?? null, option ? choiceTaken(model, choice) : false);
+}
+
+/** Alt+Shift+1…0: the Nth player's info, spoken (index 0 = player 1). */
+export function speakPlayer(index: number): void {
+  const c = current();
+  if (!c) return;
+  const p = c.game.players[index];
+  if (!p) return blocked('game.players.no_player', { number: index + 1 });
+  notify.notification(playerInfo(p, c.game, c.userId), { interrupt: true, toast: false });
+}
+
+/** One player as a sentence: name and roles, tokens, hits with the timeline's years, and what he does now. */
+export function playerInfo(p: PlayerPayload, game: Pick<GamePayload, 'mode' | 'state'>, userId: string | undefined): string {
+  const roles = [
+    p.creator ? t('game.players.creator') : null,
+    game.mode !== 'Local' && p.id === userId ? t('game.players.you') : null,
+    p.turn_player ? t('game.players.turn') : null,
+    !p.connected ? t('game.players.offline') : null,
+  ].filter((r): r is string => !!r);
+  const name = roles.length ? t('game.players.name_roles', { name: p.name, roles: roles.join(', ') }) : p.name;
+  const years = [...new Set(p.hits.map((h) => h.year))].sort((a, b) => a - b);
+  const parts = [
+    name,
+    t('count.tokens', { count: p.tokens }),
+    t('count.hits', { count: p.hits.length }),
+    years.length ? t('game.players.timeline', { years: years.join(', ') }) : null,
+    game.state !== 'Open' ? playerStatus(p) : null,
+  ].filter((s): s is string => !!s);
+  return `${parts.join(', ')}.`;
+}
+
+/** What a player does now: his state, or the slot he chose. */
+export function playerStatus(p: PlayerPayload): string {
+  if (p.guess) return t('game.players.chose', { slot: slotText(p.guess) });
+  return t(`game.players.state.${p.state}`);
+}
+
+/** Alt+Shift+H and the play button: the current hit (hidden clip, or revealed in full). */
+export function togglePlay(): void {
+  const game = useGame.getState().game;
+  const source = game ? currentSource(game) : null;
+  if (!source) return blocked(game?.clue_mode === 'card' && game.state !== 'Open' ? 'errors.no_audio_card_mode' : 'errors.audio_not_running');
+  toggle(source);
+}

@@ -1,0 +1,28 @@
+import {
+  checkboxSlotRecipe,
+  fieldSlotRecipe,
+  fieldsetSlotRecipe,
+  inputRecipe,
+  radioGroupSlotRecipe,
+  segmentGroupSlotRecipe,
+  tooltipSlotRecipe,
+} from '@chakra-ui/react/theme';
+import { registerRecipes, TOUCH_TARGET, withTouchSizes } from '../../theme.ts';
+
+/**
+ * The recipes of the Chakra components the game screen uses beyond the first
+ * page's (theme.ts keeps those out of the initial bundle, budget P9). Every
+ * module of the screen imports this first, so the recipes are there before any
+ * of its components renders. Dialogs register theirs in AppDialog.
+ */
+registerRecipes({
+  recipes: { input: withTouchSizes(inputRecipe, { minH: TOUCH_TARGET }) },
+  slotRecipes: {
+    checkbox: checkboxSlotRecipe,
+    field: fieldSlotRecipe,
+    fieldset: fieldsetSlotRecipe,
+    radioGroup: radioGroupSlotRecipe,
+    segmentGroup: segmentGroupSlotRecipe,
+    tooltip: tooltipSlotRecipe,
+  },
+});

@@ -1,0 +1,277 @@
+import { Box, Button, DataList, Flex, HStack, Link, SimpleGrid, Text, Wrap } from '@chakra-ui/react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import type { FullHitPayload, HitBodyInput } from '../../../../shared/protocol/catalogue.ts';
+import { notify } from '../../a11y/notify.ts';
+import { AppDialog } from '../../components/AppDialog.tsx';
+import { ErrorPage } from '../../components/ErrorPage.tsx';
+import { LoadingScreen } from '../../components/LoadingScreen.tsx';
+import { Page } from '../../components/Page.tsx';
+import { showError } from '../../errors.ts';
+import { errorText } from '../../i18n.ts';
+import { ApiError } from '../../net/api.ts';
+import { audioStatus, deleteHit, getHit, updateHit, uploadAudio } from '../../net/hits.ts';
+import { useCatalogue } from '../../stores/catalogue.ts';
+import { AUDIO_BUSY, AudioStatus } from './AudioStatus.tsx';
+import { valuesOf } from './hit-form.ts';
+import { HitForm } from './HitForm.tsx';
+import { packHref, packsOf } from './packs.ts';
+import './recipes.ts';
+import { useCanWriteHits, useHitsT } from './use-hits.ts';
+import { watchUrl } from './video-url.ts';
+import { VideoPlayer } from './VideoPlayer.tsx';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Loaded = { status: 'loading' } | { status: 'found'; hit: FullHitPayload } | { status: 'missing' } | { status: 'error'; error: unknown };
+
+/** The delete confirmation (spec §2: delete asks, then returns to /hits). */
+function DeleteHitDialog({
+  open,
+  name,
+  onClose,
+  onConfirm,
+  finalFocusEl,
+}: {
+  open: boolean;
+  name: string;
+  onClose: () => void;
+  onConfirm: () => Promise<void>;
+  finalFocusEl: RefObject<HTMLElement | null>;
+}) {
+  const t = useHitsT();
+  const [busy, setBusy] = useState(false);
+  return (
+    <AppDialog
+      open={open}
+      onClose={onClose}
+      role="alertdialog"
+      size="sm"
+      finalFocusEl={finalFocusEl}
+      title={t('detail.delete_title')}
+      footer={
+        <HStack gap="2">
+          <Button
+            colorPalette="red"
+            loading={busy}
+            onClick={() => {
+              setBusy(true);
+              void onConfirm().finally(() => setBusy(false));
+            }}
+          >
+            {t('common.yes')}
+          </Button>
+          <Button variant="outline" onClick={onClose}>
+            {t('common.no')}
+          </Button>
+        </HStack>
+      }
+    >
+      <Text>{t('detail.delete_question', { hit: name })}</Text>
+    </AppDialog>
+  );
+}
+
+/**
+ * Hit detail (spec §2, `/hits/{hitId}`): "artist: title", the fields read-only,
+ * pack links, the video from the playback offset and the audio state; for
+ * write_hits Edit (the same form as create, with Cancel and Save) and Delete.
+ * An unknown (or malformed) id is the 404 "hit id not found".
+ */
+export function HitDetail() {
+  const t = useHitsT();
+  const { hitId = '' } = useParams();
+  const navigate = useNavigate();
+  const canWrite = useCanWriteHits();
+  const packs = useCatalogue((s) => s.packs);
+  const progress = useCatalogue((s) => s.progress);
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const firstField = useRef<HTMLInputElement>(null);
+
+  const load = useCallback(
+    async (signal?: AbortSignal): Promise<void> => {
+      if (!UUID.test(hitId)) return setLoaded({ status: 'missing' });
+      try {
+        setLoaded({ status: 'found', hit: await getHit(hitId, signal) });
+      } catch (error) {
+        if (signal?.aborted) return;
+        // Part B answers a malformed id like an unknown one
+        if (error instanceof ApiError && (error.status === 404 || error.status === 400)) setLoaded({ status: 'missing' });
+        else setLoaded({ status: 'error', error });
+      }
+    },
+    [hitId],
+  );
+
+  useEffect(() => {
+    const abort = new AbortController();
+    setLoaded({ status: 'loading' });
+    setEditing(false);
+    void load(abort.signal);
+    // the loader also fetches all packs (spec §2)
+    void useCatalogue.getState().loadPacks();
+    return () => abort.abort();
+  }, [load]);
+
+  const hit = loaded.status === 'found' ? loaded.hit : null;
+  const audio = hit?.audio ?? 'none';
+
+  // while the pipeline works on this hit, every progress event may be its change of state
+  const watching = hit !== null && AUDIO_BUSY.includes(audio);
+  useEffect(() => {
+    if (watching) void load();
+  }, [progress, watching, load]);
+
+  // a failure's reason is in the pipeline status (write_hits only)
+  useEffect(() => {
+    setFailure(undefined);
+    if (!hit || audio !== 'failed' || !canWrite) return;
+    const abort = new AbortController();
+    audioStatus(abort.signal).then(
+      (s) => setFailure(s.failures.find((f) => f.id === hit.id)?.reason),
+      () => undefined,
+    );
+    return () => abort.abort();
+  }, [hit, audio, canWrite]);
+
+  useEffect(() => {
+    if (editing) firstField.current?.focus();
+  }, [editing]);
+
+  if (loaded.status === 'loading') return <LoadingScreen />;
+  if (loaded.status === 'missing') return <ErrorPage status={404} message={t('detail.not_found')} />;
+  if (loaded.status === 'error') return <ErrorPage status={(loaded.error as { status?: number }).status || 500} message={errorText(loaded.error)} />;
+  if (!hit) return null;
+
+  const name = t('hit_name', { artist: hit.artist, title: hit.title });
+  const title = t('detail.title', { artist: hit.artist, title: hit.title });
+  const hitPacks = packsOf(hit.packs, packs);
+
+  const save = async (body: HitBodyInput, file: File | null): Promise<boolean> => {
+    try {
+      await updateHit(hit.id, body);
+    } catch (err) {
+      showError(err);
+      return false;
+    }
+    notify.notification(t('detail.saved', { hit: t('hit_name', { artist: body.artist, title: body.title }) }), { toast: 'success' });
+    if (file) {
+      try {
+        await uploadAudio(hit.id, file);
+        notify.notification(t('audio.uploaded', { hit: name }), { toast: 'success' });
+      } catch (err) {
+        showError(err);
+      }
+    }
+    await load();
+    void useCatalogue.getState().loadPacks();
+    setEditing(false);
+    // focus goes back where editing started
+    setTimeout(() => editButton.current?.focus(), 0);
+    return true;
+  };
+
+  const remove = async (): Promise<void> => {
+    try {
+      await deleteHit(hit.id);
+    } catch (err) {
+      showError(err);
+      return;
+    }
+    setDeleting(false);
+    notify.notification(t('detail.deleted', { hit: name }), { toast: 'success' });
+    void useCatalogue.getState().loadPacks();
+    void navigate('/hits');
+  };
+
+  const none = <Text as="span" color="fg.muted">{t('detail.none')}</Text>;
+
+  return (
+    <Page
+      title={title}
+      actions={
+        <Wrap gap="2">
+          <Button asChild variant="outline">
+            <RouterLink to="/hits">{t('detail.back')}</RouterLink>
+          </Button>
+          {canWrite && !editing && (
+            <>
+              <Button ref={editButton} colorPalette="purple" onClick={() => setEditing(true)}>
+                {t('detail.edit')}
+              </Button>
+              <Button ref={deleteButton} colorPalette="red" variant="outline" onClick={() => setDeleting(true)}>
+                {t('detail.delete')}
+              </Button>
+            </>
+          )}
+        </Wrap>
+      }
+    >
+      {editing ? (
+        <HitForm initial={valuesOf(hit)} packs={packs} submitLabel={t('common.save')} onSubmit={save} onCancel={() => setEditing(false)} firstFieldRef={firstField} />
+      ) : (
+        <SimpleGrid columns={{ base: 1, lg: 2 }} gap="8" alignItems="start">
+          <DataList.Root orientation="horizontal" size="lg">
+            <DataList.Item>
+              <DataList.ItemLabel>{t('fields.title')}</DataList.ItemLabel>
+              <DataList.ItemValue>{hit.title}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>{t('fields.artist')}</DataList.ItemLabel>
+              <DataList.ItemValue>{hit.artist}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>{t('fields.year')}</DataList.ItemLabel>
+              <DataList.ItemValue>{hit.year}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>{t('fields.belongs_to')}</DataList.ItemLabel>
+              <DataList.ItemValue>{hit.belongs_to || none}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>{t('fields.packs')}</DataList.ItemLabel>
+              <DataList.ItemValue>
+                {hitPacks.length === 0 ? (
+                  none
+                ) : (
+                  <Flex as="ul" gap="1" columnGap="4" wrap="wrap" listStyleType="none" m="0" p="0">
+                    {hitPacks.map((p) => (
+                      <li key={p.id}>
+                        <Link asChild color="purple.fg">
+                          <RouterLink to={packHref(p.id)}>{p.name}</RouterLink>
+                        </Link>
+                      </li>
+                    ))}
+                  </Flex>
+                )}
+              </DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>{t('fields.video_url')}</DataList.ItemLabel>
+              <DataList.ItemValue wordBreak="break-all">{hit.yt_id ? watchUrl(hit.yt_id) : none}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>{t('fields.offset')}</DataList.ItemLabel>
+              <DataList.ItemValue>{t('detail.seconds', { count: hit.playback_offset })}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>{t('fields.audio')}</DataList.ItemLabel>
+              <DataList.ItemValue>
+                <AudioStatus hitId={hit.id} state={audio} reason={failure} canRetry={canWrite} onRetried={() => void load()} />
+              </DataList.ItemValue>
+            </DataList.Item>
+          </DataList.Root>
+          <Box>
+            <VideoPlayer ytId={hit.yt_id} offset={hit.playback_offset} label={t('video.label', { hit: name })} />
+          </Box>
+        </SimpleGrid>
+      )}
+      <DeleteHitDialog open={deleting} name={name} onClose={() => setDeleting(false)} onConfirm={remove} finalFocusEl={deleteButton} />
+    </Page>
+  );
+}

@@ -1,0 +1,179 @@
+import { Box, Button, chakra, Field, Fieldset, Flex, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import type { HitBodyInput, PackPayload } from '../../../../shared/protocol/catalogue.ts';
+import { afterCreate, hitBody, MAX_OFFSET, MAX_TEXT, validateHit, type FieldError, type FieldName, type HitFormValues } from './hit-form.ts';
+import { CreatePackButton, PackList } from './PackChooser.tsx';
+import './recipes.ts';
+import { useCanWritePacks, useHitsT } from './use-hits.ts';
+import { parseVideoUrl } from './video-url.ts';
+import { VideoPlayer } from './VideoPlayer.tsx';
+
+export interface HitFormProps {
+  initial: HitFormValues;
+  packs: readonly PackPayload[];
+  submitLabel: string;
+  /** Saves; resolves true on success (the form then resets, when `resetAfterSave`). */
+  onSubmit: (body: HitBodyInput, audio: File | null) => Promise<boolean>;
+  onCancel?: () => void;
+  /** Create: after a save the form empties but keeps the packs, and focus returns to the first field. */
+  resetAfterSave?: boolean;
+  /** The first field, for the caller to focus. */
+  firstFieldRef?: RefObject<HTMLInputElement | null>;
+}
+
+/**
+ * The hit editor (spec §2 Create hit / Hit detail edit mode): title, artist,
+ * year, belongs_to, pack checkboxes (natural order), a video URL (Save stays
+ * disabled while it is not one of the accepted YouTube forms) with a preview
+ * from the offset, the playback offset, and an optional audio file that is
+ * uploaded after the hit is saved (api.md B9).
+ */
+export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, resetAfterSave = false, firstFieldRef }: HitFormProps) {
+  const t = useHitsT();
+  const canWritePacks = useCanWritePacks();
+  const [values, setValues] = useState(initial);
+  const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
+  const [audio, setAudio] = useState<File | null>(null);
+  // a file input cannot be cleared through React state: a new key makes a fresh one
+  const [fileKey, setFileKey] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const ownFirst = useRef<HTMLInputElement>(null);
+  const first = firstFieldRef ?? ownFirst;
+
+  const errors = validateHit(values);
+  const valid = Object.keys(errors).length === 0;
+  /** A field's message: at once for a malformed value, after leaving the field for a missing one. */
+  const shown = (field: FieldName): FieldError | undefined => {
+    const e = errors[field];
+    if (!e) return undefined;
+    return e === 'required' && !touched[field] ? undefined : e;
+  };
+  const set = (field: FieldName) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
+  const blur = (field: FieldName) => () => setTouched((s) => ({ ...s, [field]: true }));
+  const ytId = parseVideoUrl(values.videoUrl);
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    const body = hitBody(values);
+    if (!body || busy) {
+      setTouched({ title: true, artist: true, year: true });
+      return;
+    }
+    setBusy(true);
+    const ok = await onSubmit(body, audio);
+    setBusy(false);
+    if (!ok || !resetAfterSave) return;
+    setValues(afterCreate(values));
+    setTouched({});
+    setAudio(null);
+    setFileKey((k) => k + 1);
+    first.current?.focus();
+  };
+
+  const field = (name: FieldName, label: ReactNode, input: ReactNode, help?: string, required = false) => {
+    const error = shown(name);
+    return (
+      <Field.Root invalid={!!error} required={required}>
+        <Field.Label>
+          {label}
+          {required && <Field.RequiredIndicator />}
+        </Field.Label>
+        {input}
+        {help && !error && <Field.HelperText>{help}</Field.HelperText>}
+        {/* red.fg, not the recipe's fg.error: small text needs 4.5:1 in both schemes */}
+        {error && <Field.ErrorText color="red.fg">{t(`form.errors.${error}`)}</Field.ErrorText>}
+      </Field.Root>
+    );
+  };
+
+  return (
+    <chakra.form onSubmit={(e: FormEvent) => void submit(e)} noValidate>
+      <Stack gap="5">
+        <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+          {field(
+            'title',
+            t('fields.title'),
+            <Input ref={first} name="title" value={values.title} maxLength={MAX_TEXT} autoComplete="off" onChange={set('title')} onBlur={blur('title')} />,
+            undefined,
+            true,
+          )}
+          {field(
+            'artist',
+            t('fields.artist'),
+            <Input name="artist" value={values.artist} maxLength={MAX_TEXT} autoComplete="off" onChange={set('artist')} onBlur={blur('artist')} />,
+            undefined,
+            true,
+          )}
+          {field(
+            'year',
+            t('fields.year'),
+            <Input name="year" type="number" inputMode="numeric" min={1} max={9999} step={1} value={values.year} onChange={set('year')} onBlur={blur('year')} />,
+            undefined,
+            true,
+          )}
+          {field(
+            'belongs_to',
+            t('fields.belongs_to'),
+            <Input name="belongs_to" value={values.belongs_to} maxLength={MAX_TEXT} autoComplete="off" onChange={set('belongs_to')} onBlur={blur('belongs_to')} />,
+            t('form.belongs_to_help'),
+          )}
+          {field(
+            'videoUrl',
+            t('fields.video_url'),
+            <Input name="video_url" type="url" inputMode="url" value={values.videoUrl} autoComplete="off" spellCheck={false} onChange={set('videoUrl')} onBlur={blur('videoUrl')} />,
+            t('form.video_url_help'),
+          )}
+          {field(
+            'offset',
+            t('form.offset_label'),
+            <Input name="playback_offset" type="number" inputMode="numeric" min={0} max={MAX_OFFSET} step={1} value={values.offset} onChange={set('offset')} onBlur={blur('offset')} />,
+            t('form.offset_help'),
+          )}
+        </SimpleGrid>
+
+        {ytId && <VideoPlayer ytId={ytId} offset={Number(values.offset) || 0} label={t('video.preview_label')} />}
+
+        <Fieldset.Root>
+          <Flex justify="space-between" align="center" gap="2" wrap="wrap">
+            <Fieldset.Legend fontWeight="medium">{t('fields.packs')}</Fieldset.Legend>
+            {canWritePacks && <CreatePackButton onCreated={(p) => setValues((v) => ({ ...v, packs: [...v.packs, p.id] }))} />}
+          </Flex>
+          <Fieldset.Content mt="1">
+            <Box maxH="18rem" overflowY="auto" borderWidth="1px" borderRadius="l2" px="3" py="1">
+              <PackList
+                packs={packs}
+                mode="select"
+                selected={values.packs}
+                label={t('fields.packs')}
+                columns
+                onToggle={(id, checked) => setValues((v) => ({ ...v, packs: checked ? [...v.packs.filter((p) => p !== id), id] : v.packs.filter((p) => p !== id) }))}
+              />
+            </Box>
+          </Fieldset.Content>
+        </Fieldset.Root>
+
+        <Field.Root>
+          <Field.Label>{t('fields.audio_file')}</Field.Label>
+          <Input key={fileKey} name="audio" type="file" accept="audio/*,.mp3,.ogg,.opus,.flac,.wav,.m4a,.aac,.webm" p="1.5" onChange={(e) => setAudio(e.target.files?.[0] ?? null)} />
+          <Field.HelperText>{t('form.audio_help')}</Field.HelperText>
+        </Field.Root>
+
+        <HStack gap="2" wrap="wrap">
+          <Button type="submit" colorPalette="purple" disabled={!valid} loading={busy}>
+            {submitLabel}
+          </Button>
+          {onCancel && (
+            <Button variant="outline" onClick={onCancel} disabled={busy}>
+              {t('common.cancel')}
+            </Button>
+          )}
+        </HStack>
+        {!valid && (
+          <Text color="fg.muted" textStyle="sm">
+            {errors.videoUrl ? t('form.blocked_by_video') : t('form.incomplete')}
+          </Text>
+        )}
+      </Stack>
+    </chakra.form>
+  );
+}

@@ -1,0 +1,257 @@
+import { Alert, Box, Button, Field, Heading, HStack, Input, List, Stack, Text } from '@chakra-ui/react';
+import { useRef, useState, type ReactNode } from 'react';
+import type { ImportReportPayload } from '../../../../shared/protocol/catalogue.ts';
+import { notify } from '../../a11y/notify.ts';
+import { AppDialog } from '../../components/AppDialog.tsx';
+import { errorText } from '../../i18n.ts';
+import { importHits } from '../../net/hits.ts';
+import { useCatalogue } from '../../stores/catalogue.ts';
+import './recipes.ts';
+import { useHitsT } from './use-hits.ts';
+
+type Phase = 'idle' | 'checking' | 'checked' | 'applying' | 'applied';
+
+/** Would applying the report change anything? */
+export function reportChanges(r: ImportReportPayload): boolean {
+  const { hits, packs } = r.summary;
+  return hits.added + hits.changed + packs.added + packs.changed > 0;
+}
+
+/** A field value of a diff as text: lists joined (pack ids by name when known), empty as a dash. */
+function valueText(value: unknown, packName: (id: string) => string | undefined): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.length === 0 ? '—' : value.map((v) => (typeof v === 'string' ? (packName(v) ?? v) : String(v))).join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box as="section">
+      <Heading as="h3" size="sm" mb="1.5">
+        {title}
+      </Heading>
+      {children}
+    </Box>
+  );
+}
+
+/** The dry-run diff (api.md B8): counts, then added, changed (field by field) and rejected rows with their reasons. */
+export function ImportReportView({ report }: { report: ImportReportPayload }) {
+  const t = useHitsT();
+  const packs = useCatalogue((s) => s.packs);
+  const names = new Map([...packs.map((p) => [p.id, p.name] as const), ...report.packs.added.map((p) => [p.id, p.name] as const)]);
+  const packName = (id: string) => names.get(id);
+  const { summary, hits } = report;
+
+  return (
+    <Stack gap="4">
+      {report.errors.length > 0 && (
+        <Section title={t('import.file_errors')}>
+          <List.Root ps="5">
+            {report.errors.map((e, i) => (
+              <List.Item key={i}>
+                {e.line !== undefined ? t('import.at_line', { line: e.line }) + ' ' : ''}
+                {e.message}
+              </List.Item>
+            ))}
+          </List.Root>
+        </Section>
+      )}
+      <Section title={t('import.summary')}>
+        <List.Root ps="5">
+          <List.Item>{t('import.summary_hits', summary.hits)}</List.Item>
+          <List.Item>{t('import.summary_packs', summary.packs)}</List.Item>
+        </List.Root>
+      </Section>
+
+      {hits.added.length > 0 && (
+        <Section title={t('import.added_hits', { count: summary.hits.added })}>
+          <List.Root ps="5">
+            {hits.added.map((h) => (
+              <List.Item key={`${h.index}-${h.id}`}>{t('import.hit', { artist: h.artist, title: h.title, year: h.year })}</List.Item>
+            ))}
+          </List.Root>
+        </Section>
+      )}
+      {hits.changed.length > 0 && (
+        <Section title={t('import.changed_hits', { count: summary.hits.changed })}>
+          <List.Root ps="5" gap="2">
+            {hits.changed.map((h) => (
+              <List.Item key={`${h.index}-${h.id}`}>
+                <Text fontWeight="medium">{t('import.hit', { artist: h.artist, title: h.title, year: h.year })}</Text>
+                <List.Root ps="5">
+                  {h.changes.map((c) => (
+                    <List.Item key={c.field}>
+                      {t('import.change', { field: c.field, before: valueText(c.before, packName), after: valueText(c.after, packName) })}
+                    </List.Item>
+                  ))}
+                </List.Root>
+              </List.Item>
+            ))}
+          </List.Root>
+        </Section>
+      )}
+      {(report.packs.added.length > 0 || report.packs.changed.length > 0) && (
+        <Section title={t('import.pack_changes')}>
+          <List.Root ps="5">
+            {report.packs.added.map((p) => (
+              <List.Item key={`a-${p.index}`}>{t('import.pack_added', { name: p.name })}</List.Item>
+            ))}
+            {report.packs.changed.map((p) => (
+              <List.Item key={`c-${p.index}`}>
+                {t('import.pack_changed', { name: p.name })}{' '}
+                {p.changes.map((c) => t('import.change', { field: c.field, before: valueText(c.before, packName), after: valueText(c.after, packName) })).join('; ')}
+              </List.Item>
+            ))}
+          </List.Root>
+        </Section>
+      )}
+      {hits.rejected.length + report.packs.rejected.length > 0 && (
+        <Section title={t('import.rejected_rows', { count: summary.hits.rejected + summary.packs.rejected })}>
+          <List.Root ps="5" gap="1">
+            {[...hits.rejected, ...report.packs.rejected].map((r, i) => (
+              <List.Item key={i}>
+                <Text as="span" fontWeight="medium">
+                  {t('import.at_line', { line: r.line })} {r.label ?? r.id ?? ''}
+                </Text>
+                {': '}
+                {r.reasons.join('; ')}
+              </List.Item>
+            ))}
+          </List.Root>
+        </Section>
+      )}
+      {report.truncated && <Text color="fg.muted">{t('import.truncated')}</Text>}
+    </Stack>
+  );
+}
+
+/**
+ * Import (api.md B8, write_hits): choose a hits.yml, see the server's dry run
+ * (nothing is written yet), then apply it in one transaction, or cancel.
+ */
+export function ImportButton({ onApplied }: { onApplied: () => void }) {
+  const t = useHitsT();
+  const [open, setOpen] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [report, setReport] = useState<ImportReportPayload | null>(null);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [error, setError] = useState<unknown>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+
+  const reset = (): void => {
+    setFile(null);
+    setReport(null);
+    setPhase('idle');
+    setError(null);
+  };
+
+  const check = async (chosen: File | null): Promise<void> => {
+    setFile(chosen);
+    setReport(null);
+    setError(null);
+    if (!chosen) return setPhase('idle');
+    setPhase('checking');
+    try {
+      const r = await importHits(chosen, false);
+      setReport(r);
+      setPhase('checked');
+      notify.notification(t('import.checked', r.summary.hits), { toast: false });
+    } catch (err) {
+      setError(err);
+      setPhase('idle');
+    }
+  };
+
+  const apply = async (): Promise<void> => {
+    if (!file) return;
+    setPhase('applying');
+    try {
+      const r = await importHits(file, true);
+      setReport(r);
+      if (r.applied) {
+        setPhase('applied');
+        notify.notification(t('import.applied', r.summary.hits), { toast: 'success' });
+        void useCatalogue.getState().loadPacks();
+        onApplied();
+      } else setPhase('checked');
+    } catch (err) {
+      setError(err);
+      setPhase('checked');
+    }
+  };
+
+  const canApply = phase === 'checked' && report !== null && report.ok && !report.applied && reportChanges(report);
+  const close = (): void => {
+    setOpen(false);
+    reset();
+  };
+
+  return (
+    <>
+      <Button ref={opener} variant="outline" onClick={() => setOpen(true)}>
+        {t('import.button')}
+      </Button>
+      <AppDialog
+        open={open}
+        onClose={close}
+        title={t('import.title')}
+        size="lg"
+        finalFocusEl={opener}
+        footer={
+          <HStack gap="2" wrap="wrap">
+            {phase !== 'applied' && (
+              <Button colorPalette="purple" disabled={!canApply} loading={phase === 'applying'} onClick={() => void apply()}>
+                {t('import.apply')}
+              </Button>
+            )}
+            <Button variant="outline" onClick={close}>
+              {phase === 'applied' ? t('common.close') : t('common.cancel')}
+            </Button>
+          </HStack>
+        }
+      >
+        <Stack gap="4">
+          <Text color="fg.muted">{t('import.help')}</Text>
+          <Field.Root disabled={phase === 'checking' || phase === 'applying'}>
+            <Field.Label>{t('import.file')}</Field.Label>
+            <Input
+              type="file"
+              accept=".yml,.yaml,application/x-yaml,application/yaml,text/yaml"
+              p="1.5"
+              onChange={(e) => void check(e.target.files?.[0] ?? null)}
+            />
+          </Field.Root>
+          <Box role="status" aria-live="polite">
+            {phase === 'checking' && <Text>{t('import.checking')}</Text>}
+            {phase === 'applied' && (
+              <Alert.Root status="success">
+                <Alert.Indicator />
+                <Alert.Title>{t('import.applied', report?.summary.hits ?? {})}</Alert.Title>
+              </Alert.Root>
+            )}
+            {phase === 'checked' && report && (
+              <Alert.Root status={report.ok ? (reportChanges(report) ? 'info' : 'neutral') : 'warning'}>
+                <Alert.Indicator />
+                <Alert.Title>
+                  {!report.ok ? t('import.not_ok') : reportChanges(report) ? t('import.ready', report.summary.hits) : t('import.nothing')}
+                </Alert.Title>
+              </Alert.Root>
+            )}
+          </Box>
+          {error !== null && (
+            <Alert.Root status="error" role="alert">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>{t('import.failed')}</Alert.Title>
+                <Alert.Description>{errorText(error)}</Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          )}
+          {report && <ImportReportView report={report} />}
+        </Stack>
+      </AppDialog>
+    </>
+  );
+}

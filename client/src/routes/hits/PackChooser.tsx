@@ -1,0 +1,293 @@
+import { Box, Button, Checkbox, chakra, Field, Flex, HStack, Input, Link, Stack, Text } from '@chakra-ui/react';
+import { useRef, useState, type FormEvent, type RefObject } from 'react';
+import { Link as RouterLink } from 'react-router';
+import type { PackPayload } from '../../../../shared/protocol/catalogue.ts';
+import { notify } from '../../a11y/notify.ts';
+import { AppDialog } from '../../components/AppDialog.tsx';
+import { PlusIcon } from '../../components/icons.tsx';
+import { showError } from '../../errors.ts';
+import { createPack, deletePack, renamePack } from '../../net/hits.ts';
+import { useCatalogue } from '../../stores/catalogue.ts';
+import { packHref, packsOf, sortPacks } from './packs.ts';
+import './recipes.ts';
+import { useCanWritePacks, useHitsT } from './use-hits.ts';
+
+/**
+ * The pack chooser (spec §2 "Pack chooser dialog"): packs in natural order by
+ * name, in selection mode (a checkbox per pack labelled with its name and
+ * hit count) or browse mode (a link per pack to /hits/?pack={id}). Users with
+ * write_packs also get the create-pack dialog and, in selection mode, rename
+ * and delete (with a yes/no confirmation) per pack.
+ */
+
+const MAX_NAME = 100;
+
+/** Re-reads the packs after a change (the global stream would too, a moment later). */
+const refreshPacks = (): Promise<void> => useCatalogue.getState().loadPacks();
+
+/** The create-pack dialog: one name field and a create button (disabled while empty). */
+export function CreatePackButton({ onCreated }: { onCreated?: (pack: PackPayload) => void }) {
+  const t = useHitsT();
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    if (name.trim() === '' || busy) return;
+    setBusy(true);
+    try {
+      const pack = await createPack(name.trim());
+      await refreshPacks();
+      notify.notification(t('packs.created', { name: pack.name }), { toast: 'success' });
+      setName('');
+      setOpen(false);
+      onCreated?.(pack);
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Button ref={opener} size="sm" variant="outline" onClick={() => setOpen(true)}>
+        <PlusIcon />
+        {t('packs.create')}
+      </Button>
+      <AppDialog open={open} onClose={() => setOpen(false)} title={t('packs.create_title')} size="sm" finalFocusEl={opener}>
+        <chakra.form onSubmit={(e: FormEvent) => void submit(e)} noValidate>
+          <Stack gap="4">
+            <Field.Root required>
+              <Field.Label>
+                {t('packs.name')}
+                <Field.RequiredIndicator />
+              </Field.Label>
+              <Input name="pack_name" value={name} maxLength={MAX_NAME} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+            </Field.Root>
+            <Button type="submit" colorPalette="purple" alignSelf="flex-start" disabled={name.trim() === ''} loading={busy}>
+              {t('packs.create_submit')}
+            </Button>
+          </Stack>
+        </chakra.form>
+      </AppDialog>
+    </>
+  );
+}
+
+/** Rename in place: the row becomes a name field with Save and Cancel. */
+function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void }) {
+  const t = useHitsT();
+  const [name, setName] = useState(pack.name);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    const next = name.trim();
+    if (next === '' || busy) return;
+    if (next === pack.name) return onDone();
+    setBusy(true);
+    try {
+      await renamePack(pack.id, next);
+      await refreshPacks();
+      notify.notification(t('packs.renamed', { name: next }), { toast: 'success' });
+      onDone();
+    } catch (err) {
+      showError(err);
+      setBusy(false);
+    }
+  };
+  return (
+    <chakra.form onSubmit={(e: FormEvent) => void submit(e)} noValidate flex="1">
+      <Flex gap="2" wrap="wrap" align="flex-end">
+        <Field.Root flex="1" minW="10rem">
+          <Field.Label srOnly>{t('packs.rename_label', { name: pack.name })}</Field.Label>
+          <Input size="sm" value={name} maxLength={MAX_NAME} autoFocus onChange={(e) => setName(e.target.value)} />
+        </Field.Root>
+        <Button type="submit" size="sm" colorPalette="purple" disabled={name.trim() === ''} loading={busy}>
+          {t('common.save')}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={onDone}>
+          {t('common.cancel')}
+        </Button>
+      </Flex>
+    </chakra.form>
+  );
+}
+
+/** The yes/no confirmation of a pack deletion. */
+function DeletePackDialog({ pack, onClose }: { pack: PackPayload | null; onClose: () => void }) {
+  const t = useHitsT();
+  const [busy, setBusy] = useState(false);
+  const confirm = async (): Promise<void> => {
+    if (!pack) return;
+    setBusy(true);
+    try {
+      await deletePack(pack.id);
+      await refreshPacks();
+      notify.notification(t('packs.deleted', { name: pack.name }), { toast: 'success' });
+      onClose();
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <AppDialog
+      open={pack !== null}
+      onClose={onClose}
+      role="alertdialog"
+      size="sm"
+      title={t('packs.delete_title')}
+      footer={
+        <HStack gap="2">
+          <Button colorPalette="red" loading={busy} onClick={() => void confirm()}>
+            {t('common.yes')}
+          </Button>
+          <Button variant="outline" onClick={onClose}>
+            {t('common.no')}
+          </Button>
+        </HStack>
+      }
+    >
+      <Text>{pack ? t('packs.delete_question', { name: pack.name, count: pack.hits }) : ''}</Text>
+    </AppDialog>
+  );
+}
+
+export interface PackListProps {
+  packs: readonly PackPayload[];
+  mode: 'select' | 'browse';
+  /** Selection mode: the chosen pack ids. */
+  selected?: readonly string[];
+  onToggle?: (id: string, checked: boolean) => void;
+  /** Selection mode: also a link per pack that browses only that pack. */
+  links?: boolean;
+  /** Offer create (and, in selection mode, rename and delete) when the user may write packs. */
+  manage?: boolean;
+  /** The accessible name of the list. */
+  label: string;
+  /** Lay the packs out in columns on wide screens (the hit form, where rows have nothing but a checkbox). */
+  columns?: boolean;
+  /** Called when a pack link is followed (a dialog closes, or it would stay open over the new list). */
+  onNavigate?: () => void;
+}
+
+/** The pack list itself, for dialogs and the hit form. */
+export function PackList({ packs, mode, selected = [], onToggle, links = false, manage = false, label, columns = false, onNavigate }: PackListProps) {
+  const t = useHitsT();
+  const canWritePacks = useCanWritePacks() && manage;
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<PackPayload | null>(null);
+  const chosen = new Set(selected);
+  const manageable = canWritePacks;
+  const sorted = sortPacks(packs);
+
+  return (
+    <Stack gap="3">
+      {canWritePacks && (
+        <Box>
+          <CreatePackButton />
+        </Box>
+      )}
+      {sorted.length === 0 ? (
+        <Text color="fg.muted">{t('packs.none')}</Text>
+      ) : (
+        <Box
+          as="ul"
+          display="grid"
+          gridTemplateColumns={columns ? { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } : '1fr'}
+          columnGap="4"
+          rowGap="1"
+          aria-label={label}
+          listStyleType="none"
+          m="0"
+          p="0"
+        >
+          {sorted.map((pack) => (
+            <Flex as="li" key={pack.id} gap="2" align="center" wrap="wrap" minH="44px">
+              {mode === 'browse' ? (
+                <Link asChild color="purple.fg" minH="44px" display="inline-flex" alignItems="center">
+                  <RouterLink to={packHref(pack.id)} onClick={onNavigate}>
+                    {t('packs.entry', { name: pack.name, count: pack.hits })}
+                  </RouterLink>
+                </Link>
+              ) : renaming === pack.id ? (
+                <RenameForm pack={pack} onDone={() => setRenaming(null)} />
+              ) : (
+                <>
+                  {/* on a phone the name takes the whole row and the actions go below it */}
+                  <Checkbox.Root
+                    flex={manageable || links ? { base: '1 0 100%', sm: '1 1 0' } : '1'}
+                    minW="0"
+                    minH="44px"
+                    colorPalette="purple"
+                    checked={chosen.has(pack.id)}
+                    onCheckedChange={(e) => onToggle?.(pack.id, e.checked === true)}
+                  >
+                    <Checkbox.HiddenInput />
+                    <Checkbox.Control />
+                    <Checkbox.Label>{t('packs.entry', { name: pack.name, count: pack.hits })}</Checkbox.Label>
+                  </Checkbox.Root>
+                  {(links || canWritePacks) && (
+                    <HStack gap="1" ms={{ base: '6', sm: '0' }}>
+                      {links && (
+                        <Button asChild size="xs" variant="ghost">
+                          <RouterLink to={packHref(pack.id)} onClick={onNavigate}>
+                            {t('packs.only')}
+                            {/* the name for screen readers, after the visible words (WCAG 2.5.3 label in name) */}
+                            <Box as="span" srOnly>
+                              {' '}
+                              {t('packs.only_hidden', { name: pack.name })}
+                            </Box>
+                          </RouterLink>
+                        </Button>
+                      )}
+                      {canWritePacks && (
+                        <>
+                          <Button size="xs" variant="ghost" aria-label={t('packs.rename_label', { name: pack.name })} onClick={() => setRenaming(pack.id)}>
+                            {t('packs.rename')}
+                          </Button>
+                          <Button size="xs" variant="ghost" colorPalette="red" aria-label={t('packs.delete_label', { name: pack.name })} onClick={() => setDeleting(pack)}>
+                            {t('packs.delete')}
+                          </Button>
+                        </>
+                      )}
+                    </HStack>
+                  )}
+                </>
+              )}
+            </Flex>
+          ))}
+        </Box>
+      )}
+      <DeletePackDialog pack={deleting} onClose={() => setDeleting(null)} />
+    </Stack>
+  );
+}
+
+/** Browse mode for one hit's packs (the table's packs button). */
+export function PackListDialog({
+  open,
+  onClose,
+  title,
+  ids,
+  packs,
+  finalFocusEl,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  ids: readonly string[];
+  packs: readonly PackPayload[];
+  finalFocusEl?: RefObject<HTMLElement | null>;
+}) {
+  const t = useHitsT();
+  return (
+    <AppDialog open={open} onClose={onClose} title={title} size="sm" {...(finalFocusEl ? { finalFocusEl } : {})}>
+      {ids.length === 0 ? <Text color="fg.muted">{t('packs.hit_has_none')}</Text> : <PackList packs={packsOf(ids, packs)} mode="browse" label={title} onNavigate={onClose} />}
+    </AppDialog>
+  );
+}

@@ -1,0 +1,301 @@
+import { create } from 'zustand';
+import { isYou, notify, type Who } from '../a11y/notify.ts';
+import { showError } from '../errors.ts';
+import { i18next } from '../i18n.ts';
+import { useSession } from './session.ts';
+import { GamePayloadSchema, type GamePayload, type GameState, type PlayerPayload } from '../../../shared/protocol/game.ts';
+import type { ErrorBody } from '../../../shared/protocol/common.ts';
+import type { RoomMessageInput, RoomMessageName } from '../../../shared/protocol/room.ts';
+import type { RoomEvent } from '../net/room.ts';
+
+/**
+ * The game screen's state (only lazily loaded code imports this module): the
+ * game as the room synchronizes it, converted to the plain GamePayload shape and
+ * validated; the room's events turned into announcements and sound cues
+ * (notify.ts); refused actions routed to the error dialog or the log (spec §8);
+ * the connection's state; the guess panel's choice, which shortcuts change from
+ * anywhere on the screen; and the end dialog's content.
+ *
+ * The room sends its state patch before the events of an action, so the state
+ * here is already the new one when an event arrives. What an event must compare
+ * with the time before it (a token received on the confirm) comes from
+ * `before`: the game as the events so far have described it.
+ */
+
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'lost' | 'gone';
+
+/** What the game-ended dialog shows; kept until dismissed. */
+export interface EndedRound {
+  winner: PlayerPayload | null;
+  standings: PlayerPayload[];
+}
+
+/** Sends a room message; the room connection installs it. */
+export type Sender = <K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>) => void;
+
+/** The phase and seats as the events described them, for comparisons across one event. */
+interface Before {
+  state: GameState;
+  players: PlayerPayload[];
+}
+
+export interface GameStoreState {
+  gameId: string | null;
+  game: GamePayload | null;
+  /** Sequence number of the last event handled (the room's `seq`). */
+  seq: number;
+  status: ConnectionStatus;
+  /** The first connection failed (unknown game, server down). */
+  loadError: unknown;
+  ended: EndedRound | null;
+  /** The guess panel's choice: slot id, 'none' (don't intercept) or null. */
+  choice: number | 'none' | null;
+  sender: Sender | null;
+  /** The last action sent: room errors carry no action name, and which dialog shows them depends on it. */
+  lastAction: RoomMessageName | null;
+
+  reset(gameId: string | null): void;
+  setSender(sender: Sender | null): void;
+  setStatus(status: ConnectionStatus): void;
+  setLoadError(error: unknown): void;
+  /** A state patch arrived: `raw` is `room.state.toJSON()`. */
+  applyState(raw: unknown): void;
+  applyEvent(event: RoomEvent): void;
+  handleError(error: ErrorBody): void;
+  send<K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>): boolean;
+  setChoice(choice: number | 'none' | null): void;
+  showEnded(round: EndedRound | null): void;
+}
+
+// ---------------------------------------------------------------------------
+// state conversion
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A synchronized player as a PlayerPayload: an absent guess is null. */
+function toPlayer(raw: unknown): unknown {
+  if (!isRecord(raw)) return raw;
+  return { ...raw, guess: raw.guess ?? null };
+}
+
+/**
+ * The room state (server/rooms/schema.ts) as a GamePayload: the schema has no
+ * null for primitives and absent refs, so '' / 0 / [] / undefined stand for
+ * none, `last_scored` is an id, and `seq` is extra. Returns null (and logs) when
+ * the result does not match the wire contract, which keeps a broken patch from
+ * reaching the components.
+ */
+export function toGamePayload(raw: unknown): { game: GamePayload; seq: number } | null {
+  if (!isRecord(raw)) return null;
+  const players = Array.isArray(raw.players) ? raw.players.map(toPlayer) : raw.players;
+  const scorer = typeof raw.last_scored === 'string' && raw.last_scored !== '' && Array.isArray(players)
+    ? ((players as Record<string, unknown>[]).find((p) => p.id === raw.last_scored) ?? null)
+    : null;
+  const standings = Array.isArray(raw.standings) && raw.standings.length > 0 ? raw.standings.map(toPlayer) : null;
+  const { seq, ...rest } = raw;
+  const candidate = {
+    ...rest,
+    players,
+    hit: rest.hit ?? null,
+    last_scored: scorer,
+    winner: rest.winner ? toPlayer(rest.winner) : null,
+    standings,
+    deadline: typeof rest.deadline === 'number' && rest.deadline > 0 ? rest.deadline : null,
+    clue: rest.clue ?? null,
+  };
+  const parsed = GamePayloadSchema.safeParse(candidate);
+  if (!parsed.success) {
+    console.warn('game state dropped', parsed.error.issues[0]?.path.join('.'), parsed.error.issues[0]?.message);
+    return null;
+  }
+  return { game: parsed.data, seq: typeof seq === 'number' ? seq : 0 };
+}
+
+// ---------------------------------------------------------------------------
+// errors: which refusals the person sees (spec §8)
+
+/** Shown in the error dialog: start, settings save, and the seat changes (whose failure is otherwise invisible). */
+const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'join', 'join_local', 'leave']);
+/** Said and shown as a toast: a blocked skip or claim names its reason. */
+const TOAST_ACTIONS = new Set<RoomMessageName>(['skip', 'claim']);
+
+const errorText = (error: ErrorBody): string => i18next.t(`errors.${error.code}`, { defaultValue: error.message, message: error.message });
+
+// ---------------------------------------------------------------------------
+// events → announcements
+
+function replacePlayers(players: PlayerPayload[], changed: readonly PlayerPayload[]): PlayerPayload[] {
+  return players.map((p) => changed.find((c) => c.id === p.id) ?? p);
+}
+
+export const useGame = create<GameStoreState>()((set, get) => {
+  let before: Before | null = null;
+
+  const who = (p: Pick<PlayerPayload, 'id' | 'name'>): Who => {
+    return { name: p.name, you: isYou(p.id, useSession.getState().user?.id, get().game?.mode ?? 'Local') };
+  };
+
+  /** Whose turn it is now, said once per turn (not in the spec's list; screen-reader users have no other cue). */
+  const announceTurn = (players: readonly PlayerPayload[]): void => {
+    const turn = players.find((p) => p.turn_player);
+    if (!turn) return;
+    const w = who(turn);
+    notify.notification(w.you ? i18next.t('game.announce.turn_you') : i18next.t('game.announce.turn_other', { name: turn.name }), { toast: false });
+  };
+
+  return {
+    gameId: null,
+    game: null,
+    seq: 0,
+    status: 'connecting',
+    loadError: null,
+    ended: null,
+    choice: null,
+    sender: null,
+    lastAction: null,
+
+    reset(gameId) {
+      before = null;
+      set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null });
+    },
+
+    setSender(sender) {
+      set({ sender });
+    },
+
+    setStatus(status) {
+      // after a gap, the events in between are lost: compare with the state as it is now
+      if (status === 'connected') before = null;
+      set({ status });
+    },
+
+    setLoadError(loadError) {
+      set({ loadError });
+    },
+
+    applyState(raw) {
+      const converted = toGamePayload(raw);
+      if (!converted) return;
+      const { game, seq } = converted;
+      before ??= { state: game.state, players: game.players };
+      // the first snapshot sets the sequence; events up to it are history
+      set((s) => ({ game, seq: s.game ? s.seq : seq }));
+    },
+
+    applyEvent(event) {
+      const { seq, game } = get();
+      if (event.seq <= seq) return;
+      set({ seq: event.seq });
+      const prev: Before = before ?? { state: game?.state ?? 'Open', players: game?.players ?? [] };
+      const data = event.data;
+      const changed = data.players ?? [];
+      const first = changed[0];
+      switch (event.event) {
+        case 'join':
+          if (first) notify.joined(who(first));
+          before = { ...prev, players: [...prev.players, ...changed] };
+          return;
+        case 'leave':
+          if (first) notify.left(who(first));
+          before = { ...prev, players: prev.players.filter((p) => !changed.some((c) => c.id === p.id)) };
+          return;
+        case 'guess':
+          // the turn player's placement is free; an interceptor's slot costs a token
+          if (first) notify.guessed(who(first), first.guess, !!first.guess && !first.turn_player);
+          before = { ...prev, players: replacePlayers(prev.players, changed) };
+          return;
+        case 'skip':
+          if (first && data.hit) notify.skippedHit(who(first), data.hit);
+          before = { ...prev, players: replacePlayers(prev.players, changed) };
+          return;
+        case 'claim':
+          if (first && data.hit) notify.claimedHit(who(first), data.hit);
+          before = { ...prev, players: replacePlayers(prev.players, changed) };
+          return;
+        case 'update':
+          notify.notification(i18next.t('game.announce.settings_changed'), { toast: false });
+          return;
+        case 'change_state':
+          break;
+      }
+      // change_state
+      const state = data.state ?? prev.state;
+      const players = data.players ?? prev.players;
+      before = { state, players };
+      if (!data.players && state === 'Open') return; // the game was deleted; the room closes next
+      if (prev.state === 'Open' && state === 'Guessing') {
+        notify.gameStarted();
+        set({ ended: null, choice: null });
+        announceTurn(players);
+        return;
+      }
+      if (state === 'Intercepting' && prev.state === 'Guessing') {
+        const turn = players.find((p) => p.turn_player);
+        const mine = players.find((p) => p.state === 'Intercepting' && who(p).you);
+        if (turn && mine) notify.notification(i18next.t('game.announce.intercept_you', { name: turn.name }), { toast: false });
+        return;
+      }
+      if (state === 'Confirming' && prev.state !== 'Confirming') {
+        // the outcome interrupts (and would drop a reveal queued before it), so it goes first
+        notify.scored(data.last_scored ? who(data.last_scored) : null);
+        if (data.hit) notify.hitRevealed(data.hit);
+        const turn = players.find((p) => p.turn_player);
+        const confirmer = players.find((p) => p.state === 'Confirming');
+        const { game: g } = get();
+        if (turn && confirmer && (who(confirmer).you || g?.mode === 'Local')) {
+          notify.notification(i18next.t('game.announce.confirm', { name: turn.name }), { toast: false });
+        }
+        return;
+      }
+      if (state === 'Open' && prev.state !== 'Open') {
+        const winner = data.winner ?? null;
+        notify.gameEnded(winner ? who(winner) : null);
+        if (data.hit) notify.hitRevealed(data.hit);
+        set({ ended: { winner, standings: data.standings ?? [] }, choice: null });
+        return;
+      }
+      if (state === 'Guessing' && prev.state !== 'Guessing') {
+        // spec §4: Confirming → Guessing with the turn player's tokens up = a token received
+        const oldTurn = prev.players.find((p) => p.turn_player);
+        const now = oldTurn && players.find((p) => p.id === oldTurn.id);
+        if (prev.state === 'Confirming' && oldTurn && now && now.tokens > oldTurn.tokens) notify.tokenReceived(who(now));
+        set({ choice: null });
+        announceTurn(players);
+        return;
+      }
+      if (state === 'Guessing' && prev.players.find((p) => p.turn_player)?.id !== players.find((p) => p.turn_player)?.id) {
+        // the turn passed without a reveal (time out, the turn player left)
+        set({ choice: null });
+        announceTurn(players);
+      }
+    },
+
+    handleError(error) {
+      const action = get().lastAction;
+      if (action && DIALOG_ACTIONS.has(action)) {
+        showError(error);
+      } else if (action && TOAST_ACTIONS.has(action)) {
+        notify.notification(errorText(error), { interrupt: true, toast: 'error' });
+      } else {
+        // guess and confirm errors are only logged (spec §8): the screen already prevents them
+        console.warn(`game action ${action ?? '?'} refused: ${error.code}: ${error.message}`);
+      }
+    },
+
+    send(type, payload) {
+      const { sender } = get();
+      if (!sender) return false;
+      set({ lastAction: type });
+      sender(type, payload);
+      return true;
+    },
+
+    setChoice(choice) {
+      set({ choice });
+    },
+
+    showEnded(ended) {
+      set({ ended });
+    },
+  };
+});

@@ -1,0 +1,212 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GameEndedDialog } from '../../client/src/routes/game/GameEndedDialog.tsx';
+import { GameSettingsDialog } from '../../client/src/routes/game/GameSettingsDialog.tsx';
+import { GuessPanel } from '../../client/src/routes/game/GuessPanel.tsx';
+import { useCatalogue } from '../../client/src/stores/catalogue.ts';
+import { useGame } from '../../client/src/stores/game.ts';
+import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
+import type { GamePayload } from '../../shared/protocol/game.ts';
+import { game, ids, player, users } from './game-fixtures.ts';
+import { renderApp } from './render.tsx';
+
+const sent: { type: string; payload: unknown }[] = [];
+
+beforeEach(() => {
+  resetSessionForTests();
+  useSession.setState({ user: users.ana, ready: true });
+  useGame.getState().reset('AbCd1234');
+  sent.length = 0;
+  useGame.getState().setSender((type, payload) => sent.push({ type, payload }));
+});
+afterEach(() => {
+  useGame.getState().reset(null);
+});
+
+const show = (g: GamePayload): void => {
+  act(() => useGame.setState({ game: g }));
+};
+
+/** Ana's timeline 1975, 1988: before 1975, between 1975 and 1988, after 1988. */
+const turnAna = (facts = {}) => player('ana', { years: [1975, 1988], turn_player: true, creator: true, ...facts });
+const radios = (): HTMLInputElement[] => screen.queryAllByRole('radio') as HTMLInputElement[];
+const submit = (): HTMLButtonElement => screen.getByRole('button', { name: 'Submit guess' }) as HTMLButtonElement;
+
+describe('GuessPanel', () => {
+  it("says 'game not started' while Open, with nothing to pick", () => {
+    show(game([turnAna({ turn_player: false }), player('ben')]));
+    renderApp(<GuessPanel />);
+    expect(screen.getByRole('heading', { name: 'Game not started' })).toBeTruthy();
+    expect(radios()).toHaveLength(0);
+    expect(screen.queryByRole('button', { name: 'Submit guess' })).toBeNull();
+  });
+
+  it('Guessing (you): the slots as radios; submit disabled until a slot is chosen', async () => {
+    show(game([turnAna({ state: 'Guessing' }), player('ben')], { state: 'Guessing' }));
+    renderApp(<GuessPanel />);
+    expect(screen.getByRole('heading', { name: 'Your turn: where does the hit belong?' })).toBeTruthy();
+    expect(radios().map((r) => r.closest('label')?.textContent)).toEqual(['before 1975', 'between 1975 and 1988', 'after 1988']);
+    expect(screen.queryByText("Don't intercept")).toBeNull();
+    expect(submit().disabled).toBe(true);
+    expect(screen.getByText('Select a slot first.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: 'between 1975 and 1988' }));
+    await waitFor(() => expect(submit().disabled).toBe(false));
+    fireEvent.click(submit());
+    expect(sent).toEqual([{ type: 'guess', payload: { slot: 2 } }]);
+  });
+
+  it('Waiting: lists who the game waits for', () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    show(game([turnAna({ state: 'Guessing' }), player('ben')], { state: 'Guessing' }));
+    renderApp(<GuessPanel />);
+    expect(screen.getByRole('heading', { name: 'Waiting for Ana' })).toBeTruthy();
+    expect(radios()).toHaveLength(0);
+  });
+
+  it("Intercepting (you): taken slots disabled and named, 'don't intercept' offered, submit enabled", async () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    const ana = turnAna();
+    show(
+      game([{ ...ana, guess: ana.slots[0] ?? null }, player('ben', { state: 'Intercepting', years: [2001] }), player('cleo', { guess: ana.slots[2] ?? null })], {
+        state: 'Intercepting',
+      }),
+    );
+    renderApp(<GuessPanel />);
+    expect(screen.getByRole('heading', { name: "Intercept Ana's guess? It costs 1 token." })).toBeTruthy();
+    expect(screen.getByText("Slots on Ana's timeline")).toBeTruthy();
+    const states = radios().map((r) => [r.closest('label')?.textContent, r.disabled]);
+    expect(states).toEqual([
+      ['before 1975 (taken by Ana)', true],
+      ['between 1975 and 1988', false],
+      ['after 1988 (taken by Cleo)', true],
+      ["Don't intercept", false],
+    ]);
+    // declining needs no choice
+    expect(submit().disabled).toBe(false);
+    fireEvent.click(screen.getByRole('radio', { name: "Don't intercept" }));
+    fireEvent.click(submit());
+    expect(sent).toEqual([{ type: 'guess', payload: { slot: null } }]);
+  });
+
+  it('Local mode acts for the local acting player and names him', async () => {
+    const creator = player('ana', { years: [1975], creator: true });
+    const ben = player('ben', { years: [1980, 1990], virtual: true, turn_player: true, state: 'Guessing' });
+    show(game([creator, ben], { mode: 'Local', state: 'Guessing' }));
+    renderApp(<GuessPanel />);
+    expect(screen.getByRole('heading', { name: "Ben's turn: where does the hit belong?" })).toBeTruthy();
+    // Ben's timeline, not the creator's
+    expect(radios().map((r) => r.closest('label')?.textContent)).toEqual(['before 1980', 'between 1980 and 1990', 'after 1990']);
+    fireEvent.click(screen.getByRole('radio', { name: 'after 1990' }));
+    await waitFor(() => expect(submit().disabled).toBe(false));
+    fireEvent.click(submit());
+    expect(sent).toEqual([{ type: 'guess', payload: { slot: 3, player: ids.ben } }]);
+  });
+
+  it('Confirming: yes and no for the confirmer', () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    show(game([turnAna(), player('ben', { state: 'Confirming' })], { state: 'Confirming' }));
+    renderApp(<GuessPanel />);
+    expect(screen.getByRole('heading', { name: 'Did Ana name the title and artist correctly?' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'No' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, correct' }));
+    expect(sent.map((s) => s.payload)).toEqual([{ confirm: false }, { confirm: true }]);
+  });
+});
+
+describe('GameEndedDialog', () => {
+  it('shows the winner and the final score from the standings', async () => {
+    const standings = [player('ana', { years: [1970, 1980], tokens: 1 }), player('ben', { years: [1970, 1980, 1990], tokens: 0 })];
+    show(game([player('ana'), player('ben')]));
+    act(() => useGame.getState().showEnded({ winner: standings[1] ?? null, standings }));
+    renderApp(<GameEndedDialog />);
+    const dialog = await screen.findByRole('dialog', { name: 'Game over' });
+    expect(within(dialog).getByText('Ben wins!')).toBeTruthy();
+    const rows = within(dialog).getAllByRole('row').map((r) => within(r).queryAllByRole('cell').map((c) => c.textContent));
+    expect(rows.slice(1)).toEqual([
+      ['Ben winner', '0', '3'],
+      ['Ana', '1', '2'],
+    ]);
+    fireEvent.click(within(dialog).getAllByRole('button', { name: 'Close' })[0] as HTMLElement);
+    expect(useGame.getState().ended).toBeNull();
+  });
+
+  it('says "You win!" and "No one wins."', async () => {
+    const standings = [player('ana', { years: [1970] })];
+    show(game([player('ana')]));
+    act(() => useGame.getState().showEnded({ winner: standings[0] ?? null, standings }));
+    const { unmount } = renderApp(<GameEndedDialog />);
+    expect(await screen.findByText('You win!')).toBeTruthy();
+    unmount();
+    act(() => useGame.getState().showEnded({ winner: null, standings }));
+    renderApp(<GameEndedDialog />);
+    expect(await screen.findByText('No one wins.')).toBeTruthy();
+  });
+});
+
+describe('GameSettingsDialog', () => {
+  const packs = Array.from({ length: 7 }, (_, i) => ({ id: `4c1a1c44-2c52-4f43-9d3b-6d0b1f0a0a1${i}`, name: `Pack ${7 - i}`, hits: 10 + i }));
+
+  beforeEach(() => {
+    useCatalogue.setState({ packs, packsLoaded: true, packsError: null });
+  });
+
+  const toggles = (dialog: HTMLElement): HTMLButtonElement[] => [...dialog.querySelectorAll<HTMLButtonElement>('button[aria-pressed]')];
+  const pressed = (dialog: HTMLElement): number => toggles(dialog).filter((b) => b.getAttribute('aria-pressed') === 'true').length;
+
+  it('has a select-all tri-state, a random-N picker and a toggle per pack with its hit count', async () => {
+    show(game([player('ana', { creator: true }), player('ben')], { packs: [packs[0]!.id, packs[1]!.id] }));
+    renderApp(<GameSettingsDialog open onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Game settings' });
+    // natural order by name; each toggle shows its count
+    expect(toggles(dialog).map((b) => b.textContent)).toEqual(['Pack 1, 16 hits', 'Pack 2, 15 hits', 'Pack 3, 14 hits', 'Pack 4, 13 hits', 'Pack 5, 12 hits', 'Pack 6, 11 hits', 'Pack 7, 10 hits']);
+    expect(pressed(dialog)).toBe(2);
+    const all = within(dialog).getByRole('checkbox', { name: 'All packs' });
+    expect(all.closest('[data-scope=checkbox][data-part=root]')?.getAttribute('data-state')).toBe('indeterminate');
+
+    fireEvent.click(all);
+    await waitFor(() => expect(pressed(dialog)).toBe(7));
+    expect(all.closest('[data-scope=checkbox][data-part=root]')?.getAttribute('data-state')).toBe('checked');
+    fireEvent.click(all);
+    await waitFor(() => expect(pressed(dialog)).toBe(0));
+    expect(within(dialog).getByText('Select at least one pack.')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+
+    // random: default 5
+    const count = within(dialog).getByLabelText('Number of random packs') as HTMLInputElement;
+    expect(count.value).toBe('5');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Choose at random' }));
+    await waitFor(() => expect(pressed(dialog)).toBe(5));
+    // the count stays within 1..number of packs
+    fireEvent.change(count, { target: { value: '40' } });
+    fireEvent.blur(count);
+    expect(count.value).toBe('7');
+    fireEvent.change(count, { target: { value: '3' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Choose at random' }));
+    await waitFor(() => expect(pressed(dialog)).toBe(3));
+
+    // one toggle; then save sends the room's update message
+    fireEvent.change(within(dialog).getByLabelText('Goal (hits to win)'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(sent).toHaveLength(1);
+    const update = sent[0] as { type: string; payload: { settings: Record<string, unknown> } };
+    expect(update.type).toBe('update');
+    expect(update.payload.settings).toMatchObject({ goal: 1, start_tokens: 2, hit_duration: 20, guess_timeout: 0, intercept_timeout: 30, confirm_timeout: 60, clue_mode: 'audio' });
+    expect((update.payload.settings.packs as string[]).length).toBe(3);
+  });
+
+  it("is read-only for others ('not creator') and while running ('game already running')", async () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    show(game([player('ana', { creator: true }), player('ben')]));
+    const { unmount } = renderApp(<GameSettingsDialog open onClose={() => undefined} />);
+    let dialog = await screen.findByRole('dialog', { name: 'Game settings' });
+    expect((within(dialog).getByRole('button', { name: 'Not creator' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(dialog).getByLabelText('Goal (hits to win)') as HTMLInputElement).disabled).toBe(true);
+    unmount();
+
+    useSession.setState({ user: users.ana });
+    show(game([player('ana', { creator: true, state: 'Guessing', turn_player: true }), player('ben')], { state: 'Guessing' }));
+    renderApp(<GameSettingsDialog open onClose={() => undefined} />);
+    dialog = await screen.findByRole('dialog', { name: 'Game settings' });
+    expect((within(dialog).getByRole('button', { name: 'Game already running' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});

@@ -1,0 +1,85 @@
+import type { GamePayload, HitPayload, PlayerPayload } from '../../shared/protocol/game.ts';
+import { slotsFor } from '../../shared/rules/slots.ts';
+
+/** Games as the game screen sees them, built from a few facts per player. */
+
+export const PACK = '4c1a1c44-2c52-4f43-9d3b-6d0b1f0a0a01';
+const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+export const ids = { ana: uuid(1), ben: uuid(2), cleo: uuid(3) };
+export const users = {
+  ana: { id: ids.ana, name: 'Ana', virtual: true, valid_until: '2030-01-01T10:00:00.000Z', permissions: { write_hits: false, write_packs: false, read_issues: false, write_issues: true, delete_issues: false } },
+};
+
+let hitNo = 100;
+export function hit(year: number, title = `Song ${year}`): HitPayload {
+  return { id: uuid(hitNo++), title, artist: `Artist ${year}`, belongs_to: '', year, packs: [PACK] };
+}
+
+export function player(name: keyof typeof ids, facts: Partial<PlayerPayload> & { years?: number[] } = {}): PlayerPayload {
+  const { years = [], ...rest } = facts;
+  const hits = rest.hits ?? years.map((y) => hit(y));
+  return {
+    id: ids[name],
+    name: name[0]!.toUpperCase() + name.slice(1),
+    state: 'Waiting',
+    creator: false,
+    tokens: 2,
+    turn_player: false,
+    guess: null,
+    virtual: false,
+    connected: true,
+    ...rest,
+    hits,
+    slots: rest.slots ?? slotsFor(hits.map((h) => ({ ...h }))),
+  };
+}
+
+export function game(players: PlayerPayload[], facts: Partial<GamePayload> = {}): GamePayload {
+  return {
+    id: 'AbCd1234',
+    players,
+    state: 'Open',
+    mode: 'Public',
+    hit: null,
+    last_scored: null,
+    winner: null,
+    standings: null,
+    deadline: null,
+    clue: null,
+    draws: 0,
+    goal: 10,
+    start_tokens: 2,
+    hit_duration: 20,
+    guess_timeout: 0,
+    intercept_timeout: 30,
+    confirm_timeout: 60,
+    packs: [PACK],
+    clue_mode: 'audio',
+    ...facts,
+  };
+}
+
+/**
+ * What `room.state.toJSON()` gives for a payload (server/rooms/schema.ts): no
+ * nulls for refs (absent keys), '' / 0 / [] for none, `last_scored` as an id,
+ * plus `seq`.
+ */
+export function roomJson(g: GamePayload, seq = 1): Record<string, unknown> {
+  const p = (pl: PlayerPayload): Record<string, unknown> => {
+    const { guess, ...rest } = pl;
+    return guess ? { ...rest, guess } : rest;
+  };
+  const { hit: h, last_scored, winner, standings, deadline, clue, ...rest } = g;
+  return {
+    ...rest,
+    players: g.players.map(p),
+    ...(h ? { hit: h } : {}),
+    last_scored: last_scored?.id ?? '',
+    ...(winner ? { winner: p(winner) } : {}),
+    standings: (standings ?? []).map(p),
+    deadline: deadline ?? 0,
+    ...(clue ? { clue } : {}),
+    seq,
+  };
+}

@@ -1,0 +1,210 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { onNotification, type Notification } from '../../client/src/a11y/notify.ts';
+import { toGamePayload, useGame } from '../../client/src/stores/game.ts';
+import { useNotifications } from '../../client/src/stores/notifications.ts';
+import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
+import type { RoomEvent } from '../../client/src/net/room.ts';
+import type { GamePayload } from '../../shared/protocol/game.ts';
+import { game, hit, player, roomJson, users } from './game-fixtures.ts';
+
+let heard: Notification[] = [];
+let off = (): void => undefined;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  resetSessionForTests();
+  useSession.setState({ user: users.ana, ready: true });
+  useGame.getState().reset('AbCd1234');
+  heard = [];
+  off = onNotification((n) => heard.push(n));
+});
+afterEach(() => {
+  off();
+  vi.useRealTimers();
+});
+
+const texts = (): string[] => heard.map((n) => n.text).filter(Boolean);
+let seq = 1;
+const ev = (event: RoomEvent['event'], data: RoomEvent['data']): RoomEvent => ({ seq: ++seq, event, data });
+/** A patch then its events, as the room sends them. */
+function step(next: GamePayload, ...events: RoomEvent[]): void {
+  useGame.getState().applyState(roomJson(next, seq));
+  for (const e of events) useGame.getState().applyEvent(e);
+}
+
+describe('room state → GamePayload', () => {
+  it('turns the schema\'s "none" values back into nulls and resolves last_scored', () => {
+    const ana = player('ana', { years: [1980], creator: true, guess: { id: 1, from_year: 0, to_year: 1980 } });
+    const ben = player('ben', { years: [1990] });
+    const revealed = hit(1975);
+    const g = game([ana, ben], { state: 'Confirming', hit: revealed, last_scored: ana, deadline: 1_700_000_000_000 });
+    const converted = toGamePayload(roomJson(g, 7));
+    expect(converted?.seq).toBe(7);
+    expect(converted?.game).toEqual(g);
+    const open = toGamePayload(roomJson(game([{ ...ben }]), 1));
+    expect(open?.game).toMatchObject({ hit: null, last_scored: null, winner: null, standings: null, deadline: null, clue: null });
+    expect(open?.game.players[0]?.guess).toBeNull();
+  });
+
+  it('drops a state that breaks the wire contract', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(toGamePayload({ ...roomJson(game([])), state: 'Dancing' })).toBeNull();
+    expect(toGamePayload(null)).toBeNull();
+    useGame.getState().applyState({ id: 'x' });
+    expect(useGame.getState().game).toBeNull();
+    warn.mockRestore();
+  });
+});
+
+describe('events → announcements', () => {
+  const ana = player('ana', { creator: true });
+  const ben = player('ben');
+
+  it('announces joins and leaves, with "you" for the person at this device', () => {
+    step(game([ana]));
+    step(game([ana, ben]), ev('join', { players: [ben] }));
+    step(game([ana]), ev('leave', { players: [ben] }), ev('change_state', { state: 'Open', players: [ana] }));
+    expect(texts()).toEqual(['Ben joined the game.', 'Ben left the game.']);
+    expect(heard.map((n) => n.sfx)).toEqual(['join_game', 'leave_game']);
+  });
+
+  it('plays a whole turn: start, guess, interception, reveal, score, token', () => {
+    step(game([ana, ben]));
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing', tokens: 2 });
+    const b1 = player('ben', { years: [1990], tokens: 2 });
+    step(game([a1, b1], { state: 'Guessing', draws: 1 }), ev('change_state', { state: 'Guessing', players: [a1, b1] }));
+    expect(texts()).toEqual(['The game has started.', 'Your turn.']);
+
+    heard = [];
+    const slots = a1.slots;
+    const a2 = { ...a1, state: 'Waiting' as const, guess: slots[0] ?? null };
+    const b2 = { ...b1, state: 'Intercepting' as const };
+    step(game([a2, b2], { state: 'Intercepting', draws: 1 }), ev('guess', { players: [a2] }), ev('change_state', { state: 'Intercepting', players: [a2, b2] }));
+    expect(texts()).toEqual(['You chose before 1980.']);
+    // the placement is free: no pay-token cue
+    expect(heard[0]?.sfx).toBeUndefined();
+
+    heard = [];
+    const b3 = { ...b2, state: 'Waiting' as const, tokens: 1, guess: slots[1] ?? null };
+    const card = hit(1985, 'Take On Me');
+    const b4 = { ...b3, hits: [...b3.hits, card], slots: b3.slots };
+    const a4 = { ...a2, state: 'Waiting' as const };
+    const confirming = game([a4, { ...b4, state: 'Confirming' as const }], { state: 'Confirming', hit: card, last_scored: b4, draws: 1 });
+    step(
+      confirming,
+      ev('guess', { players: [b3] }),
+      ev('change_state', { state: 'Confirming', players: confirming.players, hit: card, last_scored: b4 }),
+    );
+    expect(texts()).toEqual(['Ben chose after 1980.', 'Ben scored.', 'The hit was Take On Me by Artist 1985 (1985).']);
+    expect(heard.map((n) => n.sfx)).toEqual(['pay_token', 'you_fail', undefined]);
+
+    // confirm "yes": Confirming → Guessing, Ana's tokens went up → a token received
+    heard = [];
+    const a5 = { ...a4, tokens: 3, turn_player: false, guess: null };
+    const b5 = { ...b4, state: 'Guessing' as const, turn_player: true, guess: null };
+    step(game([a5, b5], { state: 'Guessing', draws: 2 }), ev('change_state', { state: 'Guessing', players: [a5, b5] }));
+    expect(texts()).toEqual(['You received a token.', "Ben's turn."]);
+    expect(heard[0]?.sfx).toBe('receive_token');
+  });
+
+  it('announces no token when the confirmer said no', () => {
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, tokens: 2 });
+    const b1 = player('ben', { years: [1990], state: 'Confirming' });
+    step(game([a1, b1], { state: 'Confirming', hit: hit(1970) }));
+    const a2 = { ...a1, turn_player: false };
+    const b2 = { ...b1, state: 'Guessing' as const, turn_player: true };
+    step(game([a2, b2], { state: 'Guessing' }), ev('change_state', { state: 'Guessing', players: [a2, b2] }));
+    expect(texts()).toEqual(["Ben's turn."]);
+  });
+
+  it('reveals a skipped card and names a claimed one', () => {
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing', tokens: 4 });
+    step(game([a1, player('ben')], { state: 'Guessing', draws: 1 }));
+    const skipped = hit(1999, 'Skipped');
+    const claimed = hit(1966, 'Claimed');
+    step(game([{ ...a1, tokens: 3 }, player('ben')], { state: 'Guessing', draws: 2 }), ev('skip', { players: [{ ...a1, tokens: 3 }], hit: skipped }));
+    step(game([{ ...a1, tokens: 0 }, player('ben')], { state: 'Guessing', draws: 2 }), ev('claim', { players: [{ ...a1, tokens: 0 }], hit: claimed }));
+    expect(texts()).toEqual(['You skipped Skipped by Artist 1999 (1999).', 'You claimed Claimed by Artist 1966 (1966).']);
+    expect(heard.map((n) => n.sfx)).toEqual(['pay_token', 'claim_hit']);
+  });
+
+  it('ends the game: the winner, the revealed hit, and the end dialog from the standings', () => {
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, tokens: 1 });
+    const b1 = player('ben', { years: [1990], state: 'Intercepting' });
+    step(game([a1, b1], { state: 'Intercepting' }));
+    const card = hit(1995);
+    const winner = { ...b1, hits: [...b1.hits, card], state: 'Waiting' as const };
+    const standings = [a1, winner];
+    const reset = [player('ana', { creator: true, tokens: 0 }), player('ben', { tokens: 0 })];
+    step(
+      game(reset, { state: 'Open', winner, standings }),
+      ev('guess', { players: [winner] }),
+      ev('change_state', { state: 'Open', players: reset, hit: card, last_scored: winner, winner, standings }),
+    );
+    expect(texts()).toEqual(['Ben does not intercept.', 'Game over: Ben wins.', 'The hit was Song 1995 by Artist 1995 (1995).']);
+    expect(useGame.getState().ended).toEqual({ winner, standings });
+  });
+
+  it('a stop ends the round with no winner', () => {
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing' });
+    step(game([a1, player('ben')], { state: 'Guessing' }));
+    const standings = [a1, player('ben')];
+    step(game([player('ana', { creator: true }), player('ben')], { state: 'Open', standings }), ev('change_state', { state: 'Open', players: [player('ana', { creator: true }), player('ben')], standings }));
+    expect(texts()).toEqual(['Game over: no one wins.']);
+    expect(useGame.getState().ended?.winner).toBeNull();
+  });
+
+  it('ignores events it has already seen (a replay after reconnecting)', () => {
+    step(game([ana]));
+    const join = ev('join', { players: [ben] });
+    step(game([ana, ben]), join);
+    useGame.getState().applyEvent(join);
+    expect(texts()).toEqual(['Ben joined the game.']);
+  });
+});
+
+describe('refused actions (spec §8)', () => {
+  it('shows start and settings errors in the error dialog, says skip errors, only logs guess errors', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const sent: string[] = [];
+    useGame.getState().setSender((type) => sent.push(type));
+    useNotifications.setState({ errorMessage: null, toasts: [] });
+
+    useGame.getState().send('start', {});
+    useGame.getState().handleError({ type: 'error', code: 'not_enough_players', message: 'not enough players' });
+    expect(useNotifications.getState().errorMessage).toBe('You need at least two players to start a game.');
+
+    useNotifications.setState({ errorMessage: null });
+    useGame.getState().send('update', { settings: { goal: 5 } });
+    useGame.getState().handleError({ type: 'error', code: 'game_running', message: 'game is currently running' });
+    expect(useNotifications.getState().errorMessage).toBe('The game is currently running.');
+
+    useNotifications.setState({ errorMessage: null });
+    useGame.getState().send('skip', {});
+    useGame.getState().handleError({ type: 'error', code: 'no_token_skip', message: "no token" });
+    expect(useNotifications.getState().errorMessage).toBeNull();
+    expect(texts()).toContain('You need a token to skip.');
+
+    useGame.getState().send('guess', { slot: 1 });
+    useGame.getState().handleError({ type: 'error', code: 'slot_taken', message: 'this slot is already taken' });
+    expect(useNotifications.getState().errorMessage).toBeNull();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('slot_taken'));
+    expect(sent).toEqual(['start', 'update', 'skip', 'guess']);
+    warn.mockRestore();
+  });
+
+  it('sends nothing without a connection', () => {
+    useGame.getState().setSender(null);
+    expect(useGame.getState().send('join', {})).toBe(false);
+  });
+});
+
+describe('connection', () => {
+  it('follows the socket: reconnecting keeps the game on screen', () => {
+    step(game([player('ana', { creator: true })]));
+    useGame.getState().setStatus('reconnecting');
+    expect(useGame.getState()).toMatchObject({ status: 'reconnecting', game: { id: 'AbCd1234' } });
+    useGame.getState().setStatus('connected');
+    expect(useGame.getState().status).toBe('connected');
+  });
+});
