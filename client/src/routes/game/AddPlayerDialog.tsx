@@ -1,6 +1,6 @@
 import './recipes.ts';
 import { Button, Field, Input } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NAME_MAX, NAME_MIN } from '../../../../shared/rules/constants.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
@@ -16,6 +16,7 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
   const { t } = useTranslation();
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
   const valid = validLocalName(name);
 
   const close = (): void => {
@@ -38,6 +39,7 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
       onClose={close}
       size="sm"
       title={t('game.add_player.title')}
+      initialFocusEl={() => inputRef.current}
       footer={
         <Button type="submit" form="add-player-form" colorPalette="purple" disabled={!valid}>
           {t('game.add_player.submit')}
@@ -47,7 +49,7 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
       <form id="add-player-form" onSubmit={submit} noValidate>
         <Field.Root required invalid={touched && !valid}>
           <Field.Label>{t('game.add_player.name')}</Field.Label>
-          <Input value={name} maxLength={NAME_MAX * 2} autoComplete="off" onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} />
+          <Input ref={inputRef} value={name} maxLength={NAME_MAX * 2} autoComplete="off" onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} />
           {touched && !valid ? (
             <Field.ErrorText>{name.trim() === '' ? t('game.add_player.empty') : t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX })}</Field.ErrorText>
           ) : (

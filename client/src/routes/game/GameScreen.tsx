@@ -1,6 +1,6 @@
 import './recipes.ts';
-import { Alert, Box, Button, Grid, Spinner, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useState } from 'react';
+import { Alert, Box, Button, Grid, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { useShortcuts } from '../../a11y/shortcuts.ts';
@@ -8,7 +8,7 @@ import { notify } from '../../a11y/notify.ts';
 import { unlockAudio } from '../../audio/sfx.ts';
 import { ErrorPage } from '../../components/ErrorPage.tsx';
 import { LoadingScreen } from '../../components/LoadingScreen.tsx';
-import { Page } from '../../components/Page.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n.ts';
 import { useGame } from '../../stores/game.ts';
 import { AddPlayerDialog } from './AddPlayerDialog.tsx';
@@ -45,22 +45,30 @@ export default function GameScreen() {
 
   // phones allow audio only after a gesture: the first tap or key on the screen unlocks it
   useEffect(() => {
-    const unlock = (): void => {
-      void unlockAudio();
+    const stopListening = (): void => {
       window.removeEventListener('pointerdown', unlock, true);
       window.removeEventListener('keydown', unlock, true);
+    };
+    const unlock = (): void => {
+      void unlockAudio();
+      stopListening();
     };
     window.addEventListener('pointerdown', unlock, true);
     window.addEventListener('keydown', unlock, true);
     return () => {
-      unlock();
+      stopListening();
       release();
     };
   }, []);
 
   // the connection's state, said once per change (the banner shows it too)
+  const lastStatus = useRef(status);
   useEffect(() => {
+    const was = lastStatus.current;
+    lastStatus.current = status;
     if (status === 'reconnecting') notify.notification(t('game.reconnecting'), { toast: false, interrupt: true });
+    if (status === 'connected' && (was === 'reconnecting' || was === 'lost')) notify.notification(t('game.reconnected'), { toast: false });
+    if (status === 'lost') notify.notification(t('game.lost'), { toast: false, interrupt: true });
     // spec §4: when no real player is left the game is deleted; back to the lobby
     if (status === 'gone') {
       notify.notification(t('game.gone'), { toast: 'warning', interrupt: true });
@@ -106,8 +114,9 @@ export default function GameScreen() {
   }
 
   return (
-    <Page
-      title={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })}
+    <GamePage
+      id={id ?? gameId}
+      heading={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })}
       actions={<GameActions onSettings={() => setSettingsOpen(true)} onLeave={() => setLeaveOpen(true)} />}
     >
       <SettingsSummary />
@@ -125,7 +134,29 @@ export default function GameScreen() {
       <LeaveDialog open={leaveOpen} onClose={() => setLeaveOpen(false)} />
       <AddPlayerDialog open={addOpen} onClose={() => setAddOpen(false)} />
       <GameEndedDialog />
-    </Page>
+    </GamePage>
+  );
+}
+
+/**
+ * The screen's frame, as components/Page lays it out, but with a document
+ * title that names the game without its state: a page title is announced
+ * whenever it changes, and the state changes every few seconds (the events
+ * announce what happened instead).
+ */
+function GamePage({ id, heading, actions, children }: { id: string; heading: string; actions: ReactNode; children: ReactNode }) {
+  const { t } = useTranslation();
+  usePageTitle(t('game.page_title', { id }));
+  return (
+    <Stack gap="6" py={{ base: '4', md: '8' }}>
+      <Stack direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'stretch', sm: 'center' }} gap="3">
+        <Heading as="h1" size={{ base: 'xl', md: '2xl' }}>
+          {heading}
+        </Heading>
+        {actions}
+      </Stack>
+      {children}
+    </Stack>
   );
 }
 

@@ -1,6 +1,6 @@
 import './recipes.ts';
 import { Badge, Box, Button, Checkbox, Field, Fieldset, HStack, Input, RadioGroup, SimpleGrid, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClueMode, Settings } from '../../../../shared/protocol/game.ts';
 import { LIMITS, type NumericSetting } from '../../../../shared/rules/constants.ts';
@@ -75,17 +75,23 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
 
   const [draft, setDraft] = useState<Draft | null>(null);
   const [randomCount, setRandomCount] = useState(String(DEFAULT_RANDOM_PACKS));
+  const firstFieldRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!open) return;
     if (!useCatalogue.getState().packsLoaded) void useCatalogue.getState().loadPacks();
   }, [open]);
 
-  // a fresh draft each time the dialog opens; a viewer who cannot edit always sees the stored settings
-  useEffect(() => {
-    if (open && settings) setDraft(draftOf(settings));
-    // only on opening: later patches must not overwrite what the creator is typing
-  }, [open]);
+  // A fresh draft each time the dialog opens (set while rendering, so the dialog
+  // never renders empty first); later patches must not overwrite what the creator
+  // is typing. A viewer who cannot edit always sees the stored settings.
+  const [openedFor, setOpenedFor] = useState<Settings | null>(null);
+  if (open && settings && !openedFor) {
+    setOpenedFor(settings);
+    setDraft(draftOf(settings));
+  } else if (!open && openedFor) {
+    setOpenedFor(null);
+  }
   const shown = !editable && settings ? draftOf(settings) : draft;
 
   const sorted = useMemo(() => [...packs].sort(byName), [packs]);
@@ -118,6 +124,8 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
       onClose={onClose}
       size="lg"
       title={t('game.settings.title')}
+      // the creator starts typing in the first field; a viewer lands on the dialog itself
+      initialFocusEl={() => (editable ? firstFieldRef.current : null)}
       footer={
         <HStack gap="2">
           <Button variant="outline" onClick={onClose}>
@@ -140,6 +148,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
               <Field.Root key={key} disabled={!editable}>
                 <Field.Label>{t(`game.settings.${key}`)}</Field.Label>
                 <Input
+                  ref={key === NUMBER_FIELDS[0] ? firstFieldRef : undefined}
                   type="number"
                   inputMode="numeric"
                   min={min}

@@ -63,14 +63,37 @@ export function GuessPanel() {
     wasTaken.current = taken;
   }, [taken, choice]);
 
+  // After a guess or a confirmation the control that had the focus is gone and
+  // the focus would fall back to the page's start; the panel's heading takes it
+  // instead, so keyboard users stay here and hear the new state.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const focusInside = useRef(false);
+  useEffect(() => {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (focusInside.current && lost) headingRef.current?.focus();
+  }, [model.phase]);
+
   const picking = model.phase === 'guessing' || model.phase === 'intercepting';
   const heading = guessHeading(model, (key, params) => t(key, params ?? {}));
   const ownGuess = !perspective.local && perspective.me?.guess ? perspective.me.guess : null;
 
   return (
-    <Box as="section" aria-labelledby="guess-heading" borderWidth="1px" borderRadius="l3" p={{ base: '4', md: '5' }}>
+    <Box
+      as="section"
+      aria-labelledby="guess-heading"
+      borderWidth="1px"
+      borderRadius="l3"
+      p={{ base: '4', md: '5' }}
+      onFocus={() => {
+        focusInside.current = true;
+      }}
+      onBlur={(e) => {
+        // a removed element fires no blur, so this only clears on a real move elsewhere
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) focusInside.current = false;
+      }}
+    >
       <HStack justify="space-between" align="start" gap="3" mb={model.phase === 'not_started' ? '0' : '3'}>
-        <Heading as="h2" id="guess-heading" size="lg">
+        <Heading as="h2" id="guess-heading" size="lg" ref={headingRef} tabIndex={-1}>
           {heading}
         </Heading>
         {deadline !== null && state !== 'Open' && <Countdown deadline={deadline} speak={picking || model.phase === 'confirming'} />}
@@ -149,14 +172,14 @@ function SlotItem({ option }: { option: SlotOption }) {
   const { t } = useTranslation();
   const label = slotText(option.slot);
   const item = (
-    <RadioGroup.Item value={String(option.slot.id)} disabled={option.disabled} minH="44px">
+    <RadioGroup.Item value={String(option.slot.id)} disabled={option.disabled} minH="44px" _disabled={{ opacity: 0.6, cursor: 'not-allowed' }}>
       <RadioGroup.ItemHiddenInput />
       <RadioGroup.ItemIndicator />
       <RadioGroup.ItemText>
         {label}
         {option.disabled && ' '}
         {option.disabled && (
-          <Text as="span" color="fg.muted" ms="2">
+          <Text as="span" color="fg.muted">
             ({t('game.guess.taken_by', { names: listNames(option.takenBy) })})
           </Text>
         )}

@@ -32,7 +32,7 @@ export function HitSection() {
   const perspective = usePerspective();
   const playing = useHitAudio((s) => s.playing);
 
-  const source = currentSource({ id, state, clue_mode: clueMode, draws, hit_duration: hitDuration, hit });
+  const source = mode ? currentSource({ id, mode, state, clue_mode: clueMode, draws, hit_duration: hitDuration, hit }, !!perspective.me) : null;
   const sourceKey = source?.key ?? null;
   // spec §4: a new draw loads its clip, Confirming the revealed hit, Open clears the audio
   useEffect(() => {

@@ -196,8 +196,9 @@ export function playerStatus(p: PlayerPayload): string {
 
 /** Alt+Shift+H and the play button: the current hit (hidden clip, or revealed in full). */
 export function togglePlay(): void {
-  const game = useGame.getState().game;
-  const source = game ? currentSource(game) : null;
+  const c = current();
+  const game = c?.game;
+  const source = c ? currentSource(c.game, !!c.perspective.me) : null;
   if (!source) return blocked(game?.clue_mode === 'card' && game.state !== 'Open' ? 'errors.no_audio_card_mode' : 'errors.audio_not_running');
   toggle(source);
 }

@@ -20,6 +20,9 @@ export const isGone = (err: unknown): boolean => GONE_CODES.has(Number((err as {
 const REJOIN_ATTEMPTS = 6;
 const rejoinDelay = (attempt: number): number => Math.min(8000, 500 * 2 ** attempt);
 
+/** The mounted screen's "try again" (one game screen at a time). */
+const retryRef: { current: () => void } = { current: () => undefined };
+
 export function useGameRoom(gameId: string): { retry: () => void } {
   useEffect(() => {
     const store = useGame.getState();
@@ -36,7 +39,6 @@ export function useGameRoom(gameId: string): { retry: () => void } {
 
     const wire = (c: GameRoomConnection): void => {
       const { room } = c;
-      const s = useGame.getState();
       const onState = (): void => useGame.getState().applyState(room.state?.toJSON?.() ?? room.state);
       room.onStateChange(onState);
       const onDrop = (): void => useGame.getState().setStatus('reconnecting');
@@ -60,7 +62,7 @@ export function useGameRoom(gameId: string): { retry: () => void } {
         c.onEvent((e) => useGame.getState().applyEvent(e)),
         c.onError((e) => useGame.getState().handleError(e)),
       );
-      s.setSender((type, payload) => c.send(type, payload));
+      useGame.getState().setSender((type, payload) => c.send(type, payload));
       // the state of the join may have arrived before these listeners
       if ((room.state as { id?: string } | undefined)?.id) onState();
     };
@@ -119,5 +121,3 @@ export function useGameRoom(gameId: string): { retry: () => void } {
   }, [gameId]);
   return { retry: () => retryRef.current() };
 }
-
-const retryRef: { current: () => void } = { current: () => undefined };
