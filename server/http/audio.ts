@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { GameIdSchema, INVALID_INPUT_CODE, UuidSchema } from '../../shared/protocol/index.ts';
 import { gameNotFound, ruleError } from '../../shared/rules/index.ts';
@@ -10,7 +10,10 @@ import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { GameRoom } from '../rooms/game-room.ts';
 import { ffmpegPath } from '../services/audio/ffmpeg.ts';
-import { clipCache, type AudioFormat, type ClipCache } from './audio-clips.ts';
+import { Permission } from '../services/users.ts';
+import { clipCache, type AudioFormat, type ClipCache, type ClipSource } from './audio-clips.ts';
+import { requirePermission } from './auth.ts';
+import { HIT_ID_NOT_FOUND } from './catalogue.ts';
 import { apiError, parseOr400, sendError } from './errors.ts';
 
 /**
@@ -23,6 +26,11 @@ import { apiError, parseOr400, sendError } from './errors.ts';
  *   `stale_clip`). While Confirming, the whole processed file.
  * * `GET /games/{id}/hit/{hitId}`: a hit a player owns (or the revealed one), whole,
  *   cached for good.
+ * * `GET /hits/{hitId}/audio`: any hit's processed file, whole, for catalogue editors
+ *   (write_hits) only: the hit detail page's player. Players must not get it: with
+ *   every hit's audio by id (and its title, artist and year from the public
+ *   catalogue) a hidden clip could be looked up by its sound. `private, no-cache`:
+ *   revalidated by ETag, as a new offset re-processes the file under the same URL.
  *
  * Access is decided by the game's room (`GameRoom.audio` → `audioAccess`); files are
  * the pipeline's `<AUDIO_DIR>/<hitId>.opus|.mp3`. Byte ranges, HEAD, ETags and
@@ -43,6 +51,15 @@ const MPEG = 'audio/mpeg';
 /** Other types whose players decode Opus. */
 const OPUS_ALIASES = ['audio/webm', 'audio/opus', 'application/ogg'];
 const REVEALED_CACHE = 'public, max-age=31536000, immutable';
+/** The editor's copy: per user (it needs write_hits), checked again on every use (a re-processed file keeps its URL). */
+const EDITOR_CACHE = 'private, no-cache';
+
+/** 404 of `GET /hits/{hitId}/audio` for a hit without processed audio (none yet, queued, processing or failed). */
+export const AUDIO_NOT_READY = (state: string) => apiError(404, 'audio_not_ready', `this hit has no processed audio (its audio is ${state})`);
+
+/** `?format=` of every audio route: overrides `Accept`. */
+const FormatSchema = z.enum(['opus', 'mp3'], { error: 'must be opus or mp3' }).optional();
+const EditorAudioQuerySchema = z.object({ format: FormatSchema });
 
 const AudioQuerySchema = z.object({
   draw: z
@@ -50,7 +67,7 @@ const AudioQuerySchema = z.object({
     .regex(/^\d{1,15}$/, { error: "must be the game's draws counter (a whole number)" })
     .transform(Number)
     .optional(),
-  format: z.enum(['opus', 'mp3'], { error: 'must be opus or mp3' }).optional(),
+  format: FormatSchema,
 });
 
 /** A hit id safe to put in a path (the room hands out uuids; this guards the join anyway). */
@@ -91,23 +108,68 @@ function normaliseRange(req: Request, size: number): void {
   if (fixed !== range) req.headers.range = fixed;
 }
 
-/** The routes `GET|HEAD /games/:id/hit` and `/games/:id/hit/:hit` (mounted under `/api`). */
+/** What is known of a hit's processed audio: the file, or why there is none. */
+type Lookup = { ok: true; file: ClipSource } | { ok: false; reason: 'no_hit' | 'not_ready' | 'missing'; state?: string };
+
+/** The processed file of `hitId` in the first available of `formats` (the pipeline's `<AUDIO_DIR>/<hitId>.<format>`). */
+async function lookupProcessed(deps: AudioRouterDeps, hitId: string, formats: readonly AudioFormat[]): Promise<Lookup> {
+  if (!SAFE_HIT_ID.test(hitId)) return { ok: false, reason: 'no_hit' };
+  const row = await deps.db.selectFrom('hits').select('audio_state').where('id', '=', hitId).executeTakeFirst();
+  if (!row) return { ok: false, reason: 'no_hit' };
+  if (row.audio_state !== 'ready') return { ok: false, reason: 'not_ready', state: row.audio_state };
+  for (const format of formats) {
+    const path = join(deps.config.AUDIO_DIR, `${hitId}.${format}`);
+    const st = await stat(path).catch(() => undefined);
+    if (st?.isFile() && st.size > 0) return { ok: true, file: { hitId, format, path, size: st.size, mtimeMs: st.mtimeMs } };
+  }
+  return { ok: false, reason: 'missing' };
+}
+
+type SendFileError = Error & { status?: number; code?: string; headers?: Record<string, string> };
+
+/**
+ * Sends the audio file at `path` with `headers` (its Content-Type and Cache-Control
+ * at least): byte ranges, HEAD, ETag, conditional requests (Express's `send`), and
+ * every refusal as a JSON error without the file's headers. Shared by every audio route.
+ */
+async function sendAudio(
+  req: Request,
+  res: Response,
+  deps: AudioRouterDeps,
+  path: string,
+  headers: Record<string, string>,
+  options: { lastModified: boolean; context: Record<string, string> },
+): Promise<void> {
+  const size = (await stat(path).catch(() => undefined))?.size;
+  if (size === undefined) return sendError(res, ruleError('hit_file_missing'));
+  normaliseRange(req, size);
+  res.sendFile(path, { headers, lastModified: options.lastModified, cacheControl: false, dotfiles: 'allow', acceptRanges: true }, (err?: SendFileError) => {
+    if (!err) return;
+    if (res.headersSent) {
+      if (err.code !== 'ECONNABORTED') deps.log?.warn({ err, ...options.context }, 'audio transfer failed');
+      return;
+    }
+    // send set the file's headers before it gave up; an error body must not carry them
+    for (const h of ['Content-Type', 'Content-Length', 'Content-Range', 'ETag', 'Last-Modified']) res.removeHeader(h);
+    res.set('Cache-Control', 'no-store');
+    if (err.status === 416) {
+      res.set('Content-Range', err.headers?.['Content-Range'] ?? `bytes */${size}`);
+      return sendError(res, apiError(416, 'range_not_satisfiable', `the requested range is outside the file (${size} bytes)`));
+    }
+    if (err.status === 412) return sendError(res, apiError(412, 'precondition_failed', 'the file does not match the If-Match or If-Unmodified-Since condition'));
+    if (err.status === 404) return sendError(res, ruleError('hit_file_missing'));
+    deps.log?.error({ err, ...options.context }, 'serving audio failed');
+    sendError(res, apiError(500, 'internal', 'internal server error'));
+  });
+}
+
+/**
+ * The routes `GET|HEAD /games/:id/hit`, `/games/:id/hit/:hit` and
+ * `/hits/:hitId/audio` (mounted under `/api`, after the session middleware).
+ */
 export function audioRouter(deps: AudioRouterDeps): Router {
   const r = Router();
   const clips: ClipCache = clipCache(deps.config.AUDIO_DIR, ffmpegPath(deps.config.FFMPEG_PATH), deps.log);
-
-  /** The processed file of `hitId` in the first available of `formats`, or null (not ready, missing). */
-  const processedFile = async (hitId: string, formats: AudioFormat[]) => {
-    if (!SAFE_HIT_ID.test(hitId)) return null;
-    const row = await deps.db.selectFrom('hits').select('audio_state').where('id', '=', hitId).executeTakeFirst();
-    if (row?.audio_state !== 'ready') return null;
-    for (const format of formats) {
-      const path = join(deps.config.AUDIO_DIR, `${hitId}.${format}`);
-      const st = await stat(path).catch(() => undefined);
-      if (st?.isFile() && st.size > 0) return { hitId, format, path, size: st.size, mtimeMs: st.mtimeMs };
-    }
-    return null;
-  };
 
   r.get(['/games/:id/hit', '/games/:id/hit/:hit'], async (req, res) => {
     // errors and hidden clips are never stored; revealed files replace this below
@@ -145,8 +207,9 @@ export function audioRouter(deps: AudioRouterDeps): Router {
     }
 
     res.vary('Accept');
-    const source = await processedFile(access.hitId, query.format ? [query.format] : negotiateFormats(req));
-    if (!source) return sendError(res, ruleError('hit_file_missing'));
+    const found = await lookupProcessed(deps, access.hitId, query.format ? [query.format] : negotiateFormats(req));
+    if (!found.ok) return sendError(res, ruleError('hit_file_missing'));
+    const source = found.file;
 
     let path = source.path;
     const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE[source.format] };
@@ -168,28 +231,29 @@ export function audioRouter(deps: AudioRouterDeps): Router {
       // `/hit` without a draw names whatever card is current: it must not be cached as this one
       headers['Cache-Control'] = current && query.draw === undefined ? 'no-store' : REVEALED_CACHE;
     }
+    await sendAudio(req, res, deps, path, headers, { lastModified, context: { game: id } });
+  });
 
-    const size = (await stat(path).catch(() => undefined))?.size;
-    if (size === undefined) return sendError(res, ruleError('hit_file_missing'));
-    normaliseRange(req, size);
-    res.sendFile(path, { headers, lastModified, cacheControl: false, dotfiles: 'allow', acceptRanges: true }, (err?: Error & { status?: number; code?: string; headers?: Record<string, string> }) => {
-      if (!err) return;
-      if (res.headersSent) {
-        if (err.code !== 'ECONNABORTED') deps.log?.warn({ err, game: id }, 'audio transfer failed');
-        return;
-      }
-      // send set the file's headers before it gave up; an error body must not carry them
-      for (const h of ['Content-Type', 'Content-Length', 'Content-Range', 'ETag', 'Last-Modified']) res.removeHeader(h);
-      res.set('Cache-Control', 'no-store');
-      if (err.status === 416) {
-        res.set('Content-Range', err.headers?.['Content-Range'] ?? `bytes */${size}`);
-        return sendError(res, apiError(416, 'range_not_satisfiable', `the requested range is outside the file (${size} bytes)`));
-      }
-      if (err.status === 412) return sendError(res, apiError(412, 'precondition_failed', 'the file does not match the If-Match or If-Unmodified-Since condition'));
-      if (err.status === 404) return sendError(res, ruleError('hit_file_missing'));
-      deps.log?.error({ err, game: id }, 'serving audio failed');
-      sendError(res, apiError(500, 'internal', 'internal server error'));
-    });
+  // the hit detail page's player: catalogue editors only (see the top of this file)
+  const noStore: RequestHandler = (_req, res, next) => {
+    // refusals (401, 403, 404) are never stored; the file replaces this below
+    res.set('Cache-Control', 'no-store');
+    next();
+  };
+  r.get('/hits/:hitId/audio', noStore, requirePermission(Permission.WRITE_HITS), async (req, res) => {
+    const hitId = parseOr400(res, UuidSchema, req.params.hitId, 'hitId');
+    if (!hitId) return;
+    const query = parseOr400(res, EditorAudioQuerySchema, req.query, 'query');
+    if (!query) return;
+    res.vary('Accept');
+    const found = await lookupProcessed(deps, hitId, query.format ? [query.format] : negotiateFormats(req));
+    if (!found.ok) {
+      if (found.reason === 'no_hit') return sendError(res, HIT_ID_NOT_FOUND);
+      if (found.reason === 'not_ready') return sendError(res, AUDIO_NOT_READY(found.state ?? 'none'));
+      return sendError(res, ruleError('hit_file_missing'));
+    }
+    const headers = { 'Content-Type': CONTENT_TYPE[found.file.format], 'Cache-Control': EDITOR_CACHE };
+    await sendAudio(req, res, deps, found.file.path, headers, { lastModified: true, context: { hit: hitId } });
   });
 
   return r;

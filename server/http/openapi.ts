@@ -650,10 +650,13 @@ function eventPaths(): ZodOpenApiPathsObject {
   };
 }
 
+/** How every audio route serves its file (server/http/audio.ts `sendAudio`). */
+const AUDIO_SERVING =
+  'Opus (`audio/ogg; codecs=opus`) or MP3 (`audio/mpeg`) by the `Accept` header (Opus on ties; `Vary: Accept`), `?format=` overrides it. ' +
+  'Byte ranges (206, `Accept-Ranges: bytes`; several ranges → the whole file; a malformed `bytes=` range is ignored; a range selecting nothing → 416 with `Content-Range: bytes */<size>`), `HEAD`, `ETag` with `If-None-Match` (304) and `If-Range`. No tags in the files.';
+
 function audioPaths(): ZodOpenApiPathsObject {
-  const SERVING =
-    'Opus (`audio/ogg; codecs=opus`) or MP3 (`audio/mpeg`) by the `Accept` header (Opus on ties; `Vary: Accept`), `?format=` overrides it. ' +
-    'Byte ranges (206, `Accept-Ranges: bytes`; several ranges → the whole file; a malformed `bytes=` range is ignored; a range selecting nothing → 416 with `Content-Range: bytes */<size>`), `HEAD`, `ETag` with `If-None-Match` (304) and `If-Range`. No tags in the files.';
+  const SERVING = AUDIO_SERVING;
   const query = (withHit: boolean) =>
     z.object({
       ...(withHit
@@ -719,6 +722,35 @@ function audioAdminPaths(): ZodOpenApiPathsObject {
       },
     },
     '/api/hits/{hitId}/audio': {
+      get: {
+        tags: ['audio', 'catalogue'],
+        operationId: 'getHitAudio',
+        summary: "A hit's processed audio",
+        description:
+          "Needs the write_hits permission: the hit editor's player. Players never get a hit's audio by its id (with every hit's sound and the public catalogue, a hidden clip could be looked up); in a game they hear it through `/api/games/{id}/hit`. " +
+          "The whole processed file (loudness-normalised, from `playback_offset`, no tags) once the hit's `audio` is `ready`; `Cache-Control: private, no-cache` (revalidated by `ETag`: a new offset re-processes the file under the same URL).\n\n" +
+          AUDIO_SERVING,
+        security: SESSION,
+        requestParams: {
+          path: hitParam,
+          query: z.object({ format: z.enum(['opus', 'mp3']).optional().meta({ description: 'Overrides `Accept`: `opus` or `mp3`.' }) }),
+        },
+        responses: {
+          200: { description: 'The processed file.', content: { 'audio/ogg; codecs=opus': {}, 'audio/mpeg': {} } },
+          206: { description: 'A byte range (`Range` request), with `Content-Range`.' },
+          304: { description: 'Not modified (`If-None-Match` matched the `ETag`).' },
+          ...errorResponses([
+            INVALID('The hit id or `format`', BAD_UUID('hitId')),
+            NEEDS_LOGIN,
+            needsWriteHits,
+            fromApi(HIT_ID_NOT_FOUND),
+            { status: 404, code: 'audio_not_ready', message: 'this hit has no processed audio (its audio is <state>)', example: 'this hit has no processed audio (its audio is processing)' },
+            rule('hit_file_missing'),
+            { status: 412, code: 'precondition_failed', message: 'the file does not match the If-Match or If-Unmodified-Since condition' },
+            { status: 416, code: 'range_not_satisfiable', message: 'the requested range is outside the file (<size> bytes)' },
+          ]),
+        },
+      },
       post: {
         tags: ['audio', 'catalogue'],
         operationId: 'uploadHitAudio',
@@ -1011,7 +1043,7 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
       { name: 'games', description: 'Lobby, seats and the actions of a turn.' },
       { name: 'events', description: 'Server-sent event streams.' },
       { name: 'catalogue', description: 'Hits, packs and search.' },
-      { name: 'audio', description: 'The clips of a game.' },
+      { name: 'audio', description: "The clips of a game, a hit's processed file for editors, and the audio pipeline." },
     ],
     components: {
       securitySchemes: {

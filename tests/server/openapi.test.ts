@@ -51,7 +51,7 @@ const EXPECTED: Record<string, string[]> = {
   '/api/games/{id}/hit': ['get'],
   '/api/games/{id}/hit/{hit}': ['get'],
   '/api/hits/audio/status': ['get'],
-  '/api/hits/{hitId}/audio': ['post'],
+  '/api/hits/{hitId}/audio': ['get', 'post'],
   '/api/hits/{hitId}/audio/retry': ['post'],
   '/api/events': ['get'],
   '/api/hits/packs': ['get', 'post'],

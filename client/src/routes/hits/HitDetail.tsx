@@ -1,4 +1,4 @@
-import { Box, Button, DataList, Flex, HStack, Link, SimpleGrid, Text, Wrap } from '@chakra-ui/react';
+import { Box, Button, DataList, Flex, HStack, Link, SimpleGrid, Stack, Text, Wrap } from '@chakra-ui/react';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import type { FullHitPayload, HitBodyInput } from '../../../../shared/protocol/catalogue.ts';
@@ -13,6 +13,7 @@ import { ApiError } from '../../net/api.ts';
 import { audioStatus, deleteHit, getHit, updateHit, uploadAudio } from '../../net/hits.ts';
 import { useCatalogue } from '../../stores/catalogue.ts';
 import { AUDIO_BUSY, AudioStatus } from './AudioStatus.tsx';
+import { HitAudioPlayer } from './HitAudioPlayer.tsx';
 import { valuesOf } from './hit-form.ts';
 import { HitForm } from './HitForm.tsx';
 import { packHref, packsOf } from './packs.ts';
@@ -22,6 +23,13 @@ import { watchUrl } from './video-url.ts';
 import { VideoPlayer } from './VideoPlayer.tsx';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A field of the read-only view: label and value share their first line, whatever the value's height. */
+const ROW = { alignItems: 'baseline' } as const;
+/** Long values (the URL, the audio player) take the whole width on phones: the label goes above them. */
+const STACKED = { flexDirection: { base: 'column', sm: 'row' }, alignItems: { base: 'stretch', sm: 'baseline' }, gap: { base: '1', sm: '4' } } as const;
+/** One label column wide enough for "Playback offset" and "Startversatz". */
+const LABEL = { minW: '8.5rem', flexShrink: 0 } as const;
 
 type Loaded = { status: 'loading' } | { status: 'found'; hit: FullHitPayload } | { status: 'missing' } | { status: 'error'; error: unknown };
 
@@ -217,24 +225,24 @@ export function HitDetail() {
       ) : (
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap="8" alignItems="start">
           <DataList.Root orientation="horizontal" size="lg">
-            <DataList.Item>
-              <DataList.ItemLabel>{t('fields.title')}</DataList.ItemLabel>
+            <DataList.Item {...ROW}>
+              <DataList.ItemLabel {...LABEL}>{t('fields.title')}</DataList.ItemLabel>
               <DataList.ItemValue>{hit.title}</DataList.ItemValue>
             </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('fields.artist')}</DataList.ItemLabel>
+            <DataList.Item {...ROW}>
+              <DataList.ItemLabel {...LABEL}>{t('fields.artist')}</DataList.ItemLabel>
               <DataList.ItemValue>{hit.artist}</DataList.ItemValue>
             </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('fields.year')}</DataList.ItemLabel>
+            <DataList.Item {...ROW}>
+              <DataList.ItemLabel {...LABEL}>{t('fields.year')}</DataList.ItemLabel>
               <DataList.ItemValue>{hit.year}</DataList.ItemValue>
             </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('fields.belongs_to')}</DataList.ItemLabel>
+            <DataList.Item {...ROW}>
+              <DataList.ItemLabel {...LABEL}>{t('fields.belongs_to')}</DataList.ItemLabel>
               <DataList.ItemValue>{hit.belongs_to || none}</DataList.ItemValue>
             </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('fields.packs')}</DataList.ItemLabel>
+            <DataList.Item {...ROW}>
+              <DataList.ItemLabel {...LABEL}>{t('fields.packs')}</DataList.ItemLabel>
               <DataList.ItemValue>
                 {hitPacks.length === 0 ? (
                   none
@@ -242,7 +250,7 @@ export function HitDetail() {
                   <Flex as="ul" gap="1" columnGap="4" wrap="wrap" listStyleType="none" m="0" p="0">
                     {hitPacks.map((p) => (
                       <li key={p.id}>
-                        <Link asChild color="purple.fg">
+                        <Link asChild color="purple.fg" minH="44px" display="inline-flex" alignItems="center">
                           <RouterLink to={packHref(p.id)}>{p.name}</RouterLink>
                         </Link>
                       </li>
@@ -251,18 +259,22 @@ export function HitDetail() {
                 )}
               </DataList.ItemValue>
             </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('fields.video_url')}</DataList.ItemLabel>
+            <DataList.Item {...ROW} {...(hit.yt_id ? STACKED : {})}>
+              <DataList.ItemLabel {...LABEL}>{t('fields.video_url')}</DataList.ItemLabel>
               <DataList.ItemValue wordBreak="break-all">{hit.yt_id ? watchUrl(hit.yt_id) : none}</DataList.ItemValue>
             </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('fields.offset')}</DataList.ItemLabel>
+            <DataList.Item {...ROW}>
+              <DataList.ItemLabel {...LABEL}>{t('fields.offset')}</DataList.ItemLabel>
               <DataList.ItemValue>{t('detail.seconds', { count: hit.playback_offset })}</DataList.ItemValue>
             </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('fields.audio')}</DataList.ItemLabel>
+            <DataList.Item {...ROW} {...STACKED}>
+              <DataList.ItemLabel {...LABEL}>{t('fields.audio')}</DataList.ItemLabel>
               <DataList.ItemValue>
-                <AudioStatus hitId={hit.id} state={audio} reason={failure} canRetry={canWrite} onRetried={() => void load()} />
+                <Stack gap="3" w="full">
+                  <AudioStatus hitId={hit.id} state={audio} reason={failure} canRetry={canWrite} onRetried={() => void load()} />
+                  {/* the processed file is for editors only (server/http/audio.ts): players must not look up hidden clips */}
+                  {audio === 'ready' && canWrite && <HitAudioPlayer hitId={hit.id} label={t('audio.player_label', { hit: name })} />}
+                </Stack>
               </DataList.ItemValue>
             </DataList.Item>
           </DataList.Root>

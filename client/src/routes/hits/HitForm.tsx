@@ -3,6 +3,7 @@ import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from
 import type { HitBodyInput, PackPayload } from '../../../../shared/protocol/catalogue.ts';
 import { afterCreate, hitBody, MAX_OFFSET, MAX_TEXT, validateHit, type FieldError, type FieldName, type HitFormValues } from './hit-form.ts';
 import { CreatePackButton, PackList } from './PackChooser.tsx';
+import { sortPacks } from './packs.ts';
 import './recipes.ts';
 import { useCanWritePacks, useHitsT } from './use-hits.ts';
 import { parseVideoUrl } from './video-url.ts';
@@ -51,6 +52,7 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
   const set = (field: FieldName) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
   const blur = (field: FieldName) => () => setTouched((s) => ({ ...s, [field]: true }));
   const ytId = parseVideoUrl(values.videoUrl);
+  const chosenNames = sortPacks(packs.filter((p) => values.packs.includes(p.id))).map((p) => p.name);
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
@@ -138,6 +140,10 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
             <Fieldset.Legend fontWeight="medium">{t('fields.packs')}</Fieldset.Legend>
             {canWritePacks && <CreatePackButton onCreated={(p) => setValues((v) => ({ ...v, packs: [...v.packs, p.id] }))} />}
           </Flex>
+          {/* the list scrolls: the checked packs are named above it, so an edit shows them at a glance */}
+          <Text textStyle="sm" color="fg.muted">
+            {chosenNames.length > 0 ? t('form.packs_chosen', { names: chosenNames.join(', ') }) : t('form.packs_chosen_none')}
+          </Text>
           <Fieldset.Content mt="1">
             <Box maxH="18rem" overflowY="auto" borderWidth="1px" borderRadius="l2" px="3" py="1">
               <PackList

@@ -174,7 +174,7 @@ export function StatusPage() {
               return (
                 <Flex as="li" key={f.id} gap="3" py="2" borderBottomWidth="1px" align={{ base: 'flex-start', sm: 'center' }} direction={{ base: 'column', sm: 'row' }}>
                   <Box flex="1" minW="0">
-                    <Link asChild color="purple.fg" fontWeight="semibold">
+                    <Link asChild color="purple.fg" fontWeight="semibold" minH="44px" display="inline-flex" alignItems="center">
                       <RouterLink to={`/hits/${encodeURIComponent(f.id)}`}>{hit}</RouterLink>
                     </Link>
                     <Text>{f.reason}</Text>

@@ -1,0 +1,139 @@
+import { act, fireEvent, render as rtlRender, screen } from '@testing-library/react';
+import { ChakraProvider } from '@chakra-ui/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Routes } from 'react-router';
+import HitsScreen from '../../client/src/routes/hits/HitsScreen.tsx';
+import { PLAYER_TIMEOUT_MS, VideoPlayer } from '../../client/src/routes/hits/VideoPlayer.tsx';
+import { loadNamespace } from '../../client/src/i18n.ts';
+import { useCatalogue } from '../../client/src/stores/catalogue.ts';
+import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
+import { system } from '../../client/src/theme.ts';
+import { json, renderApp } from './render.tsx';
+
+/**
+ * Hit detail as a component: the processed file's player (editors only, once
+ * the audio is ready, Opus then MP3), and the video player's placeholders.
+ */
+
+const PACK = '0b6f6f5e-1c7a-4b7e-9a43-2f1f3c1d0a01';
+const HIT = '00000000-0000-4000-8000-000000000042';
+let audio = 'ready';
+
+const user = (writeHits: boolean) => ({
+  id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  name: 'curator',
+  virtual: false,
+  valid_until: '2030-01-01T10:00:00.000Z',
+  permissions: { write_hits: writeHits, write_packs: writeHits, read_issues: false, write_issues: true, delete_issues: false },
+});
+
+const render = () =>
+  renderApp(
+    <Routes>
+      <Route path="/hits/*" element={<HitsScreen />} />
+    </Routes>,
+    `/hits/${HIT}`,
+  );
+
+beforeAll(async () => {
+  await loadNamespace('hits');
+});
+
+beforeEach(() => {
+  resetSessionForTests();
+  audio = 'ready';
+  useSession.setState({ ready: true, user: user(true) });
+  useCatalogue.setState({ packs: [{ id: PACK, name: 'Pack', hits: 3 }], packsLoaded: true });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const url = new URL(input, 'http://localhost');
+      if (url.pathname === `/api/hits/${HIT}`) {
+        return json({ id: HIT, title: 'Song', artist: 'Band', belongs_to: '', year: 1999, packs: [PACK], yt_id: null, playback_offset: 0, audio });
+      }
+      if (url.pathname === '/api/hits/packs') return json({ packs: [{ id: PACK, name: 'Pack', hits: 3 }] });
+      return json({ type: 'error', code: 'not_found', message: 'not found' }, 404);
+    }),
+  );
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const player = (): HTMLAudioElement | null => document.querySelector('audio');
+
+describe('the processed audio on the hit detail page', () => {
+  it('an editor gets a labelled player for a ready hit: Opus first, then MP3, from the editors’ route', async () => {
+    render();
+    await screen.findByRole('heading', { level: 1, name: 'Band: Song' });
+    const el = player();
+    expect(el).not.toBeNull();
+    expect(el!.controls).toBe(true);
+    expect(el!.getAttribute('aria-label')).toBe('Processed audio of Band – Song');
+    expect(el!.getAttribute('preload')).toBe('metadata');
+    const sources = [...el!.querySelectorAll('source')].map((s) => [s.getAttribute('src'), s.getAttribute('type')]);
+    expect(sources).toEqual([
+      [`/api/hits/${HIT}/audio?format=opus`, 'audio/ogg; codecs=opus'],
+      [`/api/hits/${HIT}/audio?format=mp3`, 'audio/mpeg'],
+    ]);
+    // its description says what is heard
+    const note = document.getElementById(el!.getAttribute('aria-describedby')!);
+    expect(note?.textContent).toBe('As games play it: loudness-normalised, from the playback offset.');
+  });
+
+  it('says so when neither file can be played', async () => {
+    render();
+    await screen.findByRole('heading', { level: 1, name: 'Band: Song' });
+    fireEvent.error(player()!.querySelectorAll('source')[1]!);
+    expect((await screen.findByRole('alert')).textContent).toBe('The processed audio could not be loaded: reload the page to try again.');
+    expect(player()).toBeNull();
+  });
+
+  it('no player while the audio is not ready', async () => {
+    audio = 'processing';
+    render();
+    await screen.findByText('Processing');
+    expect(player()).toBeNull();
+  });
+
+  it('no player for a visitor, even when the audio is ready (the file is for editors only)', async () => {
+    useSession.setState({ user: user(false) });
+    render();
+    await screen.findByText('Ready');
+    expect(player()).toBeNull();
+    expect((globalThis.fetch as ReturnType<typeof vi.fn>).mock.calls.some(([u]) => String(u).includes('/audio'))).toBe(false);
+  });
+});
+
+describe('the video player', () => {
+  const show = (ytId: string | null, offset = 0) =>
+    rtlRender(
+      <ChakraProvider value={system}>
+        <VideoPlayer ytId={ytId} offset={offset} label="YouTube video of Band – Song" />
+      </ChakraProvider>,
+    );
+
+  it('embeds YouTube from the playback offset, and shows a placeholder when the player does not answer in time', () => {
+    vi.useFakeTimers();
+    // (happy-dom loads no frames and prints a NotSupportedError saying so: expected here, like being offline)
+    show('dQw4w9WgXcQ', 42);
+    const frame = document.querySelector('iframe');
+    expect(frame?.getAttribute('title')).toBe('YouTube video of Band – Song');
+    expect(frame?.getAttribute('src')).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/dQw4w9WgXcQ\?start=42&enablejsapi=1&origin=/);
+    expect(screen.queryByText(/could not be loaded/)).toBeNull();
+    act(() => {
+      fireEvent.load(frame!);
+      vi.advanceTimersByTime(PLAYER_TIMEOUT_MS + 10);
+    });
+    expect(screen.getByText('The YouTube player could not be loaded (offline, or blocked by the browser).')).toBeTruthy();
+    expect(document.querySelector('iframe')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Watch on YouTube (opens in a new tab)' }).getAttribute('href')).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+  });
+
+  it('says there is no video without a video id', () => {
+    show(null);
+    expect(screen.getByText('This hit has no video.')).toBeTruthy();
+    expect(document.querySelector('iframe')).toBeNull();
+  });
+});
