@@ -15,8 +15,25 @@ const ROOT = resolve(import.meta.dirname, '..');
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  /** SQLite file path or `sqlite:` URL (default), or a `postgres://` URL (issue 10). */
+  /** SQLite file path or `sqlite:` URL (default), or a `postgres://` URL (the database must exist; several processes may share it). */
   DATABASE_URL: z.string().min(1).default(`sqlite:${resolve(ROOT, 'data', 'hitline.sqlite')}`),
+  /** PostgreSQL: most connections this process opens. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * Redis (`redis://` or `rediss://`) shared by several server processes: rooms,
+   * matchmaking, remote room calls and events go through it (Colyseus RedisPresence
+   * and RedisDriver). Unset = a single process with in-memory presence.
+   */
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'a redis:// or rediss:// URL').optional(),
+  /**
+   * Where clients reach THIS process for a game's WebSocket: `host:port`, or
+   * `host/path` behind a proxy that routes the path to this process. Needed with
+   * REDIS_URL (a game lives on one process); default HOST:PORT (127.0.0.1:PORT
+   * when HOST is a wildcard address).
+   */
+  PUBLIC_ADDRESS: z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[^\s/:[\]]+)(:\d{1,5})?(\/\S*)?$/, 'host:port or host/path, without a scheme').optional(),
+  /** Run the audio job worker in this process; with several processes on one database, one worker is enough. */
+  AUDIO_WORKER: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Built web client (index.html + assets). */
   CLIENT_DIR: z.string().min(1).default(resolve(ROOT, 'dist', 'client')),
@@ -42,6 +59,12 @@ export const configSchema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Seconds a dropped WebSocket may take to come back before the seat counts as absent (A5). */
   RECONNECT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Name of this server process: it restores the games it hosted after a restart (give each process of a cluster its own). */
+  PROCESS_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)').default('main'),
+  /** Hours without an accepted action after which a game is removed (from the lobby and from storage). */
+  GAME_IDLE_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
+  /** Minutes an Open game may stay with none of its players connected before it is removed. */
+  OPEN_GAME_IDLE_MINUTES: z.coerce.number().min(0.02).max(7 * 24 * 60).default(60),
   /** Multiplies every rate limit (tests raise it; 0 switches limits off). */
   RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(1000).default(1),
   /** Seconds a session stays valid without use (rolling), and the longest idle gap. */
@@ -61,4 +84,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/**
+ * The address clients use for this process's WebSockets (see PUBLIC_ADDRESS), or
+ * undefined for a single process without one (clients then use the address they
+ * reached the API at). Throws when REDIS_URL is set with PORT 0 and no
+ * PUBLIC_ADDRESS: the port is not known before listening.
+ */
+export function publicAddressOf(config: Config): string | undefined {
+  if (config.PUBLIC_ADDRESS) return config.PUBLIC_ADDRESS.replace(/\/+$/, '');
+  if (!config.REDIS_URL) return undefined;
+  if (config.PORT === 0) throw new Error('Invalid configuration:\n  PUBLIC_ADDRESS: needed with REDIS_URL when PORT is 0');
+  const wildcard = config.HOST === '0.0.0.0' || config.HOST === '::';
+  const host = wildcard ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return `${host}:${config.PORT}`;
 }

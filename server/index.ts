@@ -1,18 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defineRoom, defineServer, LocalPresence, matchMaker } from '@colyseus/core';
+import { defineRoom, defineServer, LocalPresence, matchMaker, type Presence } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { configureApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
-import { openDatabase, type Db } from './db/index.ts';
+import { loadConfig, publicAddressOf, type Config } from './config.ts';
+import { isPostgres, openDatabase, type Db } from './db/index.ts';
 import { leaveAllGames } from './http/games.ts';
 import { SseHub } from './http/sse-hub.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { GameRoom } from './rooms/game-room.ts';
+import { GameRoom, ROOM_NAME } from './rooms/game-room.ts';
 import { setRoomServices } from './rooms/services.ts';
 import { ffmpegPath } from './services/audio/ffmpeg.ts';
 import { AudioPipeline } from './services/audio/pipeline.ts';
 import { CatalogueService } from './services/catalogue.ts';
+import { GameStore, shiftDeadline } from './services/game-store.ts';
 import { UsersService } from './services/users.ts';
 
 /**
@@ -37,18 +39,25 @@ export interface RunningServer {
 /** Starts Hitline with `config` (PORT 0 picks a free port). */
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = createLogger(config.LOG_LEVEL);
-  const db = await openDatabase(config.DATABASE_URL);
+  const publicAddress = publicAddressOf(config);
+  const db = await openDatabase(config.DATABASE_URL, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    onPoolError: (err) => log.warn({ err }, 'a pooled PostgreSQL connection failed; it is replaced'),
+  });
   const catalogue = new CatalogueService(db, log);
   const users = new UsersService(db, config, log);
   await catalogue.loadDemoIfEmpty(config.DEMO_CATALOGUE);
   // the search's typo vocabulary, built before the first search instead of during it
   await catalogue.search.ready();
 
-  const presence = new LocalPresence();
+  const { presence, driver } = await scaleOut(config, db, log, publicAddress);
   const hub = new SseHub(presence, log);
   // every catalogue change made through the service (the catalogue routes, the import via catalogue.changed()) refreshes open catalogue views
   catalogue.onChanged(() => void hub.publishGlobal({ event: 'hits_changed', data: {} }));
-  setRoomServices({ config, log, hub, catalogue, users });
+  // the search index lives in the database; the typo vocabulary of each process learns other processes' changes
+  const unfollow = followCatalogueChanges(presence, catalogue, log);
+  const games = new GameStore(db, config.PROCESS_NAME, log);
+  setRoomServices({ config, log, hub, catalogue, users, games });
   const audio = new AudioPipeline({
     db,
     log,
@@ -67,9 +76,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   matchMaker.controller.DEFAULT_CORS_HEADERS = {} as typeof matchMaker.controller.DEFAULT_CORS_HEADERS;
   matchMaker.controller.getCorsHeaders = () => ({});
   const colyseus = defineServer({
-    rooms: { game: defineRoom(GameRoom) },
+    rooms: { [ROOM_NAME]: defineRoom(GameRoom) },
     transport,
     presence,
+    ...(driver ? { driver } : {}),
+    ...(publicAddress ? { publicAddress } : {}),
+    // A game is created on the process that received the request (not on the least
+    // loaded one): a load balancer already spreads the requests, and creating a game
+    // never waits for another process.
+    selectProcessIdToCreateRoom: async () => matchMaker.processId,
     greet: false,
     gracefullyShutdown: false,
     express: (app) => configureApp(app, { config, log, hub, users, catalogue, audio }),
@@ -78,8 +93,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const http = transport.server as HttpServer;
   const port = (http.address() as AddressInfo).port;
   log.info({ port, host: config.HOST }, `Hitline is listening on http://localhost:${port}`);
+  await restoreGames(games, config, log);
+  // a sign of life every few seconds: after a crash, it tells how long the games stood still
+  await games.heartbeat().catch((err: unknown) => log.error({ err }, 'heartbeat failed'));
+  const heartbeat = setInterval(() => void games.heartbeat().catch((err: unknown) => log.error({ err }, 'heartbeat failed')), HEARTBEAT_MS);
+  heartbeat.unref();
   // after listening: the queue runs in the background and hits become playable as they finish
-  await audio.start().catch((err: unknown) => log.error({ err, dir: config.AUDIO_DIR }, 'the audio pipeline could not start; hits get no new audio'));
+  if (config.AUDIO_WORKER) {
+    await audio.start().catch((err: unknown) => log.error({ err, dir: config.AUDIO_DIR }, 'the audio pipeline could not start; hits get no new audio'));
+  }
   // the editor's changes reach the audio: a new YouTube id downloads, a new offset re-cuts, a deletion removes the files
   catalogue.onChanged((change) => {
     if (change.kind !== 'hit') return;
@@ -102,6 +124,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const close = () =>
     (closing ??= (async () => {
       clearInterval(sweep);
+      unfollow();
+      clearInterval(heartbeat);
       // stop accepting; end the streams, then the rooms; sockets that turn idle meanwhile are closed too
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       hub.close();
@@ -115,11 +139,90 @@ export async function startServer(config: Config): Promise<RunningServer> {
       clearInterval(idle);
       clearTimeout(forced);
       await audioStopped;
+      // the games stand still from now on (their rooms are gone; their state is stored)
+      await games.heartbeat().catch((err: unknown) => log.error({ err }, 'last heartbeat failed'));
       await db.destroy();
       log.info('Hitline stopped');
     })());
 
   return { port, config, db, log, hub, users, catalogue, audio, close };
+}
+
+const HEARTBEAT_MS = 5000;
+
+const CATALOGUE_TOPIC = 'hitline:catalogue';
+/** How long a process waits after another one's catalogue change before it rebuilds its typo vocabulary (changes come in bursts). */
+const VOCABULARY_REFRESH_DELAY_MS = 1000;
+
+/**
+ * Tells the other processes (through the presence) about every catalogue change
+ * made here, and rebuilds this process's typo vocabulary (search.ts) shortly after
+ * a change made elsewhere. Returns the function that stops both.
+ */
+function followCatalogueChanges(presence: Presence, catalogue: CatalogueService, log: Logger): () => void {
+  const me = randomUUID();
+  let timer: NodeJS.Timeout | undefined;
+  const listener = (message: { from?: unknown } | null) => {
+    if (message?.from === me || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void catalogue.search.refresh();
+    }, VOCABULARY_REFRESH_DELAY_MS);
+    timer.unref();
+  };
+  Promise.resolve(presence.subscribe(CATALOGUE_TOPIC, listener)).catch((err: unknown) => log.error({ err }, 'subscribing to catalogue changes failed'));
+  const off = catalogue.onChanged(() => {
+    Promise.resolve(presence.publish(CATALOGUE_TOPIC, { from: me })).catch((err: unknown) => log.warn({ err }, 'announcing a catalogue change failed'));
+  });
+  return () => {
+    off();
+    clearTimeout(timer);
+    presence.unsubscribe(CATALOGUE_TOPIC, listener);
+  };
+}
+
+/**
+ * The Colyseus presence and matchmaking driver: in memory for one process, or
+ * Redis (REDIS_URL) shared by every process of a cluster, which then see each
+ * other's rooms, calls and events. Both Redis clients get the URL, not a client
+ * instance: they bring their own ioredis major version.
+ */
+async function scaleOut(config: Config, db: Db, log: Logger, publicAddress: string | undefined): Promise<{ presence: Presence; driver?: matchMaker.MatchMakerDriver }> {
+  if (!config.REDIS_URL) return { presence: new LocalPresence() };
+  const [{ RedisPresence }, { RedisDriver }] = await Promise.all([import('@colyseus/redis-presence'), import('@colyseus/redis-driver')]);
+  const redacted = config.REDIS_URL.replace(/\/\/[^@/]*@/, '//***@');
+  log.info({ redis: redacted, publicAddress, database: isPostgres(db) ? 'postgres' : 'sqlite' }, 'scale-out: rooms, matchmaking and events go through Redis');
+  // processes on other machines cannot open this process's SQLite file
+  if (!isPostgres(db)) log.warn('REDIS_URL is set with a SQLite database: every process must run on this machine and open the same file; use PostgreSQL across machines');
+  return { presence: new RedisPresence(config.REDIS_URL), driver: new RedisDriver(config.REDIS_URL) };
+}
+
+/**
+ * Brings back every game this process hosted before it stopped or crashed: same
+ * id, players, seats, tokens, timelines, current hit and seq; deadlines move by
+ * the downtime. Games idle beyond GAME_IDLE_HOURS are removed instead.
+ */
+async function restoreGames(games: GameStore, config: Config, log: Logger): Promise<void> {
+  const stored = await games.load();
+  if (stored.length === 0) return;
+  const now = Date.now();
+  const downAt = (await games.lastSeen()) ?? now;
+  let restored = 0;
+  for (const s of stored) {
+    const id = s.game.id;
+    if (now - s.updatedAt >= config.GAME_IDLE_HOURS * 3_600_000) {
+      await games.remove(id).catch((err: unknown) => log.error({ err, game: id }, 'removing an idle stored game failed'));
+      continue;
+    }
+    try {
+      const game = shiftDeadline(s.game, Math.max(downAt, s.updatedAt), now);
+      await matchMaker.handleCreateRoom(ROOM_NAME, { gameId: id, restore: { game, seq: s.seq, updatedAt: s.updatedAt } });
+      restored++;
+    } catch (err) {
+      log.error({ err, game: id }, 'restoring a game failed; it stays stored');
+    }
+  }
+  log.info({ restored, stored: stored.length, downtime_ms: now - downAt }, 'games restored');
 }
 
 export async function main(): Promise<void> {

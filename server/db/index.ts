@@ -1,24 +1,73 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import pg from 'pg';
 import { migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
+
+/** True for a `postgres://` or `postgresql://` URL (DATABASE_URL selects PostgreSQL with it). */
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
+
+/** True when `db` talks to PostgreSQL (otherwise it is SQLite). */
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
 
 /** The SQLite file named by a `sqlite:` URL or a plain path (`:memory:` allowed). */
 export function sqlitePath(url: string): string {
   return url.startsWith('sqlite:') ? url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') : url;
 }
 
+export interface OpenOptions {
+  /** PostgreSQL: most connections of this process's pool. */
+  poolSize?: number;
+  /** PostgreSQL: called when an idle pooled connection fails (the pool replaces it). */
+  onPoolError?: (err: Error) => void;
+}
+
 /**
- * Opens the database named by `url` (SQLite by default: the file and its folder are
- * created when missing, WAL, foreign keys and recursive triggers on) and runs pending migrations.
+ * Opens the database named by `url` and runs pending migrations: PostgreSQL for a
+ * `postgres://` URL (a connection pool; the database must exist), SQLite otherwise
+ * (the file and its folder are created when missing, WAL, foreign keys and
+ * recursive triggers on). Several processes may open the same PostgreSQL database
+ * at once: migrations take an advisory lock.
  */
-export async function openDatabase(url: string): Promise<Db> {
-  if (/^postgres(ql)?:/.test(url)) throw new Error('DATABASE_URL: PostgreSQL support is not built yet (issue 10); use a sqlite: URL or a file path');
+export async function openDatabase(url: string, opts: OpenOptions = {}): Promise<Db> {
+  const db = isPostgresUrl(url) ? openPostgres(url, opts) : openSqlite(url);
+  // Each migration that must be atomic opens its own transaction (SQLite runs DDL
+  // outside one); kysely's PostgreSQL default of one transaction around all of them
+  // would make those nested, so both engines run migrations the same way.
+  const migrator = new Migrator({ db, provider: migrationProvider, disableTransactions: true });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    await db.destroy();
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+  return db;
+}
+
+/**
+ * Type parsers of the pool: 64-bit integers (what count(*) returns) as numbers,
+ * as SQLite gives them, instead of pg's strings (counts stay far below 2^53).
+ */
+const PG_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+function openPostgres(url: string, opts: OpenOptions): Db {
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types: PG_TYPES });
+  // without a listener, an idle connection that breaks (server restart) would crash the process
+  pool.on('error', (err) => opts.onPoolError?.(err));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+function openSqlite(url: string): Db {
   const file = sqlitePath(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = new Sqlite(file);
@@ -30,14 +79,25 @@ export async function openDatabase(url: string): Promise<Db> {
   sqlite.pragma('recursive_triggers = ON');
   // up to 32 MiB of pages in memory (default 2 MiB): a 100,000-hit catalogue with its search indexes stays hot (P6)
   sqlite.pragma('cache_size = -32768');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    await db.destroy();
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  }
-  return db;
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * Runs `fn` while holding the database-wide lock `name`, so processes sharing a
+ * PostgreSQL database do start-up work (e.g. loading the demo catalogue into an
+ * empty database) one after the other: a session advisory lock on one pooled
+ * connection, which `fn` gets to use. On SQLite `fn` just runs.
+ */
+export async function withDatabaseLock<T>(db: Db, name: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return fn(db);
+  return db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(hashtext(${name}))`.execute(conn);
+    try {
+      return await fn(conn);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(hashtext(${name}))`.execute(conn);
+    }
+  });
 }
 
 /** ISO-8601 UTC timestamp for the database. */

@@ -1,5 +1,6 @@
 import { SqliteAdapter, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
+import { installPostgresSearchSchema } from '../services/search-postgres.ts';
 import { installSqliteSearchSchema } from '../services/search-sqlite.ts';
 
 /**
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
         await trx.schema.dropIndex('hit_packs_pack').execute();
         // the full-text index and the sort indexes depend on the database (see the search modules)
         if (isSqlite(trx)) await installSqliteSearchSchema(trx);
+        else await installPostgresSearchSchema(trx);
       });
     },
   },
@@ -96,6 +98,40 @@ const migrations: Record<string, Migration> = {
         await trx.schema.createIndex('audio_jobs_run_after').on('audio_jobs').column('run_after').execute();
         // the queue's claim, the progress counts and audio-mode decks all filter hits by audio state
         await trx.schema.createIndex('hits_audio_state').on('hits').column('audio_state').execute();
+      });
+    },
+  },
+  '0005_games': {
+    async up(db: Kysely<unknown>) {
+      // Running games survive a restart (issue 10): a base snapshot of the engine state
+      // (written at creation, at every start and after a restore) plus the actions accepted
+      // since, replayed on start-up. The engine is pure and seeded, so a replay is exact.
+      await db.transaction().execute(async (trx) => {
+        await trx.schema
+          .createTable('games')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('process', 'text', (c) => c.notNull())
+          .addColumn('base', 'text', (c) => c.notNull())
+          .addColumn('base_seq', 'integer', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('players', 'integer', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await trx.schema.createIndex('games_process').on('games').column('process').execute();
+        await trx.schema
+          .createTable('game_actions')
+          .addColumn('game_id', 'text', (c) => c.notNull().references('games.id').onDelete('cascade'))
+          .addColumn('n', 'integer', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('game_actions_pk', ['game_id', 'n'])
+          .execute();
+        // each process notes every few seconds that it is alive: after a crash, the time
+        // it went down tells how far to move the restored games' deadlines
+        await trx.schema
+          .createTable('server_processes')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('seen_at', 'text', (c) => c.notNull())
+          .execute();
       });
     },
   },

@@ -84,6 +84,36 @@ export interface AudioJobsTable {
   updated_at: string;
 }
 
+/**
+ * A game that is not over (migration 0005): restored on start-up by the process
+ * named `process`. `base` is the engine state (JSON) after action `base_seq`.
+ */
+export interface GamesTable {
+  id: string;
+  /** PROCESS_NAME of the server process hosting the game. */
+  process: string;
+  base: string;
+  base_seq: number;
+  /** Engine state and player count after the newest action (the idle sweep reads them). */
+  state: string;
+  players: number;
+  /** ISO time of the newest accepted action. */
+  updated_at: string;
+}
+
+/** An action accepted after the game's base snapshot, the `n`th since: `{"action":…,"now":<ms>,"seq":<room seq after it>}`. */
+export interface GameActionsTable {
+  game_id: string;
+  n: number;
+  action: string;
+}
+
+/** A server process's last sign of life (ISO), written every few seconds. */
+export interface ServerProcessesTable {
+  name: string;
+  seen_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -91,4 +121,7 @@ export interface Database {
   hits: HitsTable;
   hit_packs: HitPacksTable;
   audio_jobs: AudioJobsTable;
+  games: GamesTable;
+  game_actions: GameActionsTable;
+  server_processes: ServerProcessesTable;
 }

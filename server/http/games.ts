@@ -10,7 +10,7 @@ import {
   UuidSchema,
 } from '../../shared/protocol/index.ts';
 import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, type Action, type GamePayload } from '../../shared/rules/index.ts';
-import type { ActOutcome, GameMetadata, GameRoom } from '../rooms/game-room.ts';
+import { ROOM_NAME, type ActOutcome, type GameMetadata, type GameRoom } from '../rooms/game-room.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import { requireUser } from './auth.ts';
 import { parseOr400, sendError, sendSuccess } from './errors.ts';
@@ -21,7 +21,7 @@ import { parseOr400, sendError, sendSuccess } from './errors.ts';
  * through `matchMaker.remoteRoomCall`, where the engine decides.
  */
 
-const ROOM = 'game';
+const ROOM = ROOM_NAME;
 
 /** Success messages of Part B, per action. */
 const SUCCESS: Partial<Record<Action['type'], string>> = {
@@ -45,6 +45,10 @@ export function newGameId(): string {
 }
 
 async function roomExists(id: string): Promise<boolean> {
+  // A game on this process is a map look-up; the room cache query scans every room
+  // (the local driver filters them all), which every REST action paid (budget P3).
+  const local = matchMaker.getLocalRoomById(id);
+  if (local) return local.roomName === ROOM;
   const listing = await matchMaker.getRoomById(id);
   return !!listing && listing.name === ROOM;
 }

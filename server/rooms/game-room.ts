@@ -11,6 +11,7 @@ import {
   viewGame,
   type Action,
   type Game,
+  type Hit,
   type GameEventName,
   type GameMode,
   type GameUpdate,
@@ -18,6 +19,7 @@ import {
   type RuleError,
 } from '../../shared/rules/index.ts';
 import { processedFiles } from '../services/audio/pipeline.ts';
+import { presentPlayers } from '../services/game-store.ts';
 import { roomServices } from './services.ts';
 import { GameState, syncState } from './schema.ts';
 
@@ -29,6 +31,9 @@ import { GameState, syncState } from './schema.ts';
  * the patch at once, publishes the events and arms the phase timer.
  */
 
+/** The room type of games (matchmaking name). */
+export const ROOM_NAME = 'game';
+
 export interface CreateGameOptions {
   gameId: string;
   mode: GameMode;
@@ -36,6 +41,8 @@ export interface CreateGameOptions {
   seed: number;
   packIds: string[];
   settings?: unknown;
+  /** A game brought back after a restart (its stored state, event seq and time of its last action) instead of a new one. */
+  restore?: { game: Game; seq: number; updatedAt: number };
 }
 
 /** Matchmaking metadata: what the lobby needs to filter games without asking each room. */
@@ -58,6 +65,15 @@ type GameClient = Client<{ auth: ClientAuth }>;
 
 const SYSTEM_ACTIONS = new Set(['timeout', 'presence', 'replace_hit']);
 
+/** Storage failed: the action is not applied, so nothing is lost on a crash either. */
+const NOT_STORED: RuleError = { code: 'unavailable', status: 409, message: 'the action could not be saved, try again' };
+
+/** Interval of the room clock (phase, presence and idle timers), ms. */
+const CLOCK_TICK_MS = 100;
+
+/** After this many logged actions the room writes a fresh snapshot instead, so a restore never replays a long log. */
+const MAX_LOGGED = 500;
+
 export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; client: GameClient }> {
   override state = new GameState();
   override autoDispose = false;
@@ -74,19 +90,43 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   private lastSummary = '';
   /** The draw whose audio was last checked (A8). */
   private checkedDraw = 0;
+  /** Actions stored since the game's last snapshot. */
+  private logged = 0;
+  /** When the last action was accepted (ms): idle games are removed. */
+  private lastActionAt = Date.now();
+  private idleCheck: Delayed | undefined;
+  /** Set while the process shuts down: leaving sockets then say nothing about the players. */
+  private shuttingDown = false;
 
-  override onCreate(options: CreateGameOptions): void {
-    const created = createGame({
-      id: options.gameId,
-      mode: options.mode,
-      creator: options.creator,
-      seed: options.seed,
-      packIds: options.packIds,
-      settings: options.settings,
-    });
-    if (!created.ok) throw new ServerError(created.error.status, created.error.message);
+  override async onCreate(options: CreateGameOptions): Promise<void> {
+    if (options.restore) {
+      this.game = options.restore.game;
+      this.seq = options.restore.seq;
+      this.lastActionAt = options.restore.updatedAt;
+    } else {
+      const created = createGame({
+        id: options.gameId,
+        mode: options.mode,
+        creator: options.creator,
+        seed: options.seed,
+        packIds: options.packIds,
+        settings: options.settings,
+      });
+      if (!created.ok) throw new ServerError(created.error.status, created.error.message);
+      this.game = created.game;
+    }
     this.roomId = options.gameId;
-    this.game = created.game;
+    // stored before anybody can see it: a game the lobby lists survives a restart
+    try {
+      await roomServices().games.snapshot(this.game, this.seq, Date.now());
+    } catch (err) {
+      roomServices().log.error({ err, game: options.gameId }, 'storing a new game failed');
+      throw new ServerError(503, 'the game could not be created, try again');
+    }
+    // The clock only runs phase, presence and idle timers (seconds long). Without a patch
+    // interval Colyseus ticks it 60 times a second in every room; 10 do (budget P1).
+    this.setSimulationInterval(() => undefined, CLOCK_TICK_MS);
+    this.patchRate = null; // drops the 60 Hz clock interval that the null patch rate started
     this.metadata = this.meta();
     syncState(this.state, this.view() as GamePayload, this.seq);
     for (const type of Object.keys(ROOM_MESSAGES)) {
@@ -101,6 +141,15 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       void roomServices().hub.publishGlobal({ event: 'create_game', data: this.view() as GamePayload });
     }
     this.publishSummary();
+    const { config } = roomServices();
+    const idleEvery = Math.min(60_000, (config.OPEN_GAME_IDLE_MINUTES * 60_000) / 4);
+    this.idleCheck = this.clock.setInterval(() => this.checkIdle(), idleEvery);
+    if (options.restore) {
+      // nobody is connected after a restart: every seat gets the reconnection window to come back
+      for (const p of this.game.players) if (!p.virtual && p.connected) this.absentLater(p.id, config.RECONNECT_SECONDS * 1000);
+      this.checkedDraw = this.game.draws;
+      this.armTimer();
+    }
   }
 
   /** Anyone who may view the game may connect (spectators too); only players may act. */
@@ -131,9 +180,21 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     }
   }
 
+  /**
+   * Graceful shutdown: the game stays stored as it is; the sockets closing now are
+   * the server's doing, not the players', so no seat turns absent.
+   */
+  override onBeforeShutdown(): void {
+    this.shuttingDown = true;
+    this.phaseTimer?.clear();
+    this.idleCheck?.clear();
+    for (const t of this.absentTimers.values()) t.clear();
+    super.onBeforeShutdown();
+  }
+
   override onLeave(client: GameClient, code?: number): void {
     const user = client.auth?.user;
-    if (!user) return;
+    if (!user || this.shuttingDown) return;
     const left = (this.connections.get(user.id) ?? 1) - 1;
     if (left > 0) {
       this.connections.set(user.id, left);
@@ -141,20 +202,31 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     }
     this.connections.delete(user.id);
     // a dropped socket already had its reconnection window; a closed tab gets one now
-    const grace = code === CloseCode.CONSENTED ? roomServices().config.RECONNECT_SECONDS * 1000 : 0;
+    this.absentLater(user.id, code === CloseCode.CONSENTED ? roomServices().config.RECONNECT_SECONDS * 1000 : 0);
+  }
+
+  /** Marks `userId`'s seat absent after `graceMs` unless one of his connections is back by then. */
+  private absentLater(userId: string, graceMs: number): void {
+    const due = Date.now() + graceMs;
     const markAbsent = () => {
-      this.absentTimers.delete(user.id);
-      if (this.connections.has(user.id)) return;
-      if (this.game.players.some((p) => p.id === user.id && !p.virtual && p.connected)) {
-        void this.enqueue({ type: 'presence', player: user.id, connected: false });
+      // the room clock may fire up to a tick early (see armTimer): wait out the rest
+      if (Date.now() < due) {
+        this.absentTimers.set(userId, this.clock.setTimeout(markAbsent, due - Date.now()));
+        return;
+      }
+      this.absentTimers.delete(userId);
+      if (this.connections.has(userId)) return;
+      if (this.game.players.some((p) => p.id === userId && !p.virtual && p.connected)) {
+        void this.enqueue({ type: 'presence', player: userId, connected: false });
       }
     };
-    if (grace === 0) markAbsent();
-    else this.absentTimers.set(user.id, this.clock.setTimeout(markAbsent, grace));
+    if (graceMs === 0) markAbsent();
+    else this.absentTimers.set(userId, this.clock.setTimeout(markAbsent, graceMs));
   }
 
   override onDispose(): void {
     this.phaseTimer?.clear();
+    this.idleCheck?.clear();
     for (const t of this.absentTimers.values()) t.clear();
   }
 
@@ -198,7 +270,12 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   }
 
   private enqueue(action: Action): Promise<ActOutcome> {
-    const run = this.queue.then(() => this.run(action));
+    return this.serial(() => this.run(action));
+  }
+
+  /** Runs `task` after everything queued before it: actions, and the removal of an idle game, one at a time. */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -207,7 +284,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     const { catalogue, log } = roomServices();
     try {
       if (action.type === 'start') {
-        action.hits = await catalogue.playableHits(this.game.settings.packs, this.game.settings.clue_mode);
+        action.hits = shareHits(await catalogue.playableHits(this.game.settings.packs, this.game.settings.clue_mode));
       } else if (action.type === 'update') {
         action.pack_ids = await catalogue.packIds();
       }
@@ -216,8 +293,11 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
         const seat = this.game.players.find((p) => p.id === action.by && !p.virtual);
         if (seat && !seat.connected && this.mayWait(action)) await this.run({ type: 'presence', player: seat.id, connected: true });
       }
-      const result = applyAction(this.game, action, { now: Date.now() });
+      const now = Date.now();
+      const result = applyAction(this.game, action, { now });
       if (!result.ok) return result;
+      // stored before anybody hears of it: what a player saw accepted survives a crash
+      if (!(await this.store(action, result, now))) return { ok: false, error: NOT_STORED };
       // who listed the game before this action: they must hear of its removal
       const listedFor = this.listAudience();
       this.game = result.game;
@@ -228,6 +308,51 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       log.error({ err, game: this.roomId, action: action.type, by: 'by' in action ? action.by : undefined }, 'action failed');
       return { ok: false, error: { code: 'internal', status: 409, message: 'the action could not be applied' } as RuleError };
     }
+  }
+
+  /**
+   * Persists an accepted action: a snapshot after a start (a new deck) or after a
+   * long log, the removal of a deleted game, otherwise one log entry. False when the
+   * database refused: the caller drops the action.
+   */
+  private async store(action: Action, result: { game: Game; events: unknown[]; deleted: boolean }, now: number): Promise<boolean> {
+    const { games, log } = roomServices();
+    const seq = this.seq + result.events.length;
+    try {
+      if (result.deleted) {
+        await games.remove(this.roomId);
+      } else if (action.type === 'start' || this.logged >= MAX_LOGGED) {
+        await games.snapshot(result.game, seq, now);
+        this.logged = 0;
+      } else {
+        await games.append(result.game, this.logged + 1, seq, action, now);
+        this.logged++;
+      }
+      this.lastActionAt = now;
+      return true;
+    } catch (err) {
+      log.error({ err, game: this.roomId, action: action.type }, 'storing an action failed; it was not applied');
+      return false;
+    }
+  }
+
+  /**
+   * Removes a game nobody plays any more: no accepted action for GAME_IDLE_HOURS,
+   * or Open with none of its players connected for OPEN_GAME_IDLE_MINUTES.
+   */
+  private checkIdle(): void {
+    const { config } = roomServices();
+    const idle = Date.now() - this.lastActionAt;
+    const abandoned = this.game.state === 'Open' && this.connections.size === 0 && presentPlayers(this.game) === 0 && idle >= config.OPEN_GAME_IDLE_MINUTES * 60_000;
+    if (!abandoned && idle < config.GAME_IDLE_HOURS * 3_600_000) return;
+    this.idleCheck?.clear();
+    void this.serial(async () => {
+      const { games, log } = roomServices();
+      log.info({ game: this.roomId, idle_minutes: Math.round(idle / 60_000) }, 'removing an idle game');
+      const audience = this.listAudience();
+      await games.remove(this.roomId).catch((err: unknown) => log.error({ err, game: this.roomId }, 'removing an idle game from storage failed'));
+      await this.removeGame(audience);
+    });
   }
 
   /**
@@ -263,13 +388,19 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     const view = this.view();
     if (view) syncState(this.state, view, this.seq);
     else this.state.seq = this.seq;
-    this.broadcastPatch();
-    events.forEach((e, i) => {
-      const final = deleted && i === events.length - 1;
-      const envelope = { game: this.roomId, seq: first + i, event: e.event as GameEventName, data: e.data as GameUpdate, final };
-      void hub.publishGame(envelope);
-      this.broadcast('event', { seq: envelope.seq, event: envelope.event, data: envelope.data });
-    });
+    // the patch and the events leave in one socket write per client, not one per frame (P1)
+    const uncork = corkClients(this.clients);
+    try {
+      this.broadcastPatch();
+      events.forEach((e, i) => {
+        const final = deleted && i === events.length - 1;
+        const envelope = { game: this.roomId, seq: first + i, event: e.event as GameEventName, data: e.data as GameUpdate, final };
+        void hub.publishGame(envelope);
+        this.broadcast('event', { seq: envelope.seq, event: envelope.event, data: envelope.data });
+      });
+    } finally {
+      uncork();
+    }
     this.armTimer();
     if (this.game.draws !== this.checkedDraw) void this.checkAudio();
     if (deleted) {
@@ -297,7 +428,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.phaseTimer = undefined;
     const deadline = this.game.deadline;
     if (!deadline) return;
-    // The room clock ticks every ~16 ms and a new timer's first tick counts the whole
+    // The room clock ticks every CLOCK_TICK_MS and a new timer's first tick counts the whole
     // interval since the previous tick, so it can fire a little before the deadline;
     // the engine refuses an early timeout and nothing would retry it (a frozen game).
     const fire = (): void => {
@@ -391,4 +522,42 @@ export function messageToAction(user: { id: string; name: string }, msg: RoomMes
     case 'update':
       return { type: 'update', by, settings: msg.payload.settings, pack_ids: [] };
   }
+}
+
+/** The hit objects decks are built from, one per catalogue hit (and pack selection). */
+const sharedHits = new Map<string, Hit>();
+
+/**
+ * Swaps each hit for the equal object another game already holds: the engine
+ * never mutates a Hit, so decks can share them, and 800 games do not keep 800
+ * copies of the catalogue with all their strings (budget P1: RSS). A hit edited
+ * in the catalogue since is not equal and takes the old one's place.
+ */
+function shareHits(hits: Hit[]): Hit[] {
+  return hits.map((h) => {
+    const key = `${h.id}\u0000${h.packs.join(',')}`;
+    const known = sharedHits.get(key);
+    if (known && known.title === h.title && known.artist === h.artist && known.belongs_to === h.belongs_to && known.year === h.year && known.yt_id === h.yt_id) return known;
+    sharedHits.set(key, h);
+    return h;
+  });
+}
+
+/**
+ * Corks the sockets of `clients` (the WebSocket transport's `ws` sockets) so that
+ * every frame sent until the returned function runs goes out in one write per
+ * client: a patch and its events cost one system call per client instead of one
+ * per frame. Clients of other transports are left alone.
+ */
+function corkClients(clients: Iterable<Client>): () => void {
+  const corked: { uncork(): void }[] = [];
+  for (const c of clients) {
+    const socket = (c as unknown as { ref?: { _socket?: { cork?(): void; uncork(): void } } }).ref?._socket;
+    if (typeof socket?.cork !== 'function') continue;
+    socket.cork();
+    corked.push(socket);
+  }
+  return () => {
+    for (const s of corked) s.uncork();
+  };
 }

@@ -1,5 +1,12 @@
-import { ArraySchema, schema, t, type SchemaType } from '@colyseus/schema';
+import { ArraySchema, Encoder, schema, t, type SchemaType } from '@colyseus/schema';
 import type { GamePayload, HitPayload, PlayerPayload, Slot } from '../../shared/rules/index.ts';
+
+// Budget P12 (≤ 50 kB per idle room): Colyseus gives every room two buffers of
+// Encoder.BUFFER_SIZE (the encoder's and the serializer's full-state buffer), 16 kB
+// each by default: 33 kB per room before any state. An Open game encodes to under
+// 1 kB, a 6-player game to ~8 kB once its players hold 7 hits each. Larger states
+// grow the buffer on demand (Colyseus then warns on each full-state encode, a join).
+Encoder.BUFFER_SIZE = 8 * 1024;
 
 /**
  * The synchronized room state: a mirror of the public GamePayload (views.ts), so

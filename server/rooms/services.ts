@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { SseHub } from '../http/sse-hub.ts';
 import type { Logger } from '../logger.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
+import type { GameStore } from '../services/game-store.ts';
 import type { UsersService } from '../services/users.ts';
 
 /**
@@ -14,6 +15,8 @@ export interface RoomServices {
   hub: SseHub;
   catalogue: CatalogueService;
   users: UsersService;
+  /** Where games persist every accepted action (restart survival). */
+  games: GameStore;
 }
 
 let current: RoomServices | undefined;

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { HitBody } from '../../shared/protocol/catalogue.ts';
 import type { ClueMode, Hit } from '../../shared/rules/index.ts';
-import { isoNow, type Db } from '../db/index.ts';
+import { isoNow, isPostgres, withDatabaseLock, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { importHitsYaml, packNameKey, type ImportReport } from './hits-yaml.ts';
 import type { HitQuery, HitRecord, HitSearchIndex, HitSearchResult } from './search.ts';
+import { PostgresHitSearch } from './search-postgres.ts';
 import { SqliteHitSearch } from './search-sqlite.ts';
 
 /**
@@ -58,7 +59,7 @@ export class CatalogueService {
   constructor(db: Db, log: Logger) {
     this.db = db;
     this.log = log;
-    this.search = new SqliteHitSearch(db, log);
+    this.search = isPostgres(db) ? new PostgresHitSearch(db, log) : new SqliteHitSearch(db, log);
   }
 
   // -------------------------------------------------------------------------
@@ -333,7 +334,12 @@ export class CatalogueService {
    * not something to half-load.
    */
   async loadDemoIfEmpty(file: string): Promise<number> {
-    const existing = await this.db.selectFrom('hits').select('id').limit(1).executeTakeFirst();
+    // processes of a cluster starting together: one loads, the others then find hits
+    return withDatabaseLock(this.db, 'hitline:demo-catalogue', (db) => this.loadDemo(db, file));
+  }
+
+  private async loadDemo(db: Db, file: string): Promise<number> {
+    const existing = await db.selectFrom('hits').select('id').limit(1).executeTakeFirst();
     if (existing) return 0;
     let bytes: Buffer;
     try {
@@ -343,7 +349,7 @@ export class CatalogueService {
       return 0;
     }
     // a local file chosen by the operator: no upload size limit
-    const report = await importHitsYaml(this.db, bytes, { apply: true, maxBytes: Number.POSITIVE_INFINITY });
+    const report = await importHitsYaml(db, bytes, { apply: true, maxBytes: Number.POSITIVE_INFINITY });
     if (!report.applied) throw new Error(`the demo catalogue ${file} cannot be loaded: ${problems(report)}`);
     this.log.info({ hits: report.summary.hits.added, packs: report.summary.packs.added }, 'demo catalogue loaded');
     return report.summary.hits.added;

@@ -3,7 +3,7 @@ import type { SortKey } from '../../shared/protocol/catalogue.ts';
 /**
  * Catalogue search (api.md B7, Part B §4): what a search asks and answers, the
  * interface a database-specific index implements (SQLite FTS5 in
- * `search-sqlite.ts`; a PostgreSQL one can be added beside it), and the parts
+ * `search-sqlite.ts`, PostgreSQL full-text search in `search-postgres.ts`), and the parts
  * that do not depend on a database: splitting a query into words and the
  * vocabulary that tolerates one typo.
  *
@@ -122,7 +122,8 @@ export function queryWords(text: string): string[] {
  * folds differently from the index only loses its typo tolerance.
  */
 export function foldWord(word: string): string {
-  return word.normalize('NFD').replace(LATIN_DIACRITICS, '').normalize('NFC').toLowerCase();
+  // the indexes fold a final sigma to σ; toLowerCase() makes one at a word's end
+  return word.normalize('NFD').replace(LATIN_DIACRITICS, '').normalize('NFC').toLowerCase().replaceAll('ς', 'σ');
 }
 
 /** The folded words of a stored text (title, artist or belongs_to), for {@link TypoVocabulary.add}. */

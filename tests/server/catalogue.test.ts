@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPostgres } from '../../server/db/index.ts';
 import type { GameRoom } from '../../server/rooms/game-room.ts';
 import { Permission } from '../../server/services/users.ts';
 import {
@@ -340,7 +341,7 @@ describe('search: pack filter', () => {
     expect((await search({ packs: randomUUID() })).total).toBe(0);
   });
 
-  // a text search in packs reads its matches' rowids first and ranks those (search-sqlite.ts, P6): same order as without packs
+  // a text search in packs reads its matches' rowids first and ranks those (search-sqlite.ts, P6): same order as without packs (PostgreSQL too)
   it('ranks a text in packs exactly as the text alone, restricted to those packs, on every page', async () => {
     for (const query of ['be', 'the', 'it']) {
       const packs = [ids.rock, ids.pop];
@@ -588,9 +589,15 @@ describe('changes', () => {
     expect(titles((await search({ query: 'quixo', packs: ids.film })).results)).toEqual(['Quixotically Bulk']);
     await t.server.catalogue.changed();
     expect(titles((await search({ query: 'quixoticaly' })).results)).toEqual(['Quixotically Bulk']);
-    // INSERT OR REPLACE deletes the old row first: the index must drop its words
-    await sql`INSERT OR REPLACE INTO hits (id, title, artist, year, belongs_to, yt_id, playback_offset, created_at, updated_at)
-      VALUES (${id}, 'Replaced Bulk', 'Importer', 2015, '', NULL, 0, ${now}, ${now})`.execute(db);
+    // SQLite's INSERT OR REPLACE deletes the old row first (PostgreSQL's upsert updates it): the index must drop its words
+    if (isPostgres(db)) {
+      await sql`INSERT INTO hits (id, title, artist, year, belongs_to, yt_id, playback_offset, created_at, updated_at)
+        VALUES (${id}, 'Replaced Bulk', 'Importer', 2015, '', NULL, 0, ${now}, ${now})
+        ON CONFLICT (id) DO UPDATE SET title = excluded.title`.execute(db);
+    } else {
+      await sql`INSERT OR REPLACE INTO hits (id, title, artist, year, belongs_to, yt_id, playback_offset, created_at, updated_at)
+        VALUES (${id}, 'Replaced Bulk', 'Importer', 2015, '', NULL, 0, ${now}, ${now})`.execute(db);
+    }
     expect((await search({ query: 'quixo' })).total).toBe(0);
     expect(titles((await search({ query: 'replaced bulk' })).results)).toEqual(['Replaced Bulk']);
     await db.deleteFrom('hits').where('id', '=', id).execute();

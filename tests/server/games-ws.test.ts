@@ -28,7 +28,7 @@ import {
   type PlayerPayload,
   type Slot,
 } from '../../shared/rules/index.ts';
-import { bootServer, SseReader, User, waitFor, writeCatalogue, type TestServer } from './harness.ts';
+import { bootServer, SseReader, testDatabase, User, waitFor, writeCatalogue, type TestServer } from './harness.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const RECONNECT_SECONDS = 2;
@@ -939,6 +939,7 @@ describe('schema projection', () => {
 describe('SIGTERM', () => {
   it('ends streams and sockets and exits with 0 while a game runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hitline-sigterm-'));
+    const database = await testDatabase(dir);
     const port = await new Promise<number>((res, rej) => {
       const s = createServer();
       s.once('error', rej);
@@ -954,7 +955,7 @@ describe('SIGTERM', () => {
         HOME: process.env.HOME ?? dir,
         PORT: String(port),
         HOST: '127.0.0.1',
-        DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+        DATABASE_URL: database.url,
         DEMO_CATALOGUE: writeCatalogue(dir),
         CLIENT_DIR: join(dir, 'no-client'),
         LOG_LEVEL: 'info',
@@ -1000,6 +1001,7 @@ describe('SIGTERM', () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -8,9 +8,27 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type Room } from '@colyseus/sdk';
+import { inject } from 'vitest';
 import { stringify } from 'yaml';
 import { loadConfig } from '../../server/config.ts';
+import { isPostgres } from '../../server/db/index.ts';
 import { startServer, type RunningServer } from '../../server/index.ts';
+import { freshDatabase } from '../infra/services.ts';
+
+/**
+ * The engine the server tests run on: SQLite files by default; PostgreSQL in the
+ * `server-pg` project of vitest.scale.config.ts (a new database per server, on the
+ * PostgreSQL its global setup started or found in TEST_PG_URL).
+ */
+export const TEST_ON_POSTGRES = process.env.HITLINE_TEST_DATABASE === 'postgres';
+
+/** A new, empty database for one test server: a SQLite file in `dir`, or a new PostgreSQL database. */
+export async function testDatabase(dir: string): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!TEST_ON_POSTGRES) return { url: `sqlite:${join(dir, 'test.sqlite')}`, drop: async () => {} };
+  const admin = inject('pgUrl');
+  if (!admin) throw new Error('HITLINE_TEST_DATABASE=postgres needs the global setup of vitest.scale.config.ts (it provides pgUrl)');
+  return freshDatabase(admin);
+}
 
 export const PACK_ONE = '11111111-1111-4111-8111-111111111111';
 export const PACK_TWO = '22222222-2222-4222-8222-222222222222';
@@ -42,10 +60,11 @@ export interface TestServer {
 /** Boots Hitline on a free port with its own database and catalogue. */
 export async function bootServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hitline-test-'));
+  const database = await testDatabase(dir);
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`,
+    DATABASE_URL: database.url,
     DEMO_CATALOGUE: writeCatalogue(dir),
     CLIENT_DIR: join(dir, 'no-client'),
     // never the repository's data/audio: processed files and clips stay in the test's folder
@@ -56,6 +75,7 @@ export async function bootServer(env: Record<string, string> = {}): Promise<Test
     ...env,
   });
   const server = await startServer(config);
+  if (isPostgres(server.db) !== TEST_ON_POSTGRES) throw new Error(`the test server runs on the wrong database engine (${database.url})`);
   const base = `http://127.0.0.1:${server.port}`;
   return {
     server,
@@ -64,6 +84,7 @@ export async function bootServer(env: Record<string, string> = {}): Promise<Test
     dir,
     async stop() {
       await server.close();
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

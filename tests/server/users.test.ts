@@ -15,10 +15,11 @@ import { mountUsers } from '../../server/http/users.ts';
 import { createLogger } from '../../server/logger.ts';
 import { Permission, UsersService } from '../../server/services/users.ts';
 import { UserCookieSchema, type UserCookie } from '../../shared/protocol/users.ts';
+import { testDatabase } from './harness.ts';
 
 /**
  * Users and sessions through real HTTP on an ephemeral port, with a real SQLite
- * file: cookies, registration in place, login, logout, expiry, permissions,
+ * file (or PostgreSQL database, see harness.ts): cookies, registration in place, login, logout, expiry, permissions,
  * rate limits, security headers, CSRF, and the admin CLI next to a running server.
  */
 
@@ -40,7 +41,8 @@ const dirs: string[] = [];
 async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'hitline-users-'));
   dirs.push(dir);
-  const dbUrl = `sqlite:${join(dir, 'test.sqlite')}`;
+  const database = await testDatabase(dir);
+  const dbUrl = database.url;
   const config = loadConfig({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', ARGON2_MEMORY_KIB: '1024', RATE_LIMIT_FACTOR: '0', ...env });
   const log = createLogger('silent');
   const db = await openDatabase(config.DATABASE_URL);
@@ -78,6 +80,7 @@ async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
       server.closeAllConnections();
       await new Promise((ok) => server.close(ok));
       await db.destroy();
+      await database.drop();
     },
   };
 }

@@ -1,0 +1,110 @@
+import type { Room } from '@colyseus/sdk';
+
+/**
+ * Keeps a viewer in a game room through anything short of the game ending:
+ * a dropped socket (the SDK reconnects to the same seat within the window), and
+ * a server that restarted or crashed (the SDK's reconnection cannot succeed, the
+ * room is gone; the game comes back under the same id, so this joins it again,
+ * and the session cookie finds the seat by user id). Used by the game screen and
+ * by the restart tests, with the same SDK in Node.
+ */
+
+/** Where the connection stands, for the "reconnecting" state of the game screen. */
+export type LinkStatus = 'connected' | 'reconnecting' | 'gone';
+
+export interface RejoinOptions {
+  /** Joins the room anew (`client.joinById(gameId)`). */
+  join: () => Promise<Room>;
+  /** Every room joined, the first one included: wire its listeners here. */
+  onRoom: (room: Room) => void;
+  onStatus?: (status: LinkStatus) => void;
+  /** How long "game not found" counts as "not restored yet" before the game counts as gone (ms). */
+  notFoundGraceMs?: number;
+  /** First retry delay (ms), doubled up to `maxDelayMs`. */
+  minDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface RoomLink {
+  /** The room currently joined. */
+  readonly room: Room;
+  /** Leaves for good (consented: no reconnection, no rejoin). */
+  leave(): Promise<void>;
+}
+
+/** The SDK's own reconnection attempts (0.2 + 0.4 + 0.8 + 1.6 s) before a fresh join. */
+const SDK_RETRIES = 4;
+
+/** The close code of a leave the client asked for, or of a game that ended (`room.disconnect()`). */
+const CONSENTED = 4000;
+
+/** A matchmaking answer that the game does not exist (HTTP 404 from onAuth, or Colyseus' invalid room id). */
+function isNotFound(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 404 || code === 522;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Joins once (rejecting like `join` does), then keeps the link up as described above. */
+export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
+  const { join, onRoom, onStatus = () => undefined, notFoundGraceMs = 30_000, minDelayMs = 250, maxDelayMs = 3000 } = options;
+  let stopped = false;
+  let current = await join();
+
+  const attach = (room: Room): void => {
+    current = room;
+    // The SDK retries the same seat a few times (a phone's short blip: back within a second
+    // or two); after that it gives up and this joins anew, which also works when the server
+    // restarted and the old seat cannot come back (the SDK alone would keep trying for a minute).
+    room.reconnection.maxRetries = SDK_RETRIES;
+    room.onDrop(() => onStatus('reconnecting'));
+    room.onReconnect(() => onStatus('connected'));
+    room.onLeave((code: number) => {
+      if (stopped || room !== current) return;
+      if (code === CONSENTED) {
+        onStatus('gone');
+        return;
+      }
+      onStatus('reconnecting');
+      void rejoin();
+    });
+    onRoom(room);
+    onStatus('connected');
+  };
+
+  const rejoin = async (): Promise<void> => {
+    const since = Date.now();
+    let delay = minDelayMs;
+    while (!stopped) {
+      try {
+        const room = await join();
+        if (stopped) {
+          await room.leave(true).catch(() => undefined);
+          return;
+        }
+        attach(room);
+        return;
+      } catch (err) {
+        // not found right after a restart: the server listens before it restored every game
+        if (isNotFound(err) && Date.now() - since > notFoundGraceMs) {
+          onStatus('gone');
+          return;
+        }
+      }
+      await sleep(delay);
+      delay = Math.min(maxDelayMs, delay * 2);
+    }
+  };
+
+  attach(current);
+  return {
+    get room() {
+      return current;
+    },
+    async leave() {
+      stopped = true;
+      await current.leave(true).catch(() => undefined);
+    },
+  };
+}
