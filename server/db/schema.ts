@@ -94,10 +94,10 @@ export interface GamesTable {
   process: string;
   base: string;
   base_seq: number;
-  /** Engine state and player count after the newest action (the idle sweep reads them). */
+  /** Engine state and connected players at the snapshot (for a look into the database). */
   state: string;
   players: number;
-  /** ISO time of the newest accepted action. */
+  /** ISO time of the snapshot; the log's entries carry the time of each later action. */
   updated_at: string;
 }
 
