@@ -325,7 +325,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
         await games.snapshot(result.game, seq, now);
         this.logged = 0;
       } else {
-        await games.append(result.game, this.logged + 1, seq, action, now);
+        await games.append(this.roomId, this.logged + 1, seq, action, now);
         this.logged++;
       }
       this.lastActionAt = now;
