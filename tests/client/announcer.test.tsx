@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ANNOUNCE_SPACING_MS, createAnnouncer } from '../../client/src/a11y/announcer.ts';
+import { ANNOUNCE_SPACING_MS, CARRY_WINDOW_MS, createAnnouncer } from '../../client/src/a11y/announcer.ts';
 import { LiveRegion } from '../../client/src/a11y/LiveRegion.tsx';
 
 const texts = (list: readonly { text: string }[]) => list.map((m) => m.text);
@@ -35,17 +35,51 @@ describe('announcer', () => {
     expect(texts(a.getSnapshot().polite).at(-1)).toBe('right after');
   });
 
-  it('an interrupting message is assertive, immediate, and drops the polite queue', () => {
+  it('an interrupting message is assertive and immediate; it drops transient messages and empties the polite region', () => {
     const a = createAnnouncer();
-    a.announce('queued 1');
-    a.announce('queued 2');
-    a.announce('queued 3');
+    a.announce('10 seconds left.', { transient: true });
+    a.announce('5 seconds left.', { transient: true });
+    vi.advanceTimersByTime(10 * ANNOUNCE_SPACING_MS);
+    a.announce('4 seconds left.', { transient: true });
+    a.announce('3 seconds left.', { transient: true });
     a.announce('Game over', { interrupt: true });
     expect(texts(a.getSnapshot().assertive)).toEqual(['Game over']);
     expect(a.getSnapshot().polite).toEqual([]);
     vi.advanceTimersByTime(10 * ANNOUNCE_SPACING_MS);
-    // the queued ones never come
+    // the queued transient one never comes
     expect(a.getSnapshot().polite).toEqual([]);
+  });
+
+  it('an interruption reads the news still queued first, in order, so the last guess before a reveal is not lost', () => {
+    const a = createAnnouncer();
+    // the burst of one reveal: the last interception, then the outcome
+    a.announce('Ana chose before 1990.');
+    a.announce('Ben does not intercept.');
+    a.announce('3 seconds left.', { transient: true });
+    a.announce('Nobody scored.', { interrupt: true });
+    // one assertive message (a second one would cut the first off), news first
+    expect(texts(a.getSnapshot().assertive)).toEqual(['Ana chose before 1990. Ben does not intercept. Nobody scored.']);
+    a.announce('The hit was Wonderwall by Oasis (1995).');
+    vi.advanceTimersByTime(10 * ANNOUNCE_SPACING_MS);
+    expect(texts(a.getSnapshot().polite)).toEqual(['The hit was Wonderwall by Oasis (1995).']);
+    // carried once: the next interruption does not repeat them
+    a.announce('before 1975', { interrupt: true });
+    expect(texts(a.getSnapshot().assertive).at(-1)).toBe('before 1975');
+  });
+
+  it('repeats a message released just before the interruption (a reader is still saying it), not older ones', () => {
+    const a = createAnnouncer();
+    a.announce('Ana joined the game.');
+    vi.advanceTimersByTime(CARRY_WINDOW_MS + 1);
+    a.announce('Ben does not intercept.');
+    vi.advanceTimersByTime(CARRY_WINDOW_MS - 1);
+    a.announce('Nobody scored.', { interrupt: true });
+    expect(texts(a.getSnapshot().assertive)).toEqual(['Ben does not intercept. Nobody scored.']);
+    a.clear();
+    a.announce('Ana joined the game.');
+    vi.advanceTimersByTime(CARRY_WINDOW_MS + 1);
+    a.announce('Nobody scored.', { interrupt: true });
+    expect(texts(a.getSnapshot().assertive)).toEqual(['Nobody scored.']);
   });
 
   it('polite messages after an interruption wait their spacing', () => {
@@ -78,6 +112,10 @@ describe('LiveRegion', () => {
     render(<LiveRegion announcer={a} />);
     const hostile = '<img src=x onerror="alert(1)"><b>Bob</b> joined';
     act(() => a.announce(hostile));
+    expect(screen.getByRole('status').textContent).toBe(hostile);
+    expect(screen.getByRole('status').querySelector('img, b')).toBeNull();
+    // long enough ago not to be repeated by the interruption
+    act(() => vi.advanceTimersByTime(CARRY_WINDOW_MS + 1));
     act(() => a.announce('Nobody scored.', { interrupt: true }));
     const polite = screen.getByRole('status');
     const assertive = screen.getByRole('alert');

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GameEndedDialog } from '../../client/src/routes/game/GameEndedDialog.tsx';
 import { GameSettingsDialog } from '../../client/src/routes/game/GameSettingsDialog.tsx';
 import { GuessPanel } from '../../client/src/routes/game/GuessPanel.tsx';
+import { PlayerTable } from '../../client/src/routes/game/PlayerTable.tsx';
 import { useCatalogue } from '../../client/src/stores/catalogue.ts';
 import { useGame } from '../../client/src/stores/game.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
@@ -208,5 +209,42 @@ describe('GameSettingsDialog', () => {
     renderApp(<GameSettingsDialog open onClose={() => undefined} />);
     dialog = await screen.findByRole('dialog', { name: 'Game settings' });
     expect((within(dialog).getByRole('button', { name: 'Game already running' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('PlayerTable: kicking asks first', () => {
+  it('the creator confirms in a labelled alert dialog; Cancel sends nothing and gives the focus back', async () => {
+    show(game([player('ana', { creator: true }), player('ben')]));
+    renderApp(<PlayerTable onAddPlayer={() => undefined} />);
+    // not for oneself
+    expect((screen.getByRole('button', { name: 'Remove Ana from the game' }) as HTMLButtonElement).disabled).toBe(true);
+    const kickBen = screen.getByRole('button', { name: 'Remove Ben from the game' });
+    kickBen.focus();
+    fireEvent.click(kickBen);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove Ben?' });
+    expect(within(dialog).getByText("Ben will no longer play in this game; their hits and tokens are gone.")).toBeTruthy();
+    expect(sent).toEqual([]);
+    // the harmless choice has the focus
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' })));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(sent).toEqual([]);
+    await waitFor(() => expect(document.activeElement).toBe(kickBen));
+
+    fireEvent.click(kickBen);
+    const again = await screen.findByRole('alertdialog', { name: 'Remove Ben?' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Remove' }));
+    expect(sent).toEqual([{ type: 'leave', payload: { player: ids.ben } }]);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+  });
+
+  it('closes by itself when the player leaves meanwhile', async () => {
+    show(game([player('ana', { creator: true }), player('ben')]));
+    renderApp(<PlayerTable onAddPlayer={() => undefined} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Ben from the game' }));
+    await screen.findByRole('alertdialog', { name: 'Remove Ben?' });
+    show(game([player('ana', { creator: true })]));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(sent).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { announcer } from '../../client/src/a11y/announcer.ts';
 import { onNotification, type Notification } from '../../client/src/a11y/notify.ts';
 import { toGamePayload, useGame } from '../../client/src/stores/game.ts';
 import { useNotifications } from '../../client/src/stores/notifications.ts';
@@ -15,6 +16,7 @@ beforeEach(() => {
   resetSessionForTests();
   useSession.setState({ user: users.ana, ready: true });
   useGame.getState().reset('AbCd1234');
+  announcer.clear();
   heard = [];
   off = onNotification((n) => heard.push(n));
 });
@@ -84,6 +86,8 @@ describe('events → announcements', () => {
     // the placement is free: no pay-token cue
     expect(heard[0]?.sfx).toBeUndefined();
 
+    // a moment later (what was said before is long read)
+    vi.advanceTimersByTime(2000);
     heard = [];
     const b3 = { ...b2, state: 'Waiting' as const, tokens: 1, guess: slots[1] ?? null };
     const card = hit(1985, 'Take On Me');
@@ -97,6 +101,10 @@ describe('events → announcements', () => {
     );
     expect(texts()).toEqual(['Ben chose after 1980.', 'Ben scored.', 'The hit was Take On Me by Artist 1985 (1985).']);
     expect(heard.map((n) => n.sfx)).toEqual(['pay_token', 'you_fail', undefined]);
+    // what a screen reader gets: the interrupting outcome keeps the last guess (it arrived in the same burst), then the reveal
+    expect(announcer.getSnapshot().assertive.at(-1)?.text).toBe('Ben chose after 1980. Ben scored.');
+    vi.advanceTimersByTime(1000);
+    expect(announcer.getSnapshot().polite.map((m) => m.text)).toEqual(['The hit was Take On Me by Artist 1985 (1985).']);
 
     // confirm "yes": Confirming → Guessing, Ana's tokens went up → a token received
     heard = [];

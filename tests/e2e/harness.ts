@@ -13,7 +13,8 @@
  * it can be run on its own (`node tests/e2e/shell.e2e.ts`, E2E_GREP=words to
  * pick tests). tests/e2e/run.ts runs every file in turn.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -21,6 +22,7 @@ import type { Result as AxeResult } from 'axe-core';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/index.ts';
+import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import { CHROMIUM_PATH } from './ensure-chromium.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -63,6 +65,39 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Gives every hit of the catalogue processed audio, as the audio pipeline
+ * leaves it (server/services/audio/pipeline.ts): `<AUDIO_DIR>/<hit id>.opus`
+ * and `.mp3`, and `audio_state` 'ready'. The file is one real tone made with
+ * the server's own ffmpeg, `seconds` long, linked (not copied) for every hit.
+ * With 40 or more such hits a new game defaults to the `audio` clue mode.
+ * Returns the number of hits.
+ */
+export async function giveHitsAudio(app: App, seconds = 30): Promise<number> {
+  const dir = app.server.config.AUDIO_DIR;
+  mkdirSync(dir, { recursive: true });
+  const tone = join(dirname(dir), 'tone');
+  const ff = ffmpegPath(app.server.config.FFMPEG_PATH);
+  // a chord that changes pitch every second, so the clip is recognisably music-like and not silence
+  const source = ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=660:duration=${seconds}`, '-filter_complex', 'amix=inputs=2'];
+  execFileSync(ff, ['-v', 'error', '-nostdin', '-y', ...source, '-ar', '48000', '-ac', '2', '-c:a', 'libopus', '-b:a', '48k', `${tone}.opus`]);
+  execFileSync(ff, ['-v', 'error', '-nostdin', '-y', ...source, '-ar', '44100', '-ac', '2', '-c:a', 'libmp3lame', '-q:a', '7', `${tone}.mp3`]);
+  const hits = await app.server.db.selectFrom('hits').select('id').execute();
+  for (const { id } of hits) {
+    for (const ext of ['opus', 'mp3']) {
+      const target = join(dir, `${id}.${ext}`);
+      rmSync(target, { force: true });
+      try {
+        linkSync(`${tone}.${ext}`, target);
+      } catch {
+        copyFileSync(`${tone}.${ext}`, target);
+      }
+    }
+  }
+  await app.server.db.updateTable('hits').set({ audio_state: 'ready' }).execute();
+  return hits.length;
 }
 
 // ---------------------------------------------------------------------------
@@ -216,6 +251,81 @@ export function formatAxe(problems: readonly AxeProblem[]): string {
     .join('\n');
 }
 
+/**
+ * What sticks out of the viewport sideways (a horizontal scroll bar, or content
+ * cut off by the page's `overflow-x: hidden`): the visible elements whose right
+ * edge passes the viewport's, as short descriptions. Visually hidden text
+ * (clipped to 1 px) does not count.
+ */
+export async function sidewaysOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const found: string[] = [];
+    const scroll = document.documentElement.scrollWidth - width;
+    if (scroll > 0) found.push(`the page scrolls ${scroll} px sideways`);
+    for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1 || r.right <= width + 1) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.display === 'none' || style.position === 'fixed') continue;
+      // inside something that clips it (a scrolling table, a hidden overflow)
+      let clipped = false;
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const ps = getComputedStyle(p);
+        if (/(auto|scroll|hidden|clip)/.test(ps.overflowX) && p.getBoundingClientRect().right <= width + 1) {
+          clipped = true;
+          break;
+        }
+      }
+      if (clipped) continue;
+      found.push(`<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}> "${(el.textContent ?? '').trim().slice(0, 40)}" ends at ${Math.round(r.right)} px of ${width}`);
+      if (found.length > 5) break;
+    }
+    return found;
+  });
+}
+
+/**
+ * Controls smaller than a fingertip (spec: touch targets of at least 44 px):
+ * the visible buttons, form fields, radio and checkbox items, menu items and
+ * links that stand alone. Links inside a line of text are exempt, as in WCAG
+ * 2.5.8; a radio or checkbox row and a form field only need the height.
+ */
+export async function smallTouchTargets(page: Page, minPx = 44): Promise<string[]> {
+  return page.evaluate((min) => {
+    const selector = [
+      'button',
+      'input:not([type=hidden]):not([type=radio]):not([type=checkbox])',
+      'select',
+      'textarea',
+      '[role=menuitem]',
+      '[data-scope=radio-group][data-part=item]',
+      '[data-scope=checkbox][data-part=root]',
+      'a[href]',
+    ].join(', ');
+    const found: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+      const r = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (r.width === 0 || r.height === 0 || style.visibility === 'hidden') continue;
+      // visually hidden (skip links until focused, sr-only text)
+      if (r.width <= 1 || r.height <= 1 || style.clipPath !== 'none' || style.clip.startsWith('rect')) continue;
+      if (el.tagName === 'A') {
+        const block = el.parentElement;
+        const inline = block && (block.textContent ?? '').trim().length > (el.textContent ?? '').trim().length + 1 && getComputedStyle(el).display.startsWith('inline');
+        if (inline) continue;
+      }
+      const tallEnough = r.height >= min - 0.5;
+      // a radio or checkbox row is as wide as its label; its height is what a finger hits
+      const wideEnough = el.matches('[data-part=item], [data-part=root], input, select, textarea') || r.width >= min - 0.5;
+      if (tallEnough && wideEnough) continue;
+      const name = el.getAttribute('aria-label') ?? (el.textContent ?? '').trim().slice(0, 30);
+      found.push(`<${el.tagName.toLowerCase()}> "${name}" is ${Math.round(r.width)}×${Math.round(r.height)} px`);
+    }
+    return found;
+  }, minPx);
+}
+
 // ---------------------------------------------------------------------------
 // the app's own words, so tests find elements by what a person reads
 
@@ -322,6 +432,10 @@ export async function runTests(file: string): Promise<void> {
   if (process.env.E2E_REPORT) writeFileSync(process.env.E2E_REPORT, JSON.stringify({ file: name, results } satisfies FileReport));
   // no tests at all is a broken file, unless E2E_GREP picked none of them
   if (failed || (results.length === 0 && !grep)) process.exitCode = 1;
+  // Everything is stopped, but a stopped server can leave timers behind (Colyseus keeps the
+  // reconnection windows of sockets that dropped at the end, RECONNECT_SECONDS long): do not
+  // wait for them. (unref: if nothing else is left, the process ends by itself before this.)
+  setTimeout(() => process.exit(), 2000).unref();
 }
 
 /** Polls `check` until it returns without throwing (for state that arrives over the network). */

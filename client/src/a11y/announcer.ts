@@ -5,10 +5,23 @@
  * 150 ms apart, so a burst (a reveal, a score, a token) is read in order instead
  * of each replacing the last; an interrupting message clears that queue and is
  * announced assertively at once.
+ *
+ * Clearing the queue must not lose news a player needs: the interruption is
+ * usually the end of the same burst (the last guess, then "Nobody scored."), and
+ * a reader cuts off whatever it is saying for an assertive message. So the
+ * queued messages, and those released just before (which the reader has barely
+ * started), are read first, in order, as part of the interrupting message; only
+ * messages marked `transient` (a countdown's "10 seconds left") are dropped.
  */
 
 /** Spec §9: spacing of queued announcements. */
 export const ANNOUNCE_SPACING_MS = 150;
+/**
+ * A polite message released this recently is probably still being read when an
+ * interruption comes, and is cut off by it: the interruption repeats it (the
+ * spec's other queue value, 300 ms).
+ */
+export const CARRY_WINDOW_MS = 300;
 /** How many past messages stay in a region (old ones are removed silently). */
 const KEEP = 3;
 
@@ -23,8 +36,10 @@ export interface AnnouncerSnapshot {
 }
 
 export interface AnnounceOptions {
-  /** Clears queued polite messages and is read at once, assertively. */
+  /** Clears queued polite messages and is read at once, assertively (queued news first, see above). */
   interrupt?: boolean;
+  /** Only worth hearing now: an interruption drops it instead of reading it first. */
+  transient?: boolean;
 }
 
 export interface Announcer {
@@ -38,6 +53,8 @@ export interface Announcer {
 export interface AnnouncerTimers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Milliseconds now (default Date.now). */
+  now?(): number;
 }
 
 const realTimers: AnnouncerTimers = {
@@ -45,9 +62,17 @@ const realTimers: AnnouncerTimers = {
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 };
 
+interface Queued {
+  text: string;
+  transient: boolean;
+}
+
 export function createAnnouncer(spacingMs = ANNOUNCE_SPACING_MS, timers: AnnouncerTimers = realTimers): Announcer {
   let snapshot: AnnouncerSnapshot = { polite: [], assertive: [] };
-  const queue: string[] = [];
+  const queue: Queued[] = [];
+  /** Polite news released lately, with when (for CARRY_WINDOW_MS). */
+  let recent: { text: string; at: number }[] = [];
+  const now = (): number => (timers.now ? timers.now() : Date.now());
   const listeners = new Set<() => void>();
   let timer: unknown = null;
   let nextId = 1;
@@ -61,13 +86,23 @@ export function createAnnouncer(spacingMs = ANNOUNCE_SPACING_MS, timers: Announc
 
   /** Releases one queued message, then waits the spacing before the next. */
   const pump = (): void => {
-    const text = queue.shift();
-    if (text === undefined) {
+    const next = queue.shift();
+    if (next === undefined) {
       timer = null;
       return;
     }
-    emit({ ...snapshot, polite: push(snapshot.polite, text) });
+    if (!next.transient) recent.push({ text: next.text, at: now() });
+    emit({ ...snapshot, polite: push(snapshot.polite, next.text) });
     timer = timers.setTimeout(pump, spacingMs);
+  };
+
+  /** The news an interruption must not lose: just released, then still queued; in order. */
+  const carried = (): string[] => {
+    const since = now() - CARRY_WINDOW_MS;
+    const texts = [...recent.filter((r) => r.at >= since).map((r) => r.text), ...queue.filter((q) => !q.transient).map((q) => q.text)];
+    recent = [];
+    queue.length = 0;
+    return texts;
   };
 
   return {
@@ -76,20 +111,22 @@ export function createAnnouncer(spacingMs = ANNOUNCE_SPACING_MS, timers: Announc
       const plain = String(text).trim();
       if (plain === '') return;
       if (options.interrupt) {
-        queue.length = 0;
+        // One message, not one per piece: a second assertive addition would cut off the first.
+        const text = [...carried(), plain].join(' ');
         if (timer !== null) timers.clearTimeout(timer);
         timer = null;
         // Emptying the polite region stops a reader from finishing stale news after the interruption.
-        emit({ polite: [], assertive: push(snapshot.assertive, plain) });
+        emit({ polite: [], assertive: push(snapshot.assertive, text) });
         // Polite messages after an interruption still wait their turn behind it.
         timer = timers.setTimeout(pump, spacingMs);
         return;
       }
-      queue.push(plain);
+      queue.push({ text: plain, transient: !!options.transient });
       if (timer === null) pump();
     },
     clear() {
       queue.length = 0;
+      recent = [];
       if (timer !== null) timers.clearTimeout(timer);
       timer = null;
       emit({ polite: [], assertive: [] });

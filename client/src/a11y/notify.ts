@@ -55,9 +55,9 @@ export function onNotification(listener: (n: Notification) => void): () => void 
   return () => listeners.delete(listener);
 }
 
-function publish(type: NotificationType, text: string, interrupt: boolean, sfx?: SfxName): Notification {
+function publish(type: NotificationType, text: string, interrupt: boolean, sfx?: SfxName, transient = false): Notification {
   const n: Notification = { type, text, interrupt, ...(sfx ? { sfx } : {}) };
-  if (text) announce(text, { interrupt });
+  if (text) announce(text, { interrupt, transient });
   if (sfx) void playSfx(sfx);
   for (const l of listeners) l(n);
   return n;
@@ -111,10 +111,13 @@ export const notify = {
   },
   /** A dialog opened: its cue, and its title for those who cannot see it appear. */
   popup: (title: string) => publish('popup', title, false, 'popup'),
-  /** Any other message; shown as a toast too unless `toast` is false. */
-  notification: (text: string, options: { interrupt?: boolean; toast?: ToastKind | false } = {}) => {
+  /**
+   * Any other message; shown as a toast too unless `toast` is false. `transient`:
+   * only worth hearing now, so an interruption may drop it (announcer.ts).
+   */
+  notification: (text: string, options: { interrupt?: boolean; toast?: ToastKind | false; transient?: boolean } = {}) => {
     if (options.toast !== false) useNotifications.getState().toast({ kind: options.toast ?? 'info', title: text });
-    return publish('notification', text, options.interrupt ?? false);
+    return publish('notification', text, options.interrupt ?? false, undefined, options.transient ?? false);
   },
   /** A bare sound cue (play hit, stop hit…), with no text. */
   playSfx: (name: SfxName) => publish('play_sfx', '', false, name),

@@ -7,6 +7,7 @@ import { GamePayloadSchema, type GamePayload, type GameState, type PlayerPayload
 import type { ErrorBody } from '../../../shared/protocol/common.ts';
 import type { RoomMessageInput, RoomMessageName } from '../../../shared/protocol/room.ts';
 import type { RoomEvent } from '../net/room.ts';
+import { gameClock, phaseMs } from './game-clock.ts';
 
 /**
  * The game screen's state (only lazily loaded code imports this module): the
@@ -156,6 +157,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
 
     reset(gameId) {
       before = null;
+      gameClock.reset();
       set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null });
     },
 
@@ -178,6 +180,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
       if (!converted) return;
       const { game, seq } = converted;
       before ??= { state: game.state, players: game.players };
+      // a deadline in the state was armed at some moment before now: a bound for the server's clock
+      if (game.deadline !== null) gameClock.seen(game.deadline, phaseMs(game, game.state));
       // the first snapshot sets the sequence; events up to it are history
       set((s) => ({ game, seq: s.game ? s.seq : seq }));
     },
@@ -188,6 +192,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
       set({ seq: event.seq });
       const prev: Before = before ?? { state: game?.state ?? 'Open', players: game?.players ?? [] };
       const data = event.data;
+      // events are sent once, as they happen: a deadline in one was armed just now (game-clock.ts)
+      if (data.deadline !== undefined && game) gameClock.armed(data.deadline, phaseMs(game, data.state ?? game.state));
       const changed = data.players ?? [];
       const first = changed[0];
       switch (event.event) {
@@ -236,7 +242,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
         return;
       }
       if (state === 'Confirming' && prev.state !== 'Confirming') {
-        // the outcome interrupts (and would drop a reveal queued before it), so it goes first
+        // the outcome interrupts: the last guess, queued just before, is read as part of it (announcer.ts); the reveal follows
         notify.scored(data.last_scored ? who(data.last_scored) : null);
         if (data.hit) notify.hitRevealed(data.hit);
         const turn = players.find((p) => p.turn_player);

@@ -3,6 +3,7 @@ import { Badge } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../a11y/notify.ts';
+import { gameClock } from '../../stores/game-clock.ts';
 import { ClockIcon } from './icons.tsx';
 import { secondsLeft, shouldAnnounce } from './game-logic.ts';
 
@@ -10,22 +11,25 @@ import { secondsLeft, shouldAnnounce } from './game-logic.ts';
 const clock = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
 /**
- * The running phase's deadline (rules A5: absolute epoch ms in the state) as a
- * countdown. It ticks visibly every second but is no live region: when `speak`
- * (this device has to act), it is said at a few moments only (60, 30, 10, 5
- * seconds left), never every second.
+ * The running phase's deadline (rules A5: absolute epoch ms of the server's
+ * clock) as a countdown, against the server's clock as game-clock.ts estimates
+ * it (the device's own clock may be off). It ticks visibly every second but is
+ * no live region: when `speak` (this device has to act), it is said at a few
+ * moments only (60, 30, 10, 5 seconds left), never every second, and an
+ * interrupting message may drop such a notice (it is stale a moment later).
  */
 export function Countdown({ deadline, speak }: { deadline: number; speak: boolean }) {
   const { t } = useTranslation();
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(() => gameClock.now());
   // the phase's length, to leave out "60 seconds left" of a 45-second phase
-  const total = useRef(secondsLeft(deadline, Date.now()));
+  const total = useRef(secondsLeft(deadline, gameClock.now()));
   const said = useRef<number | null>(null);
 
   useEffect(() => {
-    total.current = secondsLeft(deadline, Date.now());
+    total.current = secondsLeft(deadline, gameClock.now());
     said.current = null;
-    const timer = setInterval(() => setNow(Date.now()), 250);
+    setNow(gameClock.now());
+    const timer = setInterval(() => setNow(gameClock.now()), 250);
     return () => clearInterval(timer);
   }, [deadline]);
 
@@ -33,7 +37,7 @@ export function Countdown({ deadline, speak }: { deadline: number; speak: boolea
   useEffect(() => {
     if (!speak || said.current === left || !shouldAnnounce(left, total.current)) return;
     said.current = left;
-    notify.notification(t('game.countdown.left', { time: t('count.seconds', { count: left }) }), { toast: false });
+    notify.notification(t('game.countdown.left', { time: t('count.seconds', { count: left }) }), { toast: false, transient: true });
   }, [left, speak, t]);
 
   return (

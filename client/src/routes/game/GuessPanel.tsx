@@ -172,10 +172,11 @@ function SlotItem({ option }: { option: SlotOption }) {
   const { t } = useTranslation();
   const label = slotText(option.slot);
   const item = (
-    <RadioGroup.Item value={String(option.slot.id)} disabled={option.disabled} minH="44px" _disabled={{ opacity: 0.6, cursor: 'not-allowed' }}>
+    // the indicator dims itself when disabled; dimming the whole item too would make its circle all but vanish in the dark scheme
+    <RadioGroup.Item value={String(option.slot.id)} disabled={option.disabled} minH="44px" _disabled={{ cursor: 'not-allowed' }}>
       <RadioGroup.ItemHiddenInput />
       <RadioGroup.ItemIndicator />
-      <RadioGroup.ItemText>
+      <RadioGroup.ItemText color={option.disabled ? 'fg.muted' : undefined}>
         {label}
         {option.disabled && ' '}
         {option.disabled && (

@@ -1,36 +1,57 @@
 import './recipes.ts';
 import { Badge, Box, Button, HStack, Heading, Table, Text, Wrap } from '@chakra-ui/react';
-import { useState } from 'react';
+import { useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PlayerPayload } from '../../../../shared/protocol/game.ts';
 import { CloseIcon, PlusIcon } from '../../components/icons.tsx';
 import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import * as actions from './game-actions.ts';
+import { KickDialog } from './KickDialog.tsx';
 import { PlayerHitsDialog } from './PlayerHitsDialog.tsx';
 import { usePerspective } from './use-perspective.ts';
+
+/** One empty list: a selector must not return a new array on every call (React would render forever). */
+const NO_PLAYERS: readonly PlayerPayload[] = [];
 
 /**
  * The players (spec §2), in seat order: name with markers (creator, you, whose
  * turn, offline) and what each does now, tokens, a hits button opening his
- * hits, and for the creator a kick column (disabled for himself). Phones keep
- * all four columns by moving the markers and status under the name.
+ * hits, and for the creator a kick column (disabled for himself; it asks
+ * first). Phones keep all four columns by moving the markers and status under
+ * the name.
  */
 export function PlayerTable({ onAddPlayer }: { onAddPlayer: () => void }) {
   const { t } = useTranslation();
-  const players = useGame((s) => s.game?.players ?? []);
+  const players = useGame((s) => s.game?.players ?? NO_PLAYERS);
   const state = useGame((s) => s.game?.state ?? 'Open');
   const mode = useGame((s) => s.game?.mode);
   const userId = useSession((s) => s.user?.id);
   const { me } = usePerspective();
   const [hitsOf, setHitsOf] = useState<string | null>(null);
+  const [kickOf, setKickOf] = useState<PlayerPayload | null>(null);
+  // the kick button that opened the dialog, or the heading once that row is gone
+  const focusAfterKick = useRef<HTMLElement | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const returnFocus = useMemo<RefObject<HTMLElement | null>>(
+    () => ({
+      get current() {
+        const el = focusAfterKick.current;
+        return el?.isConnected ? el : headingRef.current;
+      },
+    }),
+    [],
+  );
+  // a player who left meanwhile is no longer asked about
+  const kickTarget = kickOf && players.some((p) => p.id === kickOf.id) ? kickOf : null;
+  if (kickOf && !kickTarget) setKickOf(null);
   const creator = !!me?.creator;
   const canAdd = creator && mode === 'Local' && state === 'Open';
 
   return (
     <Box as="section" aria-labelledby="players-heading">
       <HStack justify="space-between" mb="3" gap="3" wrap="wrap">
-        <Heading as="h2" id="players-heading" size="lg">
+        <Heading as="h2" id="players-heading" size="lg" ref={headingRef} tabIndex={-1}>
           {t('game.players.heading')}
         </Heading>
         {canAdd && (
@@ -73,12 +94,26 @@ export function PlayerTable({ onAddPlayer }: { onAddPlayer: () => void }) {
                 kickable={creator}
                 self={p.id === me?.id}
                 onHits={() => setHitsOf(p.id)}
+                onKick={(button) => {
+                  focusAfterKick.current = button;
+                  setKickOf(p);
+                }}
               />
             ))}
           </Table.Body>
         </Table.Root>
       )}
       <PlayerHitsDialog playerId={hitsOf} onClose={() => setHitsOf(null)} />
+      <KickDialog
+        player={kickTarget}
+        returnFocus={returnFocus}
+        onClose={() => setKickOf(null)}
+        onKick={(p) => {
+          actions.kick(p.id);
+          focusAfterKick.current = headingRef.current;
+          setKickOf(null);
+        }}
+      />
     </Box>
   );
 }
@@ -91,9 +126,11 @@ interface RowProps {
   kickable: boolean;
   self: boolean;
   onHits: () => void;
+  /** Asks before removing the player; `button` gets the focus back if he stays. */
+  onKick: (button: HTMLElement) => void;
 }
 
-function PlayerRow({ player: p, seat, you, running, kickable, self, onHits }: RowProps) {
+function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKick }: RowProps) {
   const { t } = useTranslation();
   return (
     <Table.Row bg={p.turn_player ? 'purple.subtle' : undefined} aria-current={p.turn_player ? 'true' : undefined}>
@@ -143,7 +180,7 @@ function PlayerRow({ player: p, seat, you, running, kickable, self, onHits }: Ro
       </Table.Cell>
       {kickable && (
         <Table.Cell textAlign="end">
-          <Button size="sm" variant="ghost" colorPalette="red" aria-label={t('game.players.kick', { name: p.name })} disabled={self} onClick={() => actions.kick(p.id)}>
+          <Button size="sm" variant="ghost" colorPalette="red" aria-label={t('game.players.kick', { name: p.name })} disabled={self} onClick={(e) => onKick(e.currentTarget)}>
             <CloseIcon />
           </Button>
         </Table.Cell>
