@@ -9,8 +9,12 @@ import type { Room } from '@colyseus/sdk';
  * by the restart tests, with the same SDK in Node.
  */
 
-/** Where the connection stands, for the "reconnecting" state of the game screen. */
-export type LinkStatus = 'connected' | 'reconnecting' | 'gone';
+/**
+ * Where the connection stands, for the game screen: 'lost' = still trying after
+ * `lostAfterMs` (the screen offers "try again"; the attempts go on meanwhile),
+ * 'gone' = the game no longer exists.
+ */
+export type LinkStatus = 'connected' | 'reconnecting' | 'lost' | 'gone';
 
 export interface RejoinOptions {
   /** Joins the room anew (`client.joinById(gameId)`). */
@@ -20,6 +24,8 @@ export interface RejoinOptions {
   onStatus?: (status: LinkStatus) => void;
   /** How long "game not found" counts as "not restored yet" before the game counts as gone (ms). */
   notFoundGraceMs?: number;
+  /** How long the rejoin attempts go on before the status says 'lost' (ms). */
+  lostAfterMs?: number;
   /** First retry delay (ms), doubled up to `maxDelayMs`. */
   minDelayMs?: number;
   maxDelayMs?: number;
@@ -38,17 +44,15 @@ const SDK_RETRIES = 4;
 /** The close code of a leave the client asked for, or of a game that ended (`room.disconnect()`). */
 const CONSENTED = 4000;
 
-/** A matchmaking answer that the game does not exist (HTTP 404 from onAuth, or Colyseus' invalid room id). */
-function isNotFound(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 404 || code === 522;
-}
+/** Matchmaking answers that mean "no such game for you": not found (onAuth's 404), invalid room id, auth refused. */
+const GONE_CODES = new Set([404, 522, 525]);
+export const isGone = (err: unknown): boolean => GONE_CODES.has(Number((err as { code?: unknown } | null)?.code));
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Joins once (rejecting like `join` does), then keeps the link up as described above. */
 export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
-  const { join, onRoom, onStatus = () => undefined, notFoundGraceMs = 30_000, minDelayMs = 250, maxDelayMs = 3000 } = options;
+  const { join, onRoom, onStatus = () => undefined, notFoundGraceMs = 30_000, lostAfterMs = 30_000, minDelayMs = 250, maxDelayMs = 3000 } = options;
   let stopped = false;
   let current = await join();
 
@@ -76,7 +80,12 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
   const rejoin = async (): Promise<void> => {
     const since = Date.now();
     let delay = minDelayMs;
+    let lost = false;
     while (!stopped) {
+      if (!lost && Date.now() - since > lostAfterMs) {
+        lost = true;
+        onStatus('lost');
+      }
       try {
         const room = await join();
         if (stopped) {
@@ -87,7 +96,7 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
         return;
       } catch (err) {
         // not found right after a restart: the server listens before it restored every game
-        if (isNotFound(err) && Date.now() - since > notFoundGraceMs) {
+        if (isGone(err) && Date.now() - since > notFoundGraceMs) {
           onStatus('gone');
           return;
         }

@@ -29,10 +29,14 @@ export interface GameRoomConnection {
 
 let client: Client | undefined;
 
-/** Connects to game `gameId` as a viewer. Rejects when the game does not exist for this user. */
-export async function joinGameRoom(gameId: string): Promise<GameRoomConnection> {
+/** Opens game `gameId`'s room as a viewer (the SDK room). Rejects when the game does not exist for this user. */
+export function openGameRoom(gameId: string): Promise<Room> {
   client ??= new Client(location.origin);
-  const room = await client.joinById(gameId);
+  return client.joinById(gameId);
+}
+
+/** The typed messages of a joined room. */
+export function connectionFor(room: Room): GameRoomConnection {
   return {
     room,
     send: (type, payload) => room.send(type, payload),
@@ -52,4 +56,9 @@ export async function joinGameRoom(gameId: string): Promise<GameRoomConnection> 
       await room.leave(true);
     },
   };
+}
+
+/** Connects to game `gameId` as a viewer. Rejects when the game does not exist for this user. */
+export async function joinGameRoom(gameId: string): Promise<GameRoomConnection> {
+  return connectionFor(await openGameRoom(gameId));
 }

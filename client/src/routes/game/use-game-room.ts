@@ -1,35 +1,29 @@
 import { useEffect } from 'react';
-import { joinGameRoom, type GameRoomConnection } from '../../net/room.ts';
+import { joinAndKeep, type RoomLink } from '../../net/rejoin.ts';
+import { connectionFor, openGameRoom } from '../../net/room.ts';
 import { useGame } from '../../stores/game.ts';
 
 /**
  * Connects the game store to game `gameId`'s room while the screen is mounted:
  * joins as a viewer (spectators too; a seat is the `join` message), mirrors
- * every state patch, passes events and refusals on, and follows the socket:
- * while the SDK reconnects a dropped socket (keeping the seat, within the
- * server's RECONNECT_SECONDS) the store says 'reconnecting'; when the room
- * closes on us (the SDK gave up, the session changed, the game was deleted) a
- * fresh join is tried, and a game that no longer exists ends as 'gone'.
+ * every state patch, and passes events and refusals on. The link (net/rejoin.ts)
+ * follows the socket: while the SDK reconnects a dropped socket the store says
+ * 'reconnecting'; when the room closed on us (the SDK gave up, the server
+ * restarted) it joins again by itself and the session cookie finds the seat;
+ * after a while without success it says 'lost' (the screen offers "try again"
+ * while the attempts go on), and a game that no longer exists ends as 'gone'.
  */
 
-/** Matchmaking answers that mean "no such game for you": not found, invalid room id, auth refused. */
-const GONE_CODES = new Set([404, 522, 525]);
-export const isGone = (err: unknown): boolean => GONE_CODES.has(Number((err as { code?: unknown } | null)?.code));
-
-/** Fresh joins after the room closed on us, before giving up with 'lost'. */
-const REJOIN_ATTEMPTS = 6;
-const rejoinDelay = (attempt: number): number => Math.min(8000, 500 * 2 ** attempt);
+export { isGone } from '../../net/rejoin.ts';
 
 /** The mounted screen's "try again" (one game screen at a time). */
 const retryRef: { current: () => void } = { current: () => undefined };
 
 export function useGameRoom(gameId: string): { retry: () => void } {
   useEffect(() => {
-    const store = useGame.getState();
-    store.reset(gameId);
+    useGame.getState().reset(gameId);
     let disposed = false;
-    let connection: GameRoomConnection | null = null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let link: RoomLink | null = null;
     let offs: (() => void)[] = [];
 
     const unwire = (): void => {
@@ -37,28 +31,14 @@ export function useGameRoom(gameId: string): { retry: () => void } {
       offs = [];
     };
 
-    const wire = (c: GameRoomConnection): void => {
-      const { room } = c;
+    /** Every room joined (the first, and each one after a rejoin) feeds the store. */
+    const wire = (room: Parameters<typeof connectionFor>[0]): void => {
+      unwire();
+      const c = connectionFor(room);
       const onState = (): void => useGame.getState().applyState(room.state?.toJSON?.() ?? room.state);
       room.onStateChange(onState);
-      const onDrop = (): void => useGame.getState().setStatus('reconnecting');
-      const onReconnect = (): void => useGame.getState().setStatus('connected');
-      const onLeave = (): void => {
-        if (disposed || connection !== c) return;
-        unwire();
-        connection = null;
-        useGame.getState().setSender(null);
-        useGame.getState().setStatus('reconnecting');
-        void connect(0);
-      };
-      room.onDrop(onDrop);
-      room.onReconnect(onReconnect);
-      room.onLeave(onLeave);
       offs.push(
         () => room.onStateChange.remove(onState),
-        () => room.onDrop.remove(onDrop),
-        () => room.onReconnect.remove(onReconnect),
-        () => room.onLeave.remove(onLeave),
         c.onEvent((e) => useGame.getState().applyEvent(e)),
         c.onError((e) => useGame.getState().handleError(e)),
       );
@@ -67,56 +47,49 @@ export function useGameRoom(gameId: string): { retry: () => void } {
       if ((room.state as { id?: string } | undefined)?.id) onState();
     };
 
-    const connect = async (attempt: number): Promise<void> => {
+    const connect = async (): Promise<void> => {
       try {
-        const c = await joinGameRoom(gameId);
+        const joined = await joinAndKeep({
+          join: () => openGameRoom(gameId),
+          onRoom: (room) => {
+            if (!disposed) wire(room);
+          },
+          onStatus: (status) => {
+            if (disposed) return;
+            // while the SDK reconnects it queues what is sent; a rejoin wires a new sender
+            if (status === 'lost' || status === 'gone') useGame.getState().setSender(null);
+            useGame.getState().setStatus(status);
+          },
+        });
         if (disposed) {
-          void c.leave();
+          void joined.leave();
           return;
         }
-        connection = c;
-        wire(c);
-        useGame.getState().setStatus('connected');
+        link = joined;
       } catch (err) {
-        if (disposed) return;
-        const s = useGame.getState();
-        if (!s.game) {
-          s.setLoadError(err);
-          return;
-        }
-        if (isGone(err)) {
-          s.setStatus('gone');
-          return;
-        }
-        if (attempt + 1 >= REJOIN_ATTEMPTS) {
-          s.setStatus('lost');
-          return;
-        }
-        timer = setTimeout(() => void connect(attempt + 1), rejoinDelay(attempt));
+        if (!disposed) useGame.getState().setLoadError(err);
       }
     };
 
-    void connect(0);
+    void connect();
     // a manual retry (the "try again" button) starts over
     retryRef.current = () => {
-      clearTimeout(timer);
       unwire();
-      const old = connection;
-      connection = null;
-      if (old) void old.leave().catch(() => undefined);
+      const old = link;
+      link = null;
+      void old?.leave();
       useGame.getState().setLoadError(null);
       useGame.getState().setStatus('connecting');
-      void connect(0);
+      void connect();
     };
 
     return () => {
       disposed = true;
-      clearTimeout(timer);
       unwire();
       useGame.getState().setSender(null);
-      const c = connection;
-      connection = null;
-      void c?.leave().catch(() => undefined);
+      const l = link;
+      link = null;
+      void l?.leave();
     };
   }, [gameId]);
   return { retry: () => retryRef.current() };

@@ -1,0 +1,135 @@
+/**
+ * A party survives a server crash (issue 10), in Chromium against the real
+ * server process: two browsers play a Public game; the server is killed with
+ * `kill -9` in the middle of a turn and started again on the same database and
+ * port. Both pages say they reconnect, come back by themselves (session cookie,
+ * seat found by user id) with the game where it was, and play on — nobody
+ * touches anything until the game has continued.
+ *
+ *   npm run build && node tests/e2e/restart.e2e.ts     (exits non-zero on failure)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, assert, assertEqual, eventually, gotoReady, openBrowser, ROOT, runTests, screenshot, t, test, type App } from './harness.ts';
+
+const en = (key: string, vars: Record<string, string | number> = {}): string => t('en', key, vars);
+
+const dir = mkdtempSync(join(tmpdir(), 'hitline-e2e-restart-'));
+let child: ChildProcess | undefined;
+let port = 0;
+
+async function freePort(): Promise<number> {
+  return new Promise<number>((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => res(p));
+    });
+  });
+}
+
+/** The server as its own process (the demo catalogue, card mode), on the same database and port every time. */
+async function startServerProcess(): Promise<void> {
+  port ||= await freePort();
+  const proc = spawn(process.execPath, ['server/index.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+      CLIENT_DIR: join(ROOT, 'dist', 'client'),
+      AUDIO_DIR: join(dir, 'audio'),
+      LOG_LEVEL: 'info',
+      ARGON2_MEMORY_KIB: '1024',
+      RATE_LIMIT_FACTOR: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child = proc;
+  const t0 = Date.now();
+  while (!out.includes('is listening')) {
+    if (proc.exitCode !== null) throw new Error(`the server exited: ${out}`);
+    if (Date.now() - t0 > 20_000) throw new Error(`the server did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function kill(): Promise<void> {
+  const proc = child!;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGKILL');
+  await exited;
+  child = undefined;
+}
+
+afterAll(async () => {
+  if (child) await kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const guessHeading = async (page: Page): Promise<string> => ((await page.locator('#guess-heading').textContent()) ?? '').trim();
+const heading = async (page: Page): Promise<string> => ((await page.getByRole('heading', { level: 1 }).first().textContent()) ?? '').trim();
+const tokens = async (page: Page): Promise<string> => ((await page.locator('table').first().textContent()) ?? '').replace(/\s+/g, ' ');
+
+test(
+  'kill -9 mid-game: both pages come back by themselves, the game is where it was and goes on',
+  async () => {
+    await startServerProcess();
+    const app = { base: `http://127.0.0.1:${port}` } as App;
+    const a = await openBrowser(app, { width: 1280 });
+    const b = await openBrowser(app, { width: 375 });
+
+    await gotoReady(a.page, '/');
+    await a.page.getByRole('button', { name: en('lobby.create') }).click();
+    await a.page.getByRole('menuitem', { name: new RegExp(en('lobby.create_Public')) }).click();
+    await a.page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
+    const id = a.page.url().split('/').pop()!;
+    await gotoReady(b.page, `/game/${id}`);
+    await b.page.getByRole('button', { name: en('game.join') }).click();
+    await a.page.getByRole('button', { name: en('game.start') }).click();
+
+    // the turn player places a card: the game is Intercepting for the other one
+    const [turnPage, otherPage] = (await guessHeading(a.page)) === en('game.guess.guessing_you') ? [a.page, b.page] : [b.page, a.page];
+    await eventually(async () => assertEqual(await guessHeading(turnPage), en('game.guess.guessing_you'), 'the turn player guesses'));
+    await turnPage.locator('[data-scope=radio-group][data-part=item]:not([data-disabled])').first().click();
+    await turnPage.getByRole('button', { name: en('game.guess.submit') }).click();
+    await eventually(async () => assert((await guessHeading(otherPage)).startsWith('Intercept '), 'the other player may intercept'));
+    const before = { a: await heading(a.page), b: await heading(b.page), table: await tokens(a.page), other: await guessHeading(otherPage) };
+
+    await kill();
+    // both pages notice
+    for (const p of [a.page, b.page]) await p.locator('#main').getByText(en('game.reconnecting')).waitFor({ timeout: 15_000 });
+    await screenshot(b.page, 'flows/restart-reconnecting');
+    await startServerProcess();
+
+    // ... and come back by themselves: the banner goes, the game is where it was
+    for (const p of [a.page, b.page]) {
+      await eventually(async () => assertEqual(await p.locator('#main').getByText(en('game.reconnecting')).count(), 0, 'the reconnecting banner'), 30_000);
+    }
+    assertEqual(await heading(a.page), before.a, 'A: the game heading');
+    assertEqual(await heading(b.page), before.b, 'B: the game heading');
+    assertEqual(await tokens(a.page), before.table, 'the player table');
+    assertEqual(await guessHeading(otherPage), before.other, 'the pending interception');
+    await screenshot(b.page, 'flows/restart-back');
+
+    // the game goes on: the other player declines, the card is revealed for both
+    await otherPage.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: en('game.guess.dont_intercept') }).click();
+    await otherPage.getByRole('button', { name: en('game.guess.submit') }).click();
+    for (const p of [a.page, b.page]) {
+      await eventually(async () => assert((await guessHeading(p)) !== before.other && !(await guessHeading(p)).startsWith('Intercept '), 'the turn moved on'), 15_000);
+    }
+  },
+  { timeoutMs: 120_000 },
+);
+
+await runTests(import.meta.filename);
