@@ -13,8 +13,17 @@ const stages: { name: string; cmd: string; args: string[] }[] = [
   // the browser client resolves modules as its bundler does (client/tsconfig.json)
   { name: 'type check (client)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'client'] },
   { name: 'unit, scenario, fuzz, server and client tests', cmd: bin('vitest'), args: ['run'] },
+  // issue 10: PostgreSQL and Redis from Debian packages (installed when missing) on ports of their own, stopped afterwards;
+  // the game server's REST/SSE/WebSocket suites once more on PostgreSQL, then two server processes sharing both
+  {
+    name: 'scale-out: server suites on PostgreSQL, two processes over Redis',
+    cmd: process.execPath,
+    args: [join(import.meta.dirname, '..', 'tests', 'infra', 'services.ts'), 'run', '--', bin('vitest'), 'run', '--config', 'vitest.scale.config.ts'],
+  },
   // the benchmark path itself (small data; budgets shown, not enforced): `npm run bench` is the real run
   { name: 'catalogue benchmark smoke run', cmd: process.execPath, args: [join(import.meta.dirname, '..', 'bench', 'run.ts'), 'catalogue', '--smoke'] },
+  // the load path (P1–P5): 50 rooms of real SDK clients, REST + SSE, reconnects, the bare room; any error fails it
+  { name: 'load benchmark smoke run', cmd: process.execPath, args: [join(import.meta.dirname, '..', 'bench', 'run.ts'), 'load', '--smoke'] },
   // budget P9: the production build's initial JavaScript
   { name: 'client build', cmd: bin('vite'), args: ['build', '--config', 'client/vite.config.ts', '--logLevel', 'warn'] },
   { name: 'client bundle size (P9)', cmd: process.execPath, args: [join(import.meta.dirname, 'check-bundle.ts')] },

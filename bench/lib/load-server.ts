@@ -1,0 +1,196 @@
+/**
+ * The server under test of the load benchmark, in a process of its own (spawned
+ * by bench/load.ts): Hitline (`LOAD_SERVER_KIND=hitline`: the real server on a
+ * fresh SQLite database with the demo catalogue) or the bare Colyseus room
+ * (`bare`). It measures itself on request (`meter-start` / `meter-stop`): CPU
+ * from process.cpuUsage(), event-loop delay from monitorEventLoopDelay, peak RSS
+ * from process.memoryUsage.rss(), and garbage-collection pauses, so the figures
+ * are the server's own, not the machine's.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
+import { matchMaker } from '@colyseus/core';
+import { WebSocket } from 'ws';
+import { loadConfig } from '../../server/config.ts';
+import { startServer } from '../../server/index.ts';
+import { meterProcess, type ProcessMeter } from './bench.ts';
+import { startBareServer } from './bare-room.ts';
+import { serve } from './load-ipc.ts';
+
+export type ServerKind = 'hitline' | 'bare';
+
+/** What the server reports for one measured window. */
+export interface ServerMeter extends ProcessMeter {
+  /** CPU time (user + system) and wall time of the window, ms. */
+  cpuMs: number;
+  wallMs: number;
+  /** Garbage collection over the window: pauses summed, longest, count. */
+  gcMs: number;
+  gcMaxMs: number;
+  gcCount: number;
+  heapUsedMB: number;
+  /** V8 heap reserved (used + free) and memory outside it (Buffers, native objects), at the end. */
+  heapTotalMB: number;
+  externalMB: number;
+  /** RSS by kind at the end (Linux): anonymous memory, mapped files (the node binary), shared memory (SQLite's WAL index). */
+  rssAnonMB?: number;
+  rssFileMB?: number;
+  rssShmemMB?: number;
+  /** WebSocket frames and payload bytes the server sent over the window. */
+  wsFrames: number;
+  wsBytes: number;
+  /** Of which state patches (the rest: room messages such as Hitline's `event`). */
+  wsPatchBytes: number;
+  /** Write system calls of the process over the window (Linux /proc/self/io `syscw`). */
+  writeCalls?: number;
+  rooms: number;
+  clients: number;
+}
+
+export interface ServerReady {
+  port: number;
+  pid: number;
+}
+
+const kind = process.env.LOAD_SERVER_KIND as ServerKind;
+/** Folder for a V8 CPU profile of each measured window (`--profile DIR` of bench/load.ts). */
+const profileDir = process.env.LOAD_PROFILE_DIR;
+let profiler: Session | undefined;
+let windowNo = 0;
+
+let port: number;
+let close: () => Promise<void>;
+if (kind === 'hitline') {
+  const dir = mkdtempSync(join(tmpdir(), 'hitline-load-'));
+  const server = await startServer(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'load.sqlite')}`,
+      // warnings and errors reach the benchmark (stdout, pino JSON lines); request lines do not
+      LOG_LEVEL: 'warn',
+      // 4,800 guests from one address in a few minutes: the per-IP guest limit is raised (not off)
+      RATE_LIMIT_FACTOR: process.env.LOAD_RATE_LIMIT_FACTOR ?? '100',
+      CLIENT_DIR: join(dir, 'no-client'),
+      AUDIO_DIR: join(dir, 'audio'),
+      // the demo catalogue (assets/demo-hits.yml) is the default
+    }),
+  );
+  port = server.port;
+  close = async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+} else if (kind === 'bare') {
+  const bare = await startBareServer();
+  port = bare.port;
+  close = bare.close;
+} else {
+  throw new Error(`LOAD_SERVER_KIND must be hitline or bare, got ${String(kind)}`);
+}
+
+// Counts what the server sends over its WebSockets (the transport's `ws` sockets): a
+// counter and an addition per frame, nothing the figures could notice.
+const sent = { frames: 0, bytes: 0, patchBytes: 0 };
+const ROOM_STATE_PATCH = 15; // Colyseus protocol: the first byte of a state patch frame
+const wsSend = WebSocket.prototype.send;
+WebSocket.prototype.send = function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+  const bytes = (data as { byteLength?: number }).byteLength ?? 0;
+  sent.frames++;
+  sent.bytes += bytes;
+  if ((data as Uint8Array)[0] === ROOM_STATE_PATCH) sent.patchBytes += bytes;
+  return (wsSend as (...a: unknown[]) => void).call(this, data, ...rest);
+} as typeof wsSend;
+
+let meter: ReturnType<typeof meterProcess> | undefined;
+let cpu0 = process.cpuUsage();
+let syscw0: number | undefined;
+let wall0 = 0;
+const gc = { ms: 0, max: 0, count: 0 };
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gc.ms += e.duration;
+    gc.max = Math.max(gc.max, e.duration);
+    gc.count++;
+  }
+});
+
+serve({ port, pid: process.pid } satisfies ServerReady, {
+  'meter-start': async () => {
+    if (profileDir) {
+      profiler ??= new Session();
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    gc.ms = gc.max = gc.count = 0;
+    gcObserver.observe({ entryTypes: ['gc'] });
+    meter = meterProcess();
+    cpu0 = process.cpuUsage();
+    wall0 = performance.now();
+    sent.frames = sent.bytes = sent.patchBytes = 0;
+    syscw0 = writeCalls();
+  },
+  'meter-stop': async (): Promise<ServerMeter> => {
+    if (!meter) throw new Error('meter-stop without meter-start');
+    const m = meter.stop();
+    const cpu = process.cpuUsage(cpu0);
+    const wallMs = performance.now() - wall0;
+    meter = undefined;
+    gcObserver.disconnect();
+    if (profiler && profileDir) {
+      const { profile } = await profiler.post('Profiler.stop');
+      profiler.disconnect();
+      writeFileSync(join(profileDir, `load-${kind}-window${++windowNo}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+    }
+    return {
+      ...m,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      wallMs,
+      gcMs: gc.ms,
+      gcMaxMs: gc.max,
+      gcCount: gc.count,
+      heapUsedMB: process.memoryUsage().heapUsed / (1024 * 1024),
+      heapTotalMB: process.memoryUsage().heapTotal / (1024 * 1024),
+      externalMB: process.memoryUsage().external / (1024 * 1024),
+      ...rssParts(),
+      wsFrames: sent.frames,
+      wsBytes: sent.bytes,
+      wsPatchBytes: sent.patchBytes,
+      ...(syscw0 !== undefined ? { writeCalls: (writeCalls() ?? NaN) - syscw0 } : {}),
+      rooms: matchMaker.stats.local.roomCount,
+      clients: matchMaker.stats.local.ccu,
+    };
+  },
+  /** Diagnosis (`--profile DIR`): a heap snapshot of the server now. */
+  'heap-snapshot': () => (profileDir ? writeHeapSnapshot(join(profileDir, `load-${kind}-${process.pid}-${Date.now()}.heapsnapshot`)) : null),
+  'stop': async () => {
+    await close();
+    // after the reply: a --cpu-prof profile is written on a normal exit
+    setTimeout(() => process.exit(0), 50);
+  },
+});
+
+/** RssAnon, RssFile, RssShmem of /proc/self/status in MB (empty where there is none). */
+function rssParts(): { rssAnonMB?: number; rssFileMB?: number; rssShmemMB?: number } {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+    return { rssAnonMB: kb('RssAnon'), rssFileMB: kb('RssFile'), rssShmemMB: kb('RssShmem') };
+  } catch {
+    return {};
+  }
+}
+
+/** Write-like system calls so far (/proc/self/io), undefined where there is none. */
+function writeCalls(): number | undefined {
+  try {
+    return Number(/^syscw:\s+(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,490 @@
+/**
+ * Load benchmark: budgets P1–P5 of shared/design/budgets.md.
+ *
+ *   npm run bench -- load [--rooms N] [--seconds S] [--smoke] [--join-rate R]
+ *                         [--rest-rate R] [--no-bare] [--no-rest] [--generators N] [--profile DIR]
+ *
+ * Separate processes: the server under test (bench/lib/load-server.ts: Hitline on
+ * a fresh SQLite database with the demo catalogue, and later the bare Colyseus
+ * room), the load generator (bench/lib/load-generator.ts: real @colyseus/sdk
+ * clients, REST and SSE clients; two processes from 300 rooms on, each with half
+ * of the tables) and this one, which steers them over IPC and judges. The server measures itself (CPU, event-loop delay, RSS, GC) over each
+ * window.
+ *
+ * For Hitline, per room level (500 then 800 rooms; `--rooms N` runs one level):
+ * tables of 6 guests join at a steady rate (P4: matchmaking + WebSocket + first
+ * state), seat themselves and play complete games (a new round when one ends)
+ * with scripted but varied moves at about one per table per second; over the
+ * window every move's latency to the last client of its room is taken (P2), with
+ * the server's CPU per accepted move, event-loop delay and RSS (P1). Then sockets
+ * are dropped on purpose and the SDK's reconnection timed (P5); the players leave
+ * their games, sit down at new tables and play through REST while each follows
+ * the game on its SSE stream (P3). The bare room then gets the same WebSocket
+ * load, and its figures are printed under Hitline's.
+ *
+ * `--smoke` (50 rooms, ~20 s windows, everything shorter): proves the load path
+ * works; timing budgets are shown but not enforced, errors still fail.
+ * `--profile DIR` writes a V8 CPU profile of the server over each measured window to DIR.
+ */
+import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadAverage, percentiles, type BenchResult, type Figure, type Percentiles } from './lib/bench.ts';
+import type { ErrorsReport, GeneratorSetup, WindowReport } from './lib/load-generator.ts';
+import { spawnChild, type ChildRpc } from './lib/load-ipc.ts';
+import type { RestWindow } from './lib/load-rest.ts';
+import type { ServerKind, ServerMeter, ServerReady } from './lib/load-server.ts';
+import type { WindowCounts } from './lib/load-ws.ts';
+
+const LIB = join(import.meta.dirname, 'lib');
+
+/** Budgets of budgets.md in ms / MB. */
+const P1_CPU_PER_ACTION = 0.37;
+const P1_LOOP_P99 = 20;
+const P1_RSS = 400;
+const P1_ROOMS = 800;
+const P2_P50 = 2;
+const P2_P99 = [
+  { rooms: 500, max: 10 },
+  { rooms: 800, max: 25 },
+];
+const P3_P99 = 30;
+const P4_P99 = 150;
+const P5_P99 = 500;
+/** The server's reconnection window (RECONNECT_SECONDS default): a reconnect must make it within. */
+const GRACE_MS = 60_000;
+
+interface Settings {
+  smoke: boolean;
+  levels: number[];
+  seconds: number;
+  /** Window of the bare room (shorter in smoke runs). */
+  bareSeconds: number;
+  /** Pause between the end of the joins and the measured window. */
+  settleMs: number;
+  joinRate: number;
+  restRate: number;
+  restSeconds: number;
+  reconnects: number;
+  reconnectRate: number;
+  goals: number[];
+  bare: boolean;
+  rest: boolean;
+  profile: string | undefined;
+  seed: number;
+  /** Load generator processes (the tables are dealt out among them). */
+  generators: number;
+}
+
+interface LevelResult {
+  rooms: number;
+  joins: number[];
+  joinSeconds: number;
+  window: WindowReport<WindowCounts>;
+  server: ServerMeter;
+}
+
+interface KindResult {
+  kind: ServerKind;
+  levels: LevelResult[];
+  joins: number[];
+  /** The matchmaking request's share of each join. */
+  joinHttp: number[];
+  reconnect?: { times: number[]; failed: number; attempts: Record<number, number> };
+  rest?: { tables: number; window: WindowReport<RestWindow>; server: ServerMeter };
+  errors: ErrorsReport;
+  serverLog: { errors: number; warnings: number; samples: string[] };
+}
+
+const positive = (name: string, v: string | undefined, fallback: number): number => {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got "${v}"`);
+  return n;
+};
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const say = (line: string) => console.log(`   ${line}`);
+
+export async function run(args: string[]): Promise<BenchResult> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      smoke: { type: 'boolean' },
+      rooms: { type: 'string' },
+      seconds: { type: 'string' },
+      'join-rate': { type: 'string' },
+      'rest-rate': { type: 'string' },
+      'no-bare': { type: 'boolean' },
+      'no-rest': { type: 'boolean' },
+      profile: { type: 'string' },
+      seed: { type: 'string' },
+      generators: { type: 'string' },
+    },
+  });
+  const smoke = values.smoke ?? false;
+  const s: Settings = {
+    smoke,
+    levels: values.rooms !== undefined ? [Math.round(positive('rooms', values.rooms, 0))] : smoke ? [50] : P2_P99.map((l) => l.rooms),
+    seconds: positive('seconds', values.seconds, smoke ? 15 : 30),
+    bareSeconds: positive('seconds', values.seconds, smoke ? 8 : 30),
+    settleMs: smoke ? 500 : 2000,
+    joinRate: positive('join-rate', values['join-rate'], smoke ? 100 : 50),
+    restRate: Math.round(positive('rest-rate', values['rest-rate'], smoke ? 20 : 200)),
+    restSeconds: smoke ? 5 : 20,
+    reconnects: smoke ? 10 : 100,
+    reconnectRate: smoke ? 10 : 10,
+    // cards to win, varied per table: games of one to three minutes at a move per second
+    // (shorter in a smoke run, so that its few seconds still see games end and restart)
+    goals: smoke ? [2, 3, 4] : [3, 4, 5],
+    bare: !values['no-bare'],
+    rest: !values['no-rest'],
+    profile: values.profile !== undefined ? resolve(values.profile) : undefined,
+    seed: Math.round(positive('seed', values.seed, 1)),
+    generators: 1,
+  };
+  // Hitline's clients read far more than the bare room's (its `event` messages carry the
+  // players): from a few hundred rooms on, one generator process is the bottleneck
+  s.generators = Math.round(positive('generators', values.generators, Math.max(...s.levels) >= 300 ? 2 : 1));
+  if (s.profile) mkdirSync(s.profile, { recursive: true });
+
+  const hitline = await runKind('hitline', s);
+  const bare = s.bare ? await runKind('bare', s) : undefined;
+  return report(s, hitline, bare);
+}
+
+/** Starts the server of `kind` and the generators, runs every phase, stops them all. */
+async function runKind(kind: ServerKind, s: Settings): Promise<KindResult> {
+  const serverLog = { errors: 0, warnings: 0, samples: [] as string[] };
+  const { rpc: server, ready } = await spawnChild<ServerReady>(join(LIB, 'load-server.ts'), {
+    env: { LOAD_SERVER_KIND: kind, ...(s.profile ? { LOAD_PROFILE_DIR: s.profile } : {}) },
+    onOutput: (line) => {
+      // pino JSON lines at warn (40) and above; anything else is printed as is
+      let level = 0;
+      try {
+        level = (JSON.parse(line) as { level?: number }).level ?? 0;
+      } catch {
+        console.log(`   [server] ${line}`);
+        return;
+      }
+      if (level >= 50) serverLog.errors++;
+      else if (level >= 40) serverLog.warnings++;
+      if (level >= 40 && serverLog.samples.length < 8) serverLog.samples.push(line.slice(0, 300));
+    },
+  });
+  const base = `http://127.0.0.1:${ready.port}`;
+  const gens = await Promise.all(Array.from({ length: s.generators }, () => spawnChild<{ pid: number }>(join(LIB, 'load-generator.ts')).then((g) => g.rpc)));
+  /** Generator i's share of `n` (tables, drops): the tables are dealt out like cards. */
+  const share = (n: number, i: number) => Math.floor(n / gens.length) + (i < n % gens.length ? 1 : 0);
+  const all = <T>(name: string, args: (i: number) => unknown = () => undefined) => Promise.all(gens.map((g, i) => g.call<T>(name, args(i))));
+  try {
+    await all('setup', (i) => ({ kind, base, seed: s.seed * 1000 + i, goals: s.goals }) satisfies GeneratorSetup);
+    await all('prepare', (i) => ({ rooms: share(Math.max(...s.levels), i) }));
+    const levels: LevelResult[] = [];
+    const joins: number[] = [];
+    const joinHttp: number[] = [];
+    for (const rooms of s.levels) {
+      await server.call('meter-start');
+      const grown = await all<{ joins: number[]; joinHttp: number[]; seconds: number; failed: number }>('grow', (i) => ({ rooms: share(rooms, i), joinRate: s.joinRate / gens.length }));
+      const joinMeter = await server.call<ServerMeter>('meter-stop');
+      const levelJoins = grown.flatMap((g) => g.joins);
+      joins.push(...levelJoins);
+      joinHttp.push(...grown.flatMap((g) => g.joinHttp));
+      const failed = grown.reduce((a, g) => a + g.failed, 0);
+      say(
+        `${kind}: ${rooms} rooms playing after ${Math.max(...grown.map((g) => g.seconds)).toFixed(0)} s of joins (join p99 ${percentiles([...levelJoins]).p99.toFixed(1)} ms${failed ? `, ${failed} tables failed` : ''}; ` +
+          `server meanwhile ${joinMeter.cpuPercent.toFixed(0)} % CPU, loop p99 ${joinMeter.loopDelay.p99.toFixed(1)} ms); measuring; load average ${loadAverage()}`,
+      );
+      await sleep(s.settleMs);
+      const seconds = kind === 'bare' ? s.bareSeconds : s.seconds;
+      const { windows, server: meter } = await measure(server, gens, 'window', seconds);
+      const window = mergeWindows(windows as WindowReport<WindowCounts>[]);
+      if (s.profile) say(`heap snapshot: ${await server.call<string | null>('heap-snapshot')}`);
+      levels.push({ rooms, joins: levelJoins, joinSeconds: Math.max(...grown.map((g) => g.seconds)), window, server: meter });
+      const lat = percentiles([...window.counts.latencies]);
+      say(`${kind} ${rooms} rooms (${seconds} s): p50 ${lat.p50.toFixed(2)} ms, p99 ${lat.p99.toFixed(2)} ms, server CPU ${meter.cpuPercent.toFixed(1)} %, loop p99 ${meter.loopDelay.p99.toFixed(1)} ms, RSS ${meter.rssMB.toFixed(0)} MB`);
+    }
+    const result: KindResult = { kind, levels, joins, joinHttp, errors: undefined as unknown as ErrorsReport, serverLog };
+    if (kind === 'hitline') {
+      say(`${kind}: dropping ${s.reconnects} sockets, ${s.reconnectRate} per second`);
+      const r = await all<{ times: number[]; failed: number; attempts: Record<number, number> }>('reconnects', (i) => ({ count: share(s.reconnects, i), rate: s.reconnectRate / gens.length, graceMs: GRACE_MS }));
+      const attempts: Record<number, number> = {};
+      for (const x of r) for (const [a, n] of Object.entries(x.attempts)) attempts[Number(a)] = (attempts[Number(a)] ?? 0) + n;
+      result.reconnect = { times: r.flatMap((x) => x.times), failed: r.reduce((a, x) => a + x.failed, 0), attempts };
+    }
+    say(`${kind}: everybody leaves`);
+    await all('teardown', () => ({ rate: 200 / gens.length }));
+    if (kind === 'hitline' && s.rest) {
+      // one generator is plenty for 1,200 streams; it seats the guests it made for the WebSocket tables
+      const rest = gens[0]!;
+      const tables = await rest.call<number>('rest-setup', { tables: s.restRate, rate: 25 });
+      say(`${kind}: ${tables} REST tables with 6 SSE streams each; measuring ${s.restSeconds} s`);
+      await sleep(1000);
+      const { windows, server: meter } = await measure(server, [rest], 'rest-window', s.restSeconds);
+      result.rest = { tables, window: windows[0] as WindowReport<RestWindow>, server: meter };
+      await rest.call('rest-teardown');
+    }
+    result.errors = mergeErrors(await all<ErrorsReport>('errors'));
+    return result;
+  } finally {
+    await stop(gens, server);
+  }
+}
+
+/** One measured window: the server's meter around the generators'. */
+async function measure(server: ChildRpc, gens: ChildRpc[], prefix: string, seconds: number): Promise<{ windows: unknown[]; server: ServerMeter }> {
+  await server.call('meter-start');
+  await Promise.all(gens.map((g) => g.call(`${prefix}-start`)));
+  await sleep(seconds * 1000);
+  const windows = await Promise.all(gens.map((g) => g.call(`${prefix}-stop`)));
+  const meter = await server.call<ServerMeter>('meter-stop');
+  return { windows, server: meter };
+}
+
+/** The generators' windows as one: samples and counts added up, the generators' own figures summed (CPU, heap) or the worst (delays). */
+function mergeWindows(ws: WindowReport<WindowCounts>[]): WindowReport<WindowCounts> {
+  const first = ws[0]!;
+  if (ws.length === 1) return first;
+  const counts: WindowCounts = { latencies: [], actions: 0, moves: {}, busy: 0, completed: 0, byKind: {}, first: [] };
+  for (const { counts: c } of ws) {
+    counts.latencies.push(...c.latencies);
+    counts.first.push(...c.first);
+    counts.actions += c.actions;
+    counts.busy += c.busy;
+    counts.completed += c.completed;
+    for (const [k, n] of Object.entries(c.moves)) counts.moves[k as keyof WindowCounts['moves']] = (counts.moves[k as keyof WindowCounts['moves']] ?? 0) + (n ?? 0);
+    for (const [k, xs] of Object.entries(c.byKind)) (counts.byKind[k as keyof WindowCounts['byKind']] ??= []).push(...(xs ?? []));
+  }
+  const worst = (f: (g: WindowReport<WindowCounts>['generator']) => number) => Math.max(...ws.map((w) => f(w.generator)));
+  const generator = {
+    ...first.generator,
+    cpuPercent: ws.reduce((a, w) => a + w.generator.cpuPercent, 0),
+    heapUsedMB: ws.reduce((a, w) => a + w.generator.heapUsedMB, 0),
+    gcMs: ws.reduce((a, w) => a + w.generator.gcMs, 0),
+    gcMaxMs: worst((g) => g.gcMaxMs),
+    loopDelay: { ...first.generator.loopDelay, p99: worst((g) => g.loopDelay.p99), max: worst((g) => g.loopDelay.max) },
+    rssMB: ws.reduce((a, w) => a + w.generator.rssMB, 0),
+  };
+  return { counts, generator };
+}
+
+function mergeErrors(es: ErrorsReport[]): ErrorsReport {
+  const merge = (xs: (ErrorsReport['ws'] | null)[]) => {
+    const present = xs.filter((x): x is ErrorsReport['ws'] => x !== null);
+    if (present.length === 0) return null;
+    const kinds: Record<string, number> = {};
+    for (const x of present) for (const [k, n] of Object.entries(x.kinds)) kinds[k] = (kinds[k] ?? 0) + n;
+    return { total: present.reduce((a, x) => a + x.total, 0), kinds, samples: present.flatMap((x) => x.samples).slice(0, 12) };
+  };
+  return {
+    ws: merge(es.map((e) => e.ws))!,
+    rest: merge(es.map((e) => e.rest)),
+    completed: es.reduce((a, e) => a + e.completed, 0),
+    restCompleted: es.reduce((a, e) => a + e.restCompleted, 0),
+  };
+}
+
+async function stop(gens: ChildRpc[], server: ChildRpc): Promise<void> {
+  for (const g of gens) g.child.disconnect();
+  await Promise.all(gens.map((g) => Promise.race([g.exited, sleep(5000).then(() => g.child.kill())])));
+  await server.call('stop').catch(() => undefined);
+  await Promise.race([server.exited, sleep(10_000).then(() => server.child.kill())]);
+}
+
+// ---------------------------------------------------------------------------
+// the table
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+const int = (n: number) => Math.round(n).toLocaleString('en');
+
+function p2Max(rooms: number): number {
+  return (P2_P99.find((l) => rooms <= l.rooms) ?? P2_P99[P2_P99.length - 1]!).max;
+}
+
+function report(s: Settings, hit: KindResult, bare: KindResult | undefined): BenchResult {
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+  const enforced = !s.smoke;
+  const bareLevel = (rooms: number) => bare?.levels.find((l) => l.rooms === rooms);
+  const bareLine = (label: string, f: Omit<Figure, 'label'>) => figures.push({ label: `  bare Colyseus room: ${label}`, ...f });
+  const perAction = (l: LevelResult) => (l.window.counts.actions > 0 ? l.server.cpuMs / l.window.counts.actions : NaN);
+
+  for (const l of hit.levels) {
+    const b = bareLevel(l.rooms);
+    const atP1 = l.rooms >= P1_ROOMS;
+    const lat = percentiles([...l.window.counts.latencies]);
+    const p2Defined = l.rooms <= P2_P99[P2_P99.length - 1]!.rooms;
+    const tag = `${int(l.rooms)} rooms`;
+    figures.push({
+      label: `${tag} (${int(l.rooms * 6)} clients): move → last client (WS)`,
+      unit: 'ms',
+      stats: lat,
+      budget: { id: 'P2', stat: 'p99', max: p2Max(l.rooms), enforced: enforced && p2Defined },
+      note: `${int(l.window.counts.actions)} moves in ${(l.server.wallMs / 1000).toFixed(0)} s`,
+    });
+    figures.push({ label: `${tag}: same, median`, unit: 'ms', value: r2(lat.p50), budget: { id: 'P2', stat: 'value', max: P2_P50, enforced } });
+    if (b) {
+      const bl = percentiles([...b.window.counts.latencies]);
+      bareLine(`move → last client`, { unit: 'ms', stats: bl, note: `${int(b.window.counts.actions)} moves` });
+    }
+    figures.push({
+      label: `${tag}: server CPU per accepted move`,
+      unit: 'ms',
+      value: Math.round(perAction(l) * 1000) / 1000,
+      budget: { id: 'P1', stat: 'value', max: P1_CPU_PER_ACTION, enforced: enforced && atP1 },
+      note: `server ${l.server.cpuPercent.toFixed(1)} % of a core at ${(l.window.counts.actions / (l.server.wallMs / 1000)).toFixed(0)} moves/s; ${sentText(l)}`,
+    });
+    if (b) bareLine('CPU per move', { unit: 'ms', value: Math.round(perAction(b) * 1000) / 1000, note: `${b.server.cpuPercent.toFixed(1)} % of a core at ${(b.window.counts.actions / (b.server.wallMs / 1000)).toFixed(0)} moves/s; ${sentText(b)}` });
+    figures.push({
+      label: `${tag}: server event-loop delay`,
+      unit: 'ms',
+      stats: l.server.loopDelay,
+      budget: { id: 'P1', stat: 'p99', max: P1_LOOP_P99, enforced: enforced && atP1 },
+      note: `GC ${int(l.server.gcMs)} ms in ${l.server.gcCount} pauses, longest ${l.server.gcMaxMs.toFixed(1)} ms`,
+    });
+    if (b) bareLine('event-loop delay', { unit: 'ms', stats: b.server.loopDelay, note: `GC ${int(b.server.gcMs)} ms, longest ${b.server.gcMaxMs.toFixed(1)} ms` });
+    figures.push({
+      label: `${tag}: server RSS (peak)`,
+      unit: 'MB',
+      value: Math.round(l.server.rssMB),
+      budget: { id: 'P1', stat: 'value', max: P1_RSS, enforced: enforced && atP1 },
+      note: `heap ${l.server.heapUsedMB.toFixed(0)} of ${l.server.heapTotalMB.toFixed(0)} MB, external ${l.server.externalMB.toFixed(0)} MB; at the end anon ${l.server.rssAnonMB?.toFixed(0)}, file ${l.server.rssFileMB?.toFixed(0)}, shmem ${l.server.rssShmemMB?.toFixed(0)} MB`,
+    });
+    if (b) bareLine('RSS (peak)', { unit: 'MB', value: Math.round(b.server.rssMB), note: `heap ${b.server.heapUsedMB.toFixed(0)} of ${b.server.heapTotalMB.toFixed(0)} MB, external ${b.server.externalMB.toFixed(0)} MB; anon ${b.server.rssAnonMB?.toFixed(0)}, file ${b.server.rssFileMB?.toFixed(0)} MB` });
+    const gm = l.window.generator;
+    notes.push(
+      `${tag}: generator${s.generators > 1 ? `s (${s.generators} processes)` : ''} ${gm.cpuPercent.toFixed(0)} % of a core, loop p99 ${gm.loopDelay.p99.toFixed(1)} / max ${gm.loopDelay.max.toFixed(0)} ms, heap ${gm.heapUsedMB.toFixed(0)} MB, longest GC ${gm.gcMaxMs.toFixed(0)} ms; ` +
+        `machine ${gm.machineBusyCores?.toFixed(2) ?? '?'} of ${availableParallelism()} cores busy; moves ${moveText(l.window.counts.moves)}; ` +
+        `${l.window.counts.busy} ticks waited on an unseen move; ${l.window.counts.completed} games completed in the window`,
+    );
+    const byKind = Object.entries(l.window.counts.byKind)
+      .map(([k, xs]) => `${k} ${percentiles([...(xs ?? [])]).p99.toFixed(1)}`)
+      .join(', ');
+    const first = percentiles([...l.window.counts.first]);
+    notes.push(`${tag}: send → FIRST client p50 ${first.p50.toFixed(2)} / p99 ${first.p99.toFixed(2)} ms; p99 by move (ms): ${byKind}`);
+    if (b) notes.push(`  bare ${tag}: generator${s.generators > 1 ? 's' : ''} ${b.window.generator.cpuPercent.toFixed(0)} % of a core, loop p99 ${b.window.generator.loopDelay.p99.toFixed(1)} ms, machine ${b.window.generator.machineBusyCores?.toFixed(2) ?? '?'} cores busy`);
+  }
+
+  // P4: every join of the run (the ramp of each level)
+  const joins = percentiles([...hit.joins]);
+  figures.push({
+    label: `join at ${s.joinRate}/s: matchmaking + WebSocket + first state`,
+    unit: 'ms',
+    stats: joins,
+    budget: { id: 'P4', stat: 'p99', max: P4_P99, enforced: enforced && s.joinRate >= 50 },
+    note: `while the rooms already seated play; matchmaking request p50 ${percentiles([...hit.joinHttp]).p50.toFixed(1)} / p99 ${percentiles([...hit.joinHttp]).p99.toFixed(1)} ms`,
+  });
+  if (bare) bareLine('join', { unit: 'ms', stats: percentiles([...bare.joins]) });
+
+  // P5
+  if (hit.reconnect) {
+    figures.push({
+      label: 'reconnect after a dropped socket (SDK reconnection)',
+      unit: 'ms',
+      stats: percentiles([...hit.reconnect.times]),
+      budget: { id: 'P5', stat: 'p99', max: P5_P99, enforced },
+      note: `client socket destroyed (no closing handshake) under the ${int(hit.levels.at(-1)?.rooms ?? 0)}-room load; the SDK waits 200 ms before its first try; reconnected at try ${Object.entries(hit.reconnect.attempts).map(([a, n]) => `${a}: ${n}`).join(', ')}`,
+    });
+    figures.push({ label: `reconnects that failed within the ${GRACE_MS / 1000} s window`, unit: '', value: hit.reconnect.failed, budget: { id: 'P5', stat: 'value', max: 0 } });
+  }
+
+  // P3
+  if (hit.rest) {
+    const w = hit.rest.window.counts;
+    figures.push({
+      label: `REST move → every SSE subscriber (${hit.rest.tables} games × 6 streams)`,
+      unit: 'ms',
+      stats: percentiles([...w.latencies]),
+      budget: { id: 'P3', stat: 'p99', max: P3_P99, enforced },
+      note: `${(w.actions / s.restSeconds).toFixed(0)} moves/s for ${s.restSeconds} s`,
+    });
+    figures.push({ label: 'REST move: request → response', unit: 'ms', stats: percentiles([...w.responses]) });
+    figures.push({
+      label: 'REST run: server event-loop delay',
+      unit: 'ms',
+      stats: hit.rest.server.loopDelay,
+      note: `server ${hit.rest.server.cpuPercent.toFixed(1)} % of a core, ${(hit.rest.server.cpuMs / Math.max(1, w.actions)).toFixed(3)} ms per move`,
+    });
+    notes.push(`REST: moves ${moveText(w.moves)}; ${w.completed} games completed in the window; generator ${hit.rest.window.generator.cpuPercent.toFixed(0)} % of a core`);
+  }
+
+  // errors: never allowed, smoke or not
+  const errorFigure = (who: string, k: KindResult) => {
+    const e = k.errors;
+    const total = e.ws.total + (e.rest?.total ?? 0) + k.serverLog.errors;
+    const kinds = { ...e.ws.kinds, ...Object.fromEntries(Object.entries(e.rest?.kinds ?? {}).map(([n, c]) => [`rest ${n}`, c])), ...(k.serverLog.errors ? { 'server log errors': k.serverLog.errors } : {}) };
+    figures.push({
+      label: `${who}errors (failed joins, refused or lost moves, drops, server errors)`,
+      unit: '',
+      value: total,
+      budget: { id: 'P1', stat: 'value', max: 0 },
+      ...(total > 0 ? { note: Object.entries(kinds).map(([n, c]) => `${n} ${c}`).join(', ') } : {}),
+    });
+    for (const line of [...e.ws.samples, ...(e.rest?.samples ?? [])].slice(0, 8)) notes.push(`${who}error: ${line}`);
+    for (const line of k.serverLog.samples) notes.push(`${who}server log: ${line}`);
+  };
+  errorFigure('', hit);
+  figures.push({
+    label: 'complete games played (WebSocket + REST)',
+    unit: '',
+    value: hit.errors.completed + hit.errors.restCompleted,
+    budget: { id: 'P1', stat: 'value', min: 1 },
+    note: `goals ${s.goals.join('/')} cards; a new round starts when one ends`,
+  });
+  if (bare) errorFigure('bare room: ', bare);
+
+  notes.push(
+    `server: its own process, fresh SQLite database, demo catalogue (card mode), LOG_LEVEL=warn, RATE_LIMIT_FACTOR=100 (guest creation from one address: 4,800 guests in minutes); figures from process.cpuUsage, monitorEventLoopDelay (1 ms), memoryUsage.rss`,
+    `moves about 1 per table per second (0.75–1.25 s apart), latency = send → the last of the table's 6 clients sees the room's seq pass its previous value (state patch or event)`,
+  );
+  if (hit.serverLog.warnings > 0) notes.push(`server logged ${hit.serverLog.warnings} warning(s)`);
+  if (s.smoke) notes.push('smoke run: timing budgets shown but not enforced; errors and complete games still count');
+  if (!s.bare) notes.push('bare room skipped (--no-bare)');
+  return {
+    title: `load: ${s.levels.map(int).join(' then ')} rooms × 6 WebSocket clients at ~1 move/room/s, joins at ${s.joinRate}/s (P1, P2, P4, P5); REST + SSE at ${s.restRate} moves/s (P3)${s.bare ? '; a bare Colyseus room under the same load' : ''}`,
+    figures,
+    notes,
+    data: {
+      settings: s,
+      hitline: summary(hit),
+      ...(bare ? { bare: summary(bare) } : {}),
+    },
+  };
+}
+
+/** What the server sent per move over its WebSockets. */
+function sentText(l: LevelResult): string {
+  const n = Math.max(1, l.window.counts.actions);
+  const calls = l.server.writeCalls !== undefined ? `, ${(l.server.writeCalls / n).toFixed(1)} write calls` : '';
+  return `sent ${(l.server.wsFrames / n).toFixed(1)} frames, ${(l.server.wsBytes / n / 1024).toFixed(1)} KB per move (patches ${(l.server.wsPatchBytes / n / 1024).toFixed(1)} KB)${calls}`;
+}
+
+function moveText(moves: Partial<Record<string, number>>): string {
+  return Object.entries(moves)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+}
+
+/** What goes to the JSON besides the table: per level figures without raw samples. */
+function summary(k: KindResult) {
+  const p = (xs: number[]): Percentiles => percentiles([...xs]);
+  return {
+    levels: k.levels.map((l) => ({
+      rooms: l.rooms,
+      join_seconds: l.joinSeconds,
+      joins: p(l.joins),
+      latency: p(l.window.counts.latencies),
+      actions: l.window.counts.actions,
+      moves: l.window.counts.moves,
+      completed: l.window.counts.completed,
+      server: l.server,
+      generator: l.window.generator,
+    })),
+    reconnect: k.reconnect ? { ...p(k.reconnect.times), failed: k.reconnect.failed } : undefined,
+    rest: k.rest ? { tables: k.rest.tables, latency: p(k.rest.window.counts.latencies), responses: p(k.rest.window.counts.responses), server: k.rest.server, moves: k.rest.window.counts.moves } : undefined,
+    errors: k.errors,
+    server_log: k.serverLog,
+  };
+}
