@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -87,11 +86,36 @@ export function configureApp(app: Application, ctx: AppContext): void {
   const index = join(config.CLIENT_DIR, 'index.html');
   app.use(compressedStatic(config.CLIENT_DIR, STATIC_MAX_AGE_SECONDS, log));
   app.use(express.static(config.CLIENT_DIR, { index: false, maxAge: STATIC_MAX_AGE_SECONDS * 1000 }));
-  app.get('/{*path}', (_req, res) => {
-    if (existsSync(index)) res.sendFile(index);
-    else res.status(503).type('text/plain').send('The web client is not built yet: run `npm run build`.');
-  });
+  app.get('/{*path}', clientPage(index));
   app.use(errorHandler(log));
+}
+
+/**
+ * The client's page (index.html) for every client-side route, with its module
+ * scripts at low fetch priority (budget P10): the page's static shell needs
+ * only the page, its style sheet and the small boot script to paint, and the
+ * app's JavaScript (deferred as every module script is, ~165 kB compressed)
+ * then no longer competes with them for a phone's bandwidth. Read again when
+ * the file changes; `no-cache`, so a new build is picked up at once.
+ */
+function clientPage(file: string): RequestHandler {
+  let cached: { mtimeMs: number; size: number; html: string } | undefined;
+  return async (_req, res) => {
+    const st = await stat(file).catch(() => null);
+    if (!st?.isFile()) {
+      res.status(503).type('text/plain').send('The web client is not built yet: run `npm run build`.');
+      return;
+    }
+    if (cached?.mtimeMs !== st.mtimeMs || cached.size !== st.size) {
+      cached = { mtimeMs: st.mtimeMs, size: st.size, html: lowPriorityModuleScripts(await readFile(file, 'utf8')) };
+    }
+    res.type('html').set('Cache-Control', 'no-cache').send(cached.html);
+  };
+}
+
+/** Adds `fetchpriority="low"` to every module script of a page that does not set its priority. */
+export function lowPriorityModuleScripts(html: string): string {
+  return html.replace(/<script\b(?=[^>]*\btype=["']?module\b)(?![^>]*\bfetchpriority=)/gi, '<script fetchpriority="low"');
 }
 
 const STATIC_MAX_AGE_SECONDS = 3600;

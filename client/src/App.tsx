@@ -1,5 +1,5 @@
 import { Box, Link } from '@chakra-ui/react';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes, useLocation } from 'react-router';
 import { LiveRegion } from './a11y/LiveRegion.tsx';
@@ -8,6 +8,7 @@ import { ErrorBoundary } from './components/ErrorBoundary.tsx';
 import { ErrorPage } from './components/ErrorPage.tsx';
 import { Header } from './components/Header.tsx';
 import { LoadingScreen } from './components/LoadingScreen.tsx';
+import { Splash } from './components/Splash.tsx';
 import { NotificationArea } from './components/NotificationArea.tsx';
 import { ShellDialogs } from './components/ShellDialogs.tsx';
 import { applyLanguage } from './i18n.ts';
@@ -59,7 +60,12 @@ function Screens() {
  */
 export function App() {
   const { t } = useTranslation();
-  const ready = useSession((s) => s.ready);
+  const sessionReady = useSession((s) => s.ready);
+  // The whole shell renders once the user is known: a big tree, so React builds
+  // it in the background (a transition, in slices that keep the page responsive,
+  // budget P10) while the splash stays on screen. (main.tsx renders the app only
+  // once the user is known, so there the static shell is the splash.)
+  const ready = useDeferredValue(sessionReady);
   const userId = useSession((s) => s.user?.id);
   const language = useSettings((s) => s.language);
   useColorSchemeEffect();
@@ -77,17 +83,15 @@ export function App() {
   // The stream starts once the user is known (the server picks the private and
   // local games to list by the viewer at connect time), and restarts when he changes.
   useEffect(() => {
-    if (!ready) return;
+    if (!sessionReady) return;
     void reopenGlobalEvents();
-  }, [ready, userId]);
+  }, [sessionReady, userId]);
 
   return (
     <>
       <LiveRegion />
       {!ready ? (
-        <Box as="main" px="4">
-          <LoadingScreen label={t('app.loading')} />
-        </Box>
+        <Splash />
       ) : (
         <>
           <Link

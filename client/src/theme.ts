@@ -1,4 +1,4 @@
-import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
 import {
   alertSlotRecipe,
   animationStyles,
@@ -61,14 +61,57 @@ export function withTouchSizes<R extends { base?: object; variants?: { size?: Re
   return { ...withBase(recipe, styles), variants: { ...recipe.variants, size } };
 }
 
-/** Chakra's default theme without its recipes (what `defaultConfig` adds to `defaultBaseConfig`, minus them). */
-const chakraTheme = defineConfig({
-  preflight: true,
-  cssVarsPrefix,
-  cssVarsRoot,
-  globalCss: chakraGlobalCss,
-  theme: { keyframes, tokens, semanticTokens, textStyles, layerStyles, animationStyles },
-});
+/**
+ * Colour palettes nothing uses (tests/client/theme-static.test.ts checks that the
+ * code names none): each is ~20 tokens for `createSystem` to resolve on every
+ * page load (budget P10).
+ */
+export const UNUSED_PALETTES: readonly string[] = ['yellow', 'teal', 'cyan', 'pink'];
+
+const withoutUnusedPalettes = <T extends object>(colors: T): T =>
+  Object.fromEntries(Object.entries(colors).filter(([name]) => !UNUSED_PALETTES.includes(name))) as T;
+
+/** The same tokens, each with `value` in place of its own (light and dark) values. */
+function valuesAs<T extends object>(tree: T, value: string): T {
+  if ('value' in tree) return { value } as T;
+  return Object.fromEntries(Object.entries(tree).map(([key, sub]) => [key, valuesAs(sub as object, value)])) as T;
+}
+
+const colorTokens = withoutUnusedPalettes(tokens.colors ?? {});
+const semanticColorTokens = withoutUnusedPalettes(semanticTokens.colors ?? {});
+
+/**
+ * Chakra's default theme without its recipes (what `defaultConfig` adds to
+ * `defaultBaseConfig`, minus them) and unused palettes, as the full theme
+ * (theme.css is compiled from it) or as the browser needs it (`forBrowser`).
+ * In the browser, a colour or shadow token only needs its name: style props
+ * and recipes resolve it to its CSS variable, whose light and dark values are
+ * in theme.css, and resolving ~300 colours, most with a light and a dark value,
+ * is a third of `createSystem` (budget P10); the reset and the global styles
+ * are in theme.css too. tests/client/theme-static.test.ts checks that both
+ * resolve every token to the same variable and make the same styles; only
+ * `system.token('colors.…')` differs (`currentColor`), and nothing uses it.
+ */
+function chakraTheme(forBrowser: boolean) {
+  return defineConfig({
+    preflight: !forBrowser,
+    cssVarsPrefix,
+    cssVarsRoot,
+    globalCss: forBrowser ? {} : chakraGlobalCss,
+    theme: {
+      keyframes,
+      tokens: { ...tokens, colors: forBrowser ? valuesAs(colorTokens, 'currentColor') : colorTokens },
+      semanticTokens: {
+        ...semanticTokens,
+        colors: forBrowser ? valuesAs(semanticColorTokens, 'currentColor') : semanticColorTokens,
+        shadows: forBrowser ? valuesAs(semanticTokens.shadows ?? {}, 'none') : semanticTokens.shadows,
+      },
+      textStyles,
+      layerStyles,
+      animationStyles,
+    },
+  });
+}
 
 const config = defineConfig({
   theme: {
@@ -87,6 +130,10 @@ const config = defineConfig({
       table: tableSlotRecipe,
     },
   },
+});
+
+/** The app's global styles (compiled into theme.css with the rest, see chakraTheme). */
+const globalStyles = defineConfig({
   globalCss: {
     // Parts of composite widgets, by the data attributes Ark UI puts on them
     // (a slot recipe override would have to restate every slot).
@@ -99,7 +146,36 @@ const config = defineConfig({
   },
 });
 
-export const system = createSystem(defaultBaseConfig, chakraTheme, config);
+let created: SystemContext | undefined;
+
+/**
+ * The browser's design system, made on first use: `createSystem` resolves
+ * every token, ~30 ms of one task on a phone, so the app's start does it in a
+ * task of its own (main.tsx) rather than while its modules are evaluated
+ * (budget P10). It has no global CSS (`_global`, which Chakra's provider would
+ * turn into a style sheet on every page load): that is compiled ahead of time
+ * into theme.css, which main.tsx imports (see theme-css.ts); the variables this
+ * system would declare have placeholder colours (see chakraTheme).
+ */
+export function getSystem(): SystemContext {
+  return (created ??= { ...createSystem(defaultBaseConfig, chakraTheme(true), config), _global: [] });
+}
+
+/** The design system with every token's values and the global styles: what theme.css is compiled from (theme-css.ts). */
+export function createFullSystem(): SystemContext {
+  return createSystem(defaultBaseConfig, chakraTheme(false), config, globalStyles);
+}
+
+/** The browser's design system (see {@link getSystem}), made when first used. */
+export const system: SystemContext = new Proxy({} as SystemContext, {
+  get: (_target, key) => Reflect.get(getSystem(), key),
+  has: (_target, key) => Reflect.has(getSystem(), key),
+  ownKeys: () => Reflect.ownKeys(getSystem()),
+  getOwnPropertyDescriptor: (_target, key) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(getSystem(), key);
+    return descriptor && { ...descriptor, configurable: true };
+  },
+});
 
 type RecipeMap = Record<string, object>;
 
@@ -112,7 +188,7 @@ type RecipeMap = Record<string, object>;
  * Chakra upgrades.
  */
 export function registerRecipes(extra: { recipes?: RecipeMap; slotRecipes?: RecipeMap }): void {
-  const theme = system._config.theme as { recipes?: RecipeMap; slotRecipes?: RecipeMap };
+  const theme = getSystem()._config.theme as { recipes?: RecipeMap; slotRecipes?: RecipeMap };
   for (const kind of ['recipes', 'slotRecipes'] as const) {
     const add = extra[kind];
     if (!add) continue;

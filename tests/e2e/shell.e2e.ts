@@ -128,6 +128,58 @@ test('a first visit shows the welcome dialog; once closed it stays closed', asyn
   assertEqual(await page.getByRole('dialog').count(), 0, 'dialogs after reload');
 });
 
+test('the static shell paints before the app, in the right scheme and language, and the app replaces it without a layout shift', async () => {
+  const { page } = await openBrowser(app, { welcomeSeen: false, locale: 'de', colorScheme: 'dark', width: 412, height: 823 });
+  // budget P10: the page itself asks for the app's scripts at low priority
+  const served = await (await page.request.get('/')).text();
+  assert(/<script fetchpriority="low" type="module"[^>]*src="\/assets\/app-/.test(served), 'the app script is served at low fetch priority');
+  // layout shifts (CLS, as Lighthouse counts them: not after input) from the first paint on
+  await page.addInitScript(() => {
+    const w = window as unknown as { e2eShifts: number[] };
+    w.e2eShifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.e2eShifts.push(e.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  // hold the app's script back: what shows meanwhile is the page alone
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/app-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  // (not domcontentloaded: that waits for module scripts, which are deferred)
+  await page.goto('/', { waitUntil: 'commit' });
+  const name = page.locator('.hl-splash-name');
+  await name.waitFor();
+  await page.getByText(t('de', 'app.loading'), { exact: true }).waitFor();
+  assert(!(await page.getByText(t('en', 'app.loading'), { exact: true }).isVisible()), 'only the German label shows');
+  const shell = await page.evaluate(() => ({
+    lang: document.documentElement.lang,
+    dark: document.documentElement.classList.contains('dark'),
+    background: getComputedStyle(document.documentElement).backgroundColor,
+  }));
+  assertEqual(shell, { lang: 'de', dark: true, background: 'rgb(9, 9, 11)' }, 'the shell before the app runs');
+  await screenshot(page, 'flows/static-shell-dark-de');
+  const problems = await axeScan(page, 'static-shell');
+  if (problems.length) throw new Error(formatAxe(problems));
+
+  release();
+  await page.locator('main#main').waitFor();
+  await page.getByRole('dialog', { name: t('de', 'welcome.title') }).waitFor();
+  await settle(page);
+  const after = await page.evaluate(() => ({
+    shell: document.querySelectorAll('.hl-splash').length,
+    mains: document.querySelectorAll('main, [role=main]').length,
+    h1: document.querySelectorAll('h1').length,
+    navs: document.querySelectorAll('nav').length,
+    shifts: (window as unknown as { e2eShifts: number[] }).e2eShifts,
+  }));
+  assertEqual([after.shell, after.mains, after.h1, after.navs], [0, 1, 1, 1], 'shell gone; one main, one h1, one nav (shell, main, h1, nav)');
+  const cls = after.shifts.reduce((a, b) => a + b, 0);
+  assert(cls <= 0.1, `cumulative layout shift ${cls.toFixed(3)} (${after.shifts.map((s) => s.toFixed(3)).join(', ')}) over 0.1`);
+});
+
 /** The accessible name of the focused element, as a screen reader would announce it (roughly). */
 function focusedName(page: Page): Promise<string> {
   return page.evaluate(() => {

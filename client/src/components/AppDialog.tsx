@@ -1,7 +1,8 @@
 import { CloseButton, Dialog, Portal, useBreakpointValue } from '@chakra-ui/react';
-import type { ReactNode, RefObject } from 'react';
+import { useEffect, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dialogSlotRecipe } from '@chakra-ui/react/theme';
+import { notify } from '../a11y/notify.ts';
 import { registerRecipes } from '../theme.ts';
 
 registerRecipes({ slotRecipes: { dialog: dialogSlotRecipe } });
@@ -18,6 +19,8 @@ export interface AppDialogProps {
   /** Where focus goes on open (default: the first focusable element). */
   initialFocusEl?: () => HTMLElement | null;
   finalFocusEl?: RefObject<HTMLElement | null>;
+  /** Keep the page behind from scrolling while open (default true). */
+  lockScroll?: boolean;
 }
 
 /**
@@ -25,13 +28,18 @@ export interface AppDialogProps {
  * trapped inside and returned on close, Escape to close, and a body that
  * scrolls inside the viewport on small phones.
  */
-export function AppDialog({ open, onClose, title, children, footer, role = 'dialog', size = 'md', initialFocusEl, finalFocusEl }: AppDialogProps) {
+export function AppDialog({ open, onClose, title, children, footer, role = 'dialog', size = 'md', initialFocusEl, finalFocusEl, lockScroll = true }: AppDialogProps) {
   const { t } = useTranslation();
   // Content dialogs fill a phone's screen; small confirmations stay small. Not a
   // responsive `size` prop: the `full` variant's styles (min-height 100dvh) would
   // leak into the larger sizes' media queries.
   const small = size === 'xs' || size === 'sm';
   const responsiveSize = useBreakpointValue({ base: small ? size : ('full' as const), sm: size }) ?? size;
+  // the "popup" cue for a dialog the user opened (one that opens by itself before any tap, like the welcome,
+  // stays silent); no text: screen readers announce the dialog by its role and title when focus moves in
+  useEffect(() => {
+    if (open && navigator.userActivation?.hasBeenActive !== false) notify.popup('');
+  }, [open]);
   return (
     <Dialog.Root
       open={open}
@@ -41,6 +49,7 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
       role={role}
       size={responsiveSize}
       scrollBehavior="inside"
+      preventScroll={lockScroll}
       lazyMount
       unmountOnExit
       {...(initialFocusEl ? { initialFocusEl } : {})}

@@ -21,6 +21,8 @@ export function NavMenu() {
   return (
     <Menu.Root
       positioning={{ placement: 'bottom-end' }}
+      lazyMount
+      unmountOnExit
       onSelect={({ value }) => {
         if (value === 'welcome') setWelcome(false);
         else if (value === 'shortcuts' || value === 'settings') openDialog(value);
@@ -34,7 +36,8 @@ export function NavMenu() {
           </Box>
         </Button>
       </Menu.Trigger>
-      {/* not portalled: the menu stays inside its landmark for screen readers */}
+      {/* not portalled: the menu stays inside its landmark for screen readers; mounted when
+          first opened (the first page renders three menus: budget P10) */}
       <Menu.Positioner>
         <Menu.Content minW="16rem" maxH="calc(100dvh - 60px)" overflowY="auto">
           <Menu.Item value="lobby" asChild>

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { i18next } from '../i18n.ts';
 import { useNotifications } from '../stores/notifications.ts';
 import { useSettings } from '../stores/settings.ts';
 import { useUi } from '../stores/ui.ts';
@@ -29,16 +30,50 @@ function Deferred({ when, children }: { when: boolean; children: ReactNode }) {
   return seen ? <Suspense fallback={null}>{children}</Suspense> : null;
 }
 
+/**
+ * Runs `steps` one after the other, each in an idle period of its own (at the
+ * latest `timeout` ms after the previous one), so that none adds to another's
+ * task (budget P10). Returns the cancel function.
+ */
+function inIdleSteps(steps: readonly (() => void)[], timeout: number): () => void {
+  let cancel = (): void => undefined;
+  const run = (at: number): void => {
+    const step = steps[at];
+    if (!step) return;
+    if (typeof window.requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(() => (step(), run(at + 1)), { timeout });
+      cancel = () => window.cancelIdleCallback(id);
+    } else {
+      const id = window.setTimeout(() => (step(), run(at + 1)), 50);
+      cancel = () => window.clearTimeout(id);
+    }
+  };
+  run(0);
+  return () => cancel();
+}
+
 export function ShellDialogs() {
-  const welcome = useSettings((s) => !s.welcome);
+  const welcomeWanted = useSettings((s) => !s.welcome);
   const dialog = useUi((s) => s.dialog);
   const error = useNotifications((s) => s.errorMessage !== null);
+  // On a first visit the welcome dialog opens once the page has painted and the
+  // browser is idle, not in the same burst of work as the page (budget P10).
+  const [settled, setSettled] = useState(false);
+  const welcome = welcomeWanted && settled;
 
-  useEffect(() => {
-    const prefetch = (): void => Object.values(load).forEach((l) => void l().catch(() => undefined));
-    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1500));
-    idle(prefetch);
-  }, []);
+  useEffect(
+    () =>
+      inIdleSteps(
+        [
+          // the first count ("1,234 hits") makes the language's number format and plural rules, slow once
+          () => void i18next.t('count.hits', { count: 1234 }),
+          () => startTransition(() => setSettled(true)),
+          ...Object.values(load).map((l) => () => void l().catch(() => undefined)),
+        ],
+        1000,
+      ),
+    [],
+  );
 
   return (
     <>

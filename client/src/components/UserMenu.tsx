@@ -39,7 +39,7 @@ export function UserMenu() {
   };
 
   return (
-    <Menu.Root positioning={{ placement: 'bottom-end' }} onSelect={({ value }) => void onSelect(value)}>
+    <Menu.Root positioning={{ placement: 'bottom-end' }} lazyMount unmountOnExit onSelect={({ value }) => void onSelect(value)}>
       <Menu.Trigger asChild>
         <Button variant="ghost" aria-label={label} px={{ base: '2', md: '3' }} maxW={{ base: 'auto', md: '18rem' }}>
           <UserIcon />
@@ -48,7 +48,8 @@ export function UserMenu() {
           </Box>
         </Button>
       </Menu.Trigger>
-      {/* not portalled: the menu stays inside its landmark for screen readers */}
+      {/* not portalled: the menu stays inside its landmark for screen readers; mounted when
+          first opened (the first page renders three menus: budget P10) */}
       <Menu.Positioner>
         <Menu.Content minW="14rem">
           <Menu.ItemGroup>

@@ -32,7 +32,17 @@ export function WelcomeDialog() {
   const features = t('welcome.features', { returnObjects: true }) as unknown;
 
   return (
-    <AppDialog open={open} onClose={close} title={t('welcome.title')} size="lg" footer={<Button onClick={close}>{t('welcome.close')}</Button>}>
+    // No scroll lock: it opens by itself on a first visit, in the busiest second of
+    // the start, and locking measures the whole page in one long task (budget P10);
+    // the page behind, the lobby, is short, and on a phone the dialog covers it.
+    <AppDialog
+      open={open}
+      onClose={close}
+      title={t('welcome.title')}
+      size="lg"
+      lockScroll={false}
+      footer={<Button onClick={close}>{t('welcome.close')}</Button>}
+    >
       <Text mb="4">{t('welcome.intro')}</Text>
       <List.Root ps="5" mb="6" gap="1">
         <List.Item>

@@ -17,14 +17,15 @@ const MODES: { mode: GameMode; key: string }[] = [
 export function CreateGameMenu({ disabled, creating, onCreate }: { disabled: boolean; creating: boolean; onCreate: (mode: GameMode) => void }) {
   const { t } = useTranslation();
   return (
-    <Menu.Root positioning={{ placement: 'bottom-end' }} onSelect={({ value }) => onCreate(value as GameMode)}>
+    <Menu.Root positioning={{ placement: 'bottom-end' }} lazyMount unmountOnExit onSelect={({ value }) => onCreate(value as GameMode)}>
       <Menu.Trigger asChild>
         <Button colorPalette="purple" disabled={disabled} loading={creating} loadingText={t('lobby.creating_short')}>
           {t('lobby.create')}
           <ChevronDownIcon />
         </Button>
       </Menu.Trigger>
-      {/* not portalled: the menu stays inside its landmark for screen readers */}
+      {/* not portalled: the menu stays inside its landmark for screen readers; mounted when
+          first opened (the first page renders three menus: budget P10) */}
       <Menu.Positioner>
         <Menu.Content minW="16rem">
           {MODES.map(({ mode, key }) => (
