@@ -138,9 +138,7 @@ function localWithIntruder(): Game {
 
 // ---------------------------------------------------------------------------
 
-describe('§16 any mutating endpoint', () => {
-  it.todo("401 is the server's job (issue 4)");
-});
+// §16 "any mutating endpoint → 401" is the server's: tests/server/users.test.ts and games-rest.test.ts check it over HTTP.
 
 describe('§16 GET /games/<id>', () => {
   it('unknown id, or Local and caller not creator → 404 "game id not found"', () => {
@@ -694,7 +692,8 @@ describe('§16 audio (audioAccess)', () => {
     expectAudioError(empty, ALICE, undefined, err(409, 'no_hit', 'no hit found'));
   });
 
-  it.todo("mp3 missing on disk → 404 \"hit file couldn't be found\" is the server's job (the engine has no such code; A8 replaces the card)");
+  // mp3 missing on disk → 404 "hit file couldn't be found" is the server's (the engine has no such code; A8 replaces
+  // the card): tests/server/audio-serving.test.ts and audio-access.test.ts check it over HTTP.
 
   it('A8: replacing a card whose audio is missing works only while Guessing → 409 "no hit found" otherwise', () => {
     const e = err(409, 'no_hit', 'no hit found');
