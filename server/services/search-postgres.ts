@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { SortKey } from '../../shared/protocol/catalogue.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
-import { MAX_QUERY_WORDS, queryWords, textTerms, TypoVocabulary, type HitQuery, type HitRecord, type HitSearchIndex, type HitSearchResult } from './search.ts';
+import { LiveVocabulary, MAX_QUERY_WORDS, queryWords, TypoVocabulary, type HitQuery, type HitRecord, type HitSearchIndex, type HitSearchResult } from './search.ts';
 
 /**
  * The PostgreSQL implementation of the catalogue search, with the behaviour of the
@@ -151,55 +151,24 @@ interface Row {
 export class PostgresHitSearch implements HitSearchIndex {
   private readonly db: Db;
   private readonly log: Logger;
-  private vocabulary = new TypoVocabulary();
-  private building: Promise<void> | null = null;
-  private again = false;
-  private first: Promise<void> | null = null;
-  /** Words noted while a rebuild runs: it may have read past them already. */
-  private notedDuringBuild: string[] = [];
+  private readonly words: LiveVocabulary;
 
   constructor(db: Db, log: Logger) {
     this.db = db;
     this.log = log;
+    this.words = new LiveVocabulary(() => this.readVocabulary(), log);
   }
 
   ready(): Promise<void> {
-    this.first ??= this.refresh();
-    return this.first;
+    return this.words.ready();
   }
 
   noteWrite(hit: { title: string; artist: string; belongs_to: string }): void {
-    for (const text of [hit.title, hit.artist, hit.belongs_to]) {
-      for (const term of textTerms(text)) {
-        this.vocabulary.add(term);
-        if (this.building) this.notedDuringBuild.push(term);
-      }
-    }
+    this.words.noteWrite(hit);
   }
 
   refresh(): Promise<void> {
-    if (this.building) {
-      this.again = true;
-      return this.building;
-    }
-    this.building = (async () => {
-      try {
-        do {
-          this.again = false;
-          this.notedDuringBuild = [];
-          const vocabulary = await this.readVocabulary();
-          for (const term of this.notedDuringBuild) vocabulary.add(term);
-          this.vocabulary = vocabulary;
-        } while (this.again);
-      } catch (err) {
-        this.log.error({ err }, 'building the search vocabulary failed; typo tolerance may miss new words');
-      } finally {
-        this.building = null;
-        this.notedDuringBuild = [];
-      }
-    })();
-    this.first ??= this.building;
-    return this.building;
+    return this.words.refresh();
   }
 
   /** Every indexed word long enough for typo tolerance (one statement), added in slices. */
@@ -241,7 +210,7 @@ export class PostgresHitSearch implements HitSearchIndex {
   private tsquery(terms: readonly string[], prefix: boolean): string {
     return terms
       .map((t) => {
-        const options = [prefix ? `${lexeme(t)}:*` : lexeme(t), ...this.vocabulary.variants(t).map(lexeme)];
+        const options = [prefix ? `${lexeme(t)}:*` : lexeme(t), ...this.words.current.variants(t).map(lexeme)];
         return options.length === 1 ? options[0] : `(${options.join(' | ')})`;
       })
       .join(' & ');

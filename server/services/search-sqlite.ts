@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import {
   foldWord,
   queryWords,
-  textTerms,
+  LiveVocabulary,
   TypoVocabulary,
   type HitQuery,
   type HitRecord,
@@ -222,56 +222,24 @@ interface Slice {
 export class SqliteHitSearch implements HitSearchIndex {
   private readonly db: Db;
   private readonly log: Logger;
-  private vocabulary = new TypoVocabulary();
-  private building: Promise<void> | null = null;
-  private again = false;
-  private first: Promise<void> | null = null;
-  /** Words noted while a rebuild runs: it may have read past them already. */
-  private notedDuringBuild: string[] = [];
+  private readonly words: LiveVocabulary;
 
   constructor(db: Db, log: Logger) {
     this.db = db;
     this.log = log;
+    this.words = new LiveVocabulary(() => this.readVocabulary(), log);
   }
 
   ready(): Promise<void> {
-    // built on first use, so a catalogue loaded right after construction is in it
-    this.first ??= this.refresh();
-    return this.first;
+    return this.words.ready();
   }
 
   noteWrite(hit: { title: string; artist: string; belongs_to: string }): void {
-    for (const text of [hit.title, hit.artist, hit.belongs_to]) {
-      for (const term of textTerms(text)) {
-        this.vocabulary.add(term);
-        if (this.building) this.notedDuringBuild.push(term);
-      }
-    }
+    this.words.noteWrite(hit);
   }
 
   refresh(): Promise<void> {
-    if (this.building) {
-      this.again = true;
-      return this.building;
-    }
-    this.building = (async () => {
-      try {
-        do {
-          this.again = false;
-          this.notedDuringBuild = [];
-          const vocabulary = await this.readVocabulary();
-          for (const term of this.notedDuringBuild) vocabulary.add(term);
-          this.vocabulary = vocabulary;
-        } while (this.again);
-      } catch (err) {
-        this.log.error({ err }, 'building the search vocabulary failed; typo tolerance may miss new words');
-      } finally {
-        this.building = null;
-        this.notedDuringBuild = [];
-      }
-    })();
-    this.first ??= this.building;
-    return this.building;
+    return this.words.refresh();
   }
 
   /** Reads every indexed word in slices, yielding to the event loop between them. */
@@ -296,7 +264,7 @@ export class SqliteHitSearch implements HitSearchIndex {
   private matchExpression(words: readonly string[], prefix: boolean): string {
     return words
       .map((word) => {
-        const options = [prefix ? `${ftsString(word)}*` : ftsString(word), ...this.vocabulary.variants(foldWord(word)).map(ftsString)];
+        const options = [prefix ? `${ftsString(word)}*` : ftsString(word), ...this.words.current.variants(foldWord(word)).map(ftsString)];
         return options.length === 1 ? options[0] : `(${options.join(' OR ')})`;
       })
       .join(' AND ');

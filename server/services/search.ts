@@ -1,4 +1,5 @@
 import type { SortKey } from '../../shared/protocol/catalogue.ts';
+import type { Logger } from '../logger.ts';
 
 /**
  * Catalogue search (api.md B7, Part B §4): what a search asks and answers, the
@@ -209,5 +210,69 @@ export class TypoVocabulary {
     else if (typeof old === 'string') {
       if (old !== word) this.map.set(key, [old, word]);
     } else if (!old.includes(word)) old.push(word);
+  }
+}
+
+/**
+ * The typo vocabulary of a search index, kept current: words of every write are
+ * added at once, and `refresh()` rebuilds it from the index with `read` (one
+ * rebuild at a time; a refresh asked for meanwhile runs once more after it, and
+ * words noted while a rebuild reads are kept). Shared by the SQLite and the
+ * PostgreSQL index, which differ only in how they read their words.
+ */
+export class LiveVocabulary {
+  /** The vocabulary queries use now. */
+  current = new TypoVocabulary();
+  private readonly read: () => Promise<TypoVocabulary>;
+  private readonly log: Logger;
+  private building: Promise<void> | null = null;
+  private again = false;
+  private first: Promise<void> | null = null;
+  /** Words noted while a rebuild runs: it may have read past them already. */
+  private notedDuringBuild: string[] = [];
+
+  constructor(read: () => Promise<TypoVocabulary>, log: Logger) {
+    this.read = read;
+    this.log = log;
+  }
+
+  /** Built on first use, so a catalogue loaded right after construction is in it. */
+  ready(): Promise<void> {
+    this.first ??= this.refresh();
+    return this.first;
+  }
+
+  noteWrite(hit: { title: string; artist: string; belongs_to: string }): void {
+    for (const text of [hit.title, hit.artist, hit.belongs_to]) {
+      for (const term of textTerms(text)) {
+        this.current.add(term);
+        if (this.building) this.notedDuringBuild.push(term);
+      }
+    }
+  }
+
+  refresh(): Promise<void> {
+    if (this.building) {
+      this.again = true;
+      return this.building;
+    }
+    this.building = (async () => {
+      try {
+        do {
+          this.again = false;
+          this.notedDuringBuild = [];
+          const vocabulary = await this.read();
+          for (const term of this.notedDuringBuild) vocabulary.add(term);
+          this.current = vocabulary;
+        } while (this.again);
+      } catch (err) {
+        this.log.error({ err }, 'building the search vocabulary failed; typo tolerance may miss new words');
+      } finally {
+        this.building = null;
+        this.notedDuringBuild = [];
+      }
+    })();
+    this.first ??= this.building;
+    return this.building;
   }
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, BAD_REPLY, NETWORK_ERROR, refreshSession, request } from '../../client/src/net/api.ts';
 import { createGame, listGames } from '../../client/src/net/games.ts';
 import { json } from './render.tsx';
+import { game as gameFixture } from './game-fixtures.ts';
 
 /**
  * The fetch wrapper against a fake fetch (the real server is covered by the
@@ -28,27 +29,7 @@ function fakeFetch(answer: (url: string, n: number) => Response | Promise<Respon
   return calls;
 }
 
-const game = {
-  id: 'AbCd1234',
-  players: [],
-  state: 'Open',
-  mode: 'Public',
-  hit: null,
-  last_scored: null,
-  winner: null,
-  standings: null,
-  deadline: null,
-  clue: null,
-  draws: 0,
-  goal: 10,
-  start_tokens: 2,
-  hit_duration: 20,
-  guess_timeout: 0,
-  intercept_timeout: 30,
-  confirm_timeout: 60,
-  packs: [],
-  clue_mode: 'audio',
-};
+const game = gameFixture([], { packs: [] });
 
 const unauthenticated = () => json({ type: 'error', code: 'unauthenticated', message: 'not authenticated' }, 401);
 const authOk = () => json({ type: 'success', message: 'success' });

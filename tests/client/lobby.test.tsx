@@ -6,33 +6,14 @@ import { LobbyScreen } from '../../client/src/routes/lobby/LobbyScreen.tsx';
 import { useLobby, type LobbyGame } from '../../client/src/stores/lobby.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import { json, renderApp } from './render.tsx';
+import { game } from './game-fixtures.ts';
 
 const games: LobbyGame[] = [
   { id: 'AbCd1234', mode: 'Public', state: 'Open', players: 3, creator: 'kindly-brave-otter' },
   { id: 'XyZ98765', mode: 'Private', state: 'Intercepting', players: 2, creator: 'Ana' },
 ];
 
-const payload = (id: string) => ({
-  id,
-  players: [],
-  state: 'Open',
-  mode: 'Public',
-  hit: null,
-  last_scored: null,
-  winner: null,
-  standings: null,
-  deadline: null,
-  clue: null,
-  draws: 0,
-  goal: 10,
-  start_tokens: 2,
-  hit_duration: 20,
-  guess_timeout: 0,
-  intercept_timeout: 30,
-  confirm_timeout: 60,
-  packs: [],
-  clue_mode: 'audio',
-});
+const payload = (id: string) => game([], { id, packs: [] });
 
 const guest = {
   id: '0f8fad5b-d9cb-469f-a165-70867728950e',

@@ -40,9 +40,11 @@ import {
   formatAxe,
   gotoReady,
   openBrowser,
+  recordAnnouncements,
   RESULTS_DIR,
   ROOT,
   runTests,
+  said,
   screenshot,
   settle,
   startApp,
@@ -98,26 +100,6 @@ function makeMp3(): { file: string; cleanup: () => void } {
 // ---------------------------------------------------------------------------
 // helpers
 
-/** Records every text the live regions receive (they keep only the last three), in `window.__said`. */
-async function recordAnnouncements(page: Page): Promise<void> {
-  await page.context().addInitScript(() => {
-    const w = window as unknown as { __said: string[] };
-    w.__said = [];
-    const watch = (): void => {
-      const regions = document.querySelectorAll('[data-testid=live-polite], [data-testid=live-assertive]');
-      if (regions.length < 2) {
-        setTimeout(watch, 50);
-        return;
-      }
-      const observer = new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes) if (n.textContent) w.__said.push(n.textContent);
-      });
-      regions.forEach((r) => observer.observe(r, { childList: true }));
-    };
-    watch();
-  });
-}
-const said = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __said: string[] }).__said);
 
 /**
  * A browser whose welcome dialog was already dismissed. Not the harness's
@@ -216,7 +198,7 @@ test(
     const tone = makeMp3();
     const b = await browserFor({ width: 1280 });
     const page = b.page;
-    await recordAnnouncements(page);
+    await recordAnnouncements(page.context());
     const audioResponses: { url: string; status: number; type: string }[] = [];
     page.on('response', (r) => {
       if (/\/api\/hits\/[^/]+\/audio(\?|$)/.test(r.url()) && r.request().method() === 'GET') audioResponses.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] ?? '' });

@@ -39,7 +39,9 @@ import {
   giveHitsAudio,
   gotoReady,
   openBrowser,
+  recordAnnouncements,
   runTests,
+  said,
   screenshot,
   settle,
   sidewaysOverflow,
@@ -64,27 +66,6 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------
 // helpers
 
-/** Records every text the live regions receive (they keep only the last three), in `window.__said`. */
-async function recordAnnouncements(b: Browser): Promise<void> {
-  await b.context.addInitScript(() => {
-    const w = window as unknown as { __said: string[] };
-    w.__said = [];
-    const watch = (): void => {
-      const regions = document.querySelectorAll('[data-testid=live-polite], [data-testid=live-assertive]');
-      if (regions.length < 2) {
-        setTimeout(watch, 50);
-        return;
-      }
-      const observer = new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes) if (n.textContent) w.__said.push(n.textContent);
-      });
-      regions.forEach((r) => observer.observe(r, { childList: true }));
-    };
-    watch();
-  });
-}
-
-const said = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __said: string[] }).__said);
 
 async function createGame(page: Page, mode: 'Public' | 'Local', lang: Lang = 'en'): Promise<string> {
   await gotoReady(page, '/');
@@ -225,8 +206,8 @@ test(
   async () => {
     const a = await openBrowser(await getApp(), { width: 1280 });
     const b = await openBrowser(await getApp(), { width: 375, colorScheme: 'dark' });
-    await recordAnnouncements(a);
-    await recordAnnouncements(b);
+    await recordAnnouncements(a.context);
+    await recordAnnouncements(b.context);
     const pa = a.page;
     const pb = b.page;
 
@@ -335,7 +316,7 @@ test(
   'a local game with three players, keyboard only',
   async () => {
     const a = await openBrowser(await getApp(), { width: 1280 });
-    await recordAnnouncements(a);
+    await recordAnnouncements(a.context);
     const page = a.page;
     const key = (k: string) => page.keyboard.press(`Alt+Shift+${k}`);
 
@@ -421,7 +402,7 @@ test(
   async () => {
     const a = await openBrowser(await getApp(), { width: 1280 });
     const b = await openBrowser(await getApp(), { width: 375 });
-    await recordAnnouncements(b);
+    await recordAnnouncements(b.context);
     // keeps the page's WebSockets reachable, so the test can cut one
     await b.context.addInitScript(() => {
       const Native = window.WebSocket;
@@ -480,7 +461,7 @@ test(
   'every game shortcut of the table acts or says why it cannot, and none reaches the browser',
   async () => {
     const a = await openBrowser(await getApp(), { width: 1280 });
-    await recordAnnouncements(a);
+    await recordAnnouncements(a.context);
     const page = a.page;
     await gotoReady(page, '/');
     // after the app's own listener (registered first, on the same target and phase), so it sees what the app did with each key

@@ -176,6 +176,29 @@ export async function openBrowser(app: App, options: BrowserOptions = {}): Promi
   return browser;
 }
 
+/** Records every text the live regions receive (they keep only the last three), in `window.__said`, for every page of `context`. */
+export async function recordAnnouncements(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const w = window as unknown as { __said: string[] };
+    w.__said = [];
+    const watch = (): void => {
+      const regions = document.querySelectorAll('[data-testid=live-polite], [data-testid=live-assertive]');
+      if (regions.length < 2) {
+        setTimeout(watch, 50);
+        return;
+      }
+      const observer = new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n.textContent) w.__said.push(n.textContent);
+      });
+      regions.forEach((r) => observer.observe(r, { childList: true }));
+    };
+    watch();
+  });
+}
+
+/** What the live regions of `page` received so far (see `recordAnnouncements`). */
+export const said = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __said: string[] }).__said);
+
 /** Navigates and waits until the shell is ready (the session is known, so `main` is there) and the page is still. */
 export async function gotoReady(page: Page, path: string): Promise<void> {
   await page.goto(path);

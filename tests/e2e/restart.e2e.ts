@@ -8,72 +8,41 @@
  *
  *   npm run build && node tests/e2e/restart.e2e.ts     (exits non-zero on failure)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { freePort, spawnServer, type ServerProcess } from '../server/harness.ts';
 import { afterAll, assert, assertEqual, eventually, gotoReady, openBrowser, ROOT, runTests, screenshot, t, test, type App } from './harness.ts';
 
 const en = (key: string, vars: Record<string, string | number> = {}): string => t('en', key, vars);
 
 const dir = mkdtempSync(join(tmpdir(), 'hitline-e2e-restart-'));
-let child: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let port = 0;
-
-async function freePort(): Promise<number> {
-  return new Promise<number>((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => res(p));
-    });
-  });
-}
 
 /** The server as its own process (the demo catalogue, card mode), on the same database and port every time. */
 async function startServerProcess(): Promise<void> {
   port ||= await freePort();
-  const proc = spawn(process.execPath, ['server/index.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
-      CLIENT_DIR: join(ROOT, 'dist', 'client'),
-      AUDIO_DIR: join(dir, 'audio'),
-      LOG_LEVEL: 'info',
-      ARGON2_MEMORY_KIB: '1024',
-      RATE_LIMIT_FACTOR: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  server = await spawnServer({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+    CLIENT_DIR: join(ROOT, 'dist', 'client'),
+    AUDIO_DIR: join(dir, 'audio'),
+    LOG_LEVEL: 'info',
+    ARGON2_MEMORY_KIB: '1024',
+    RATE_LIMIT_FACTOR: '0',
   });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  child = proc;
-  const t0 = Date.now();
-  while (!out.includes('is listening')) {
-    if (proc.exitCode !== null) throw new Error(`the server exited: ${out}`);
-    if (Date.now() - t0 > 20_000) throw new Error(`the server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function kill(): Promise<void> {
-  const proc = child!;
-  const exited = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGKILL');
-  await exited;
-  child = undefined;
+  await server!.stop('SIGKILL');
+  server = undefined;
 }
 
 afterAll(async () => {
-  if (child) await kill();
+  if (server) await kill();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,10 +3,12 @@
  * real WebSockets) on an ephemeral port, users with cookie jars, SSE readers and
  * Colyseus SDK clients.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client, type Room } from '@colyseus/sdk';
 import { inject } from 'vitest';
 import { stringify } from 'yaml';
@@ -250,4 +252,51 @@ export async function waitFor(pred: () => boolean, ms = 5000, what = 'condition'
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** A TCP port that was free a moment ago (for a server that must keep its port across restarts). */
+export async function freePort(): Promise<number> {
+  return new Promise<number>((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => res(p));
+    });
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Sends `signal` and resolves with how it ended. */
+  stop(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `server/index.ts` as its own process with exactly `env` (plus PATH and HOME); resolves once it listens. */
+export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['server/index.ts'], {
+    cwd: resolve(import.meta.dirname, '..', '..'),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once('exit', (code, signal) => res({ code, signal })));
+  const t0 = Date.now();
+  while (!out.includes('is listening')) {
+    if (child.exitCode !== null) throw new Error(`the server exited: ${out}`);
+    if (Date.now() - t0 > 20_000) throw new Error(`the server did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return {
+    child,
+    output: () => out,
+    stop(signal) {
+      child.kill(signal);
+      return exited;
+    },
+  };
 }

@@ -9,73 +9,44 @@
  * game is exactly where it was (nothing lost, nothing applied twice), its
  * deadline moved by the downtime, and it is played to the right winner.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Client, type Room } from '@colyseus/sdk';
 import Sqlite from 'better-sqlite3';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinAndKeep, type LinkStatus, type RoomLink } from '../../client/src/net/rejoin.ts';
 import { isCorrect, type GamePayload, type Slot } from '../../shared/rules/index.ts';
-import { bootServer, User, waitFor, writeCatalogue } from './harness.ts';
+import { bootServer, freePort, spawnServer, User, waitFor, writeCatalogue, type ServerProcess } from './harness.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const INTERCEPT_TIMEOUT = 40;
 
 let dir: string;
 let port: number;
-let server: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let log = '';
 const base = () => `http://127.0.0.1:${port}`;
 
-async function freePort(): Promise<number> {
-  return new Promise<number>((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => res(p));
-    });
-  });
-}
-
 /** Starts the server process on the test's database and port; resolves once it listens. */
 async function startProcess(): Promise<void> {
-  const child = spawn(process.execPath, ['server/index.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
-      DEMO_CATALOGUE: join(dir, 'hits.yml'),
-      CLIENT_DIR: join(dir, 'no-client'),
-      AUDIO_DIR: join(dir, 'audio'),
-      LOG_LEVEL: 'info',
-      ARGON2_MEMORY_KIB: '1024',
-      RATE_LIMIT_FACTOR: '0',
-      RECONNECT_SECONDS: '20',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  server = await spawnServer({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+    DEMO_CATALOGUE: join(dir, 'hits.yml'),
+    CLIENT_DIR: join(dir, 'no-client'),
+    AUDIO_DIR: join(dir, 'audio'),
+    LOG_LEVEL: 'info',
+    ARGON2_MEMORY_KIB: '1024',
+    RATE_LIMIT_FACTOR: '0',
+    RECONNECT_SECONDS: '20',
   });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  child.once('exit', () => (log += out));
-  server = child;
-  await waitFor(() => out.includes('games restored') || out.includes('is listening') || child.exitCode !== null, 20_000, 'server listening');
-  expect(child.exitCode, out).toBeNull();
 }
 
 async function stopProcess(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const child = server!;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once('exit', (code, sig) => res({ code, signal: sig })));
-  child.kill(signal);
-  const result = await exited;
+  const result = await server!.stop(signal);
+  log += server!.output();
   server = undefined;
   return result;
 }
