@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { isCorrect } from '../../shared/rules/slots.ts';
+import { isCorrect, slotsFor } from '../../shared/rules/slots.ts';
 
 /**
  * The load benchmark's players: scripted but varied decisions for one table of
@@ -28,7 +28,9 @@ export interface BotPlayer {
   tokens: number;
   turn_player: boolean;
   creator: boolean;
-  slots: Iterable<BotSlot> & { length: number };
+  /** The GamePayload's slots; the room state leaves them out (they follow from the hits). */
+  slots?: Iterable<BotSlot> & { length: number };
+  hits?: Iterable<{ year: number }>;
   guess?: BotSlot | null | undefined;
 }
 
@@ -73,6 +75,9 @@ export function loadYears(file = join(import.meta.dirname, '..', '..', 'assets',
   return years;
 }
 
+/** A player's slots: the payload's, or from his hits (room state). */
+const slotsOf = (p: BotPlayer): BotSlot[] => (p.slots ? Array.from(p.slots) : slotsFor(Array.from(p.hits ?? [])));
+
 /** How often each kind of decision is taken (when it is allowed). */
 const P = { claim: 0.08, skip: 0.12, placeRight: 0.5, intercept: 0.3, interceptRight: 0.4, confirmYes: 0.65 };
 
@@ -95,7 +100,7 @@ export function nextMove(view: BotView, rng: Rng, years: Map<string, number>, se
       const r = rng.next();
       if (r < P.claim && turn.tokens >= 3) return { player: turn.id, kind: 'claim', type: 'claim' };
       if (r < P.claim + P.skip && turn.tokens >= 1) return { player: turn.id, kind: 'skip', type: 'skip' };
-      const slots = Array.from(turn.slots);
+      const slots = slotsOf(turn);
       if (slots.length === 0) return null;
       const year = view.clue ? years.get(clueKey(view.clue)) : undefined;
       const right = year === undefined ? undefined : slots.find((s) => isCorrect(s, year));
@@ -109,7 +114,7 @@ export function nextMove(view: BotView, rng: Rng, years: Map<string, number>, se
       const p = rng.pick(pending);
       const turn = players.find((q) => q.turn_player);
       const taken = new Set(players.flatMap((q) => (q.guess ? [q.guess.id] : [])));
-      const free = turn ? Array.from(turn.slots).filter((s) => !taken.has(s.id)) : [];
+      const free = turn ? slotsOf(turn).filter((s) => !taken.has(s.id)) : [];
       if (p.tokens >= 1 && free.length > 0 && rng.next() < P.intercept) {
         const year = view.clue ? years.get(clueKey(view.clue)) : undefined;
         const right = year === undefined ? undefined : free.find((s) => isCorrect(s, year));

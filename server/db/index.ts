@@ -79,7 +79,38 @@ function openSqlite(url: string): Db {
   sqlite.pragma('recursive_triggers = ON');
   // up to 32 MiB of pages in memory (default 2 MiB): a 100,000-hit catalogue with its search indexes stays hot (P6)
   sqlite.pragma('cache_size = -32768');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/** Most compiled statements kept per SQLite connection. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The connection as kysely sees it, with its compiled statements kept: kysely
+ * prepares every query it runs, and better-sqlite3 compiles SQL anew on each
+ * prepare(), which cost more than running the statement (budget P1: every game
+ * action writes a row). Statements are looked up by their SQL text, the most
+ * recently used 256 are kept. Sharing one is safe because kysely runs them with
+ * all() or run(), which finish synchronously (the project never streams).
+ */
+function withStatementCache(sqlite: Sqlite.Database): { close(): void; prepare(sql: string): Sqlite.Statement } {
+  const cache = new Map<string, Sqlite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const known = cache.get(sql);
+      if (known) {
+        // most recent last: the first entry is the one to drop
+        cache.delete(sql);
+        cache.set(sql, known);
+        return known;
+      }
+      const statement = sqlite.prepare(sql);
+      cache.set(sql, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      return statement;
+    },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { CloseCode, Room, ServerError, type AuthContext, type Client, type Delayed } from '@colyseus/core';
 import { parseCookie } from 'cookie';
-import { parseRoomMessage, ROOM_MESSAGES, type RoomMessage } from '../../shared/protocol/index.ts';
+import { parseRoomMessage, ROOM_MESSAGES, roomEvent, type RoomMessage } from '../../shared/protocol/index.ts';
 import {
   applyAction,
   audioAccess,
@@ -12,16 +12,15 @@ import {
   type Action,
   type Game,
   type Hit,
-  type GameEventName,
+  type GameEvent,
   type GameMode,
-  type GameUpdate,
   type GamePayload,
   type RuleError,
 } from '../../shared/rules/index.ts';
 import { processedFiles } from '../services/audio/pipeline.ts';
 import { presentPlayers } from '../services/game-store.ts';
 import { roomServices } from './services.ts';
-import { GameState, syncState } from './schema.ts';
+import { GameState, StateMirror } from './schema.ts';
 
 /**
  * One game = one room (room id = game id). The room is a thin adapter: it keeps
@@ -76,6 +75,7 @@ const MAX_LOGGED = 500;
 
 export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; client: GameClient }> {
   override state = new GameState();
+  private readonly mirror = new StateMirror(this.state);
   override autoDispose = false;
   /** Patches go out right after each action (turn-based: no need for a 50 ms tick). */
   override patchRate = null;
@@ -128,7 +128,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.setSimulationInterval(() => undefined, CLOCK_TICK_MS);
     this.patchRate = null; // drops the 60 Hz clock interval that the null patch rate started
     this.metadata = this.meta();
-    syncState(this.state, this.view() as GamePayload, this.seq);
+    this.mirror.sync(this.view() as GamePayload, this.seq);
     for (const type of Object.keys(ROOM_MESSAGES)) {
       this.onMessage(type, (client: GameClient, payload: unknown) => {
         void this.onRoomMessage(client, type, payload);
@@ -379,14 +379,14 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     return action.type !== 'leave';
   }
 
-  private afterChange(events: { event: string; data: unknown }[], deleted: boolean, listedFor: string[] | null): void {
+  private afterChange(events: GameEvent[], deleted: boolean, listedFor: string[] | null): void {
     const { hub } = roomServices();
     const first = this.seq + 1;
     this.seq += events.length;
     // patch first, so a client reacting to an event already sees the new state;
     // a deleted Local game has no viewer left, its room only passes on the last events
     const view = this.view();
-    if (view) syncState(this.state, view, this.seq);
+    if (view) this.mirror.sync(view, this.seq);
     else this.state.seq = this.seq;
     // the patch and the events leave in one socket write per client, not one per frame (P1)
     const uncork = corkClients(this.clients);
@@ -394,9 +394,9 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       this.broadcastPatch();
       events.forEach((e, i) => {
         const final = deleted && i === events.length - 1;
-        const envelope = { game: this.roomId, seq: first + i, event: e.event as GameEventName, data: e.data as GameUpdate, final };
+        const envelope = { game: this.roomId, seq: first + i, event: e.event, data: e.data, final };
         void hub.publishGame(envelope);
-        this.broadcast('event', { seq: envelope.seq, event: envelope.event, data: envelope.data });
+        this.broadcast('event', roomEvent(envelope.seq, e, final));
       });
     } finally {
       uncork();

@@ -1,5 +1,5 @@
 import { ArraySchema, Encoder, schema, t, type SchemaType } from '@colyseus/schema';
-import type { GamePayload, HitPayload, PlayerPayload, Slot } from '../../shared/rules/index.ts';
+import type { Clue, GamePayload, HitPayload, PlayerPayload, Slot } from '../../shared/rules/index.ts';
 
 // Budget P12 (≤ 50 kB per idle room): Colyseus gives every room two buffers of
 // Encoder.BUFFER_SIZE (the encoder's and the serializer's full-state buffer), 16 kB
@@ -11,14 +11,27 @@ Encoder.BUFFER_SIZE = 8 * 1024;
 /**
  * The synchronized room state: a mirror of the public GamePayload (views.ts), so
  * nothing hidden can ever enter it. Empty string / 0 stand for "none" where the
- * payload has null, because the wire format has no null for primitives.
+ * payload has null, because the wire format has no null for primitives. Two
+ * fields are lighter than the payload's (budget P1: every schema object costs
+ * memory in every room and work on every patch): a hit's packs are one
+ * comma-separated string of pack ids, and the players' slots are left out, since
+ * they follow from the hits. `roomStateToPayload` (shared/protocol/room.ts)
+ * turns the state back into the GamePayload.
  */
 
 export const SlotState = schema({ id: t.number(), from_year: t.number(), to_year: t.number() }, 'Slot');
 export type SlotState = SchemaType<typeof SlotState>;
 
 export const HitState = schema(
-  { id: t.string(), title: t.string(), artist: t.string(), belongs_to: t.string(), year: t.number(), packs: t.array('string') },
+  {
+    id: t.string(),
+    title: t.string(),
+    artist: t.string(),
+    belongs_to: t.string(),
+    year: t.number(),
+    /** Pack ids joined by commas (UUIDs have none), '' for none. */
+    packs: t.string(),
+  },
   'Hit',
 );
 export type HitState = SchemaType<typeof HitState>;
@@ -37,7 +50,6 @@ export const PlayerState = schema(
     virtual: t.boolean(),
     connected: t.boolean(),
     hits: t.array(HitState),
-    slots: t.array(SlotState),
     guess: t.ref(SlotState).optional(),
   },
   'Player',
@@ -77,13 +89,79 @@ export type GameState = SchemaType<typeof GameState>;
 // ---------------------------------------------------------------------------
 // projection: payload -> schema, touching only what changed
 
-function setIfChanged<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): void {
-  if (target[key] !== value) target[key] = value;
+/**
+ * Keeps a GameState equal to the game's public view. It remembers the payload it
+ * mirrored last and compares the next one with that (plain objects), not with the
+ * schema, whose arrays are proxies and whose fields are accessors: an action
+ * costs a few comparisons and only the changed fields are written (and patched).
+ */
+export class StateMirror {
+  readonly state: GameState;
+  private last: GamePayload | null = null;
+
+  constructor(state: GameState) {
+    this.state = state;
+  }
+
+  /** Mirrors `g` (the view after event `seq`) into the state. */
+  sync(g: GamePayload, seq: number): void {
+    const s = this.state;
+    const was = this.last;
+    if (was?.id !== g.id) s.id = g.id;
+    if (was?.state !== g.state) s.state = g.state;
+    if (was?.mode !== g.mode) s.mode = g.mode;
+    if (was?.goal !== g.goal) s.goal = g.goal;
+    if (was?.start_tokens !== g.start_tokens) s.start_tokens = g.start_tokens;
+    if (was?.hit_duration !== g.hit_duration) s.hit_duration = g.hit_duration;
+    if (was?.guess_timeout !== g.guess_timeout) s.guess_timeout = g.guess_timeout;
+    if (was?.intercept_timeout !== g.intercept_timeout) s.intercept_timeout = g.intercept_timeout;
+    if (was?.confirm_timeout !== g.confirm_timeout) s.confirm_timeout = g.confirm_timeout;
+    if (was?.clue_mode !== g.clue_mode) s.clue_mode = g.clue_mode;
+    if (!was || !sameList(was.packs, g.packs)) s.packs.splice(0, s.packs.length, ...g.packs);
+    syncPlayers(s.players, was?.players ?? null, g.players);
+    if (!sameHit(was?.hit ?? null, g.hit)) s.hit = g.hit ? newHit(g.hit) : undefined;
+    const scorer = g.last_scored?.id ?? '';
+    if ((was?.last_scored?.id ?? '') !== scorer || !was) s.last_scored = scorer;
+    if (!was || !samePlayer(was.winner, g.winner)) s.winner = g.winner ? newPlayer(g.winner) : undefined;
+    const standings = g.standings ?? [];
+    const wasStandings = was?.standings ?? [];
+    if (!was || wasStandings.length !== standings.length || standings.some((p, i) => !samePlayer(wasStandings[i] ?? null, p))) {
+      s.standings.splice(0, s.standings.length, ...standings.map(newPlayer));
+    }
+    if (!was || was.deadline !== g.deadline) s.deadline = g.deadline ?? 0;
+    if (!was || !sameClue(was.clue, g.clue)) s.clue = g.clue ? newClue(g.clue) : undefined;
+    if (was?.draws !== g.draws) s.draws = g.draws;
+    if (s.seq !== seq) s.seq = seq;
+    this.last = g;
+  }
 }
 
-function syncStrings(target: ArraySchema<string>, values: readonly string[]): void {
-  if (target.length === values.length && values.every((v, i) => target[i] === v)) return;
-  target.splice(0, target.length, ...values);
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+const sameSlot = (a: Slot | null, b: Slot | null) => a === b || (!!a && !!b && a.id === b.id && a.from_year === b.from_year && a.to_year === b.to_year);
+
+/** Hits of a game never change once dealt: equal ids are equal hits. */
+const sameHit = (a: HitPayload | null, b: HitPayload | null) => a === b || (!!a && !!b && a.id === b.id);
+
+const sameClue = (a: Clue | null, b: Clue | null) => a === b || (!!a && !!b && a.title === b.title && a.artist === b.artist && a.belongs_to === b.belongs_to);
+
+/** Whether the mirrored fields of two players are equal. */
+function samePlayer(a: PlayerPayload | null, b: PlayerPayload | null): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return (
+    a.id === b.id &&
+    a.name === b.name &&
+    a.state === b.state &&
+    a.creator === b.creator &&
+    a.tokens === b.tokens &&
+    a.turn_player === b.turn_player &&
+    a.virtual === b.virtual &&
+    a.connected === b.connected &&
+    sameSlot(a.guess, b.guess) &&
+    a.hits.length === b.hits.length &&
+    a.hits.every((h, i) => sameHit(h, b.hits[i] ?? null))
+  );
 }
 
 function newHit(h: HitPayload): HitState {
@@ -93,7 +171,7 @@ function newHit(h: HitPayload): HitState {
   s.artist = h.artist;
   s.belongs_to = h.belongs_to;
   s.year = h.year;
-  s.packs.push(...h.packs);
+  s.packs = h.packs.join(',');
   return s;
 }
 
@@ -105,40 +183,37 @@ function newSlot(sl: Slot): SlotState {
   return s;
 }
 
-const sameSlot = (a: SlotState | undefined, b: Slot | null) =>
-  (!a && !b) || (!!a && !!b && a.id === b.id && a.from_year === b.from_year && a.to_year === b.to_year);
-
-/** Hits are immutable in a game: an unchanged prefix stays, the rest is rebuilt. */
-function syncHits(target: ArraySchema<HitState>, hits: readonly HitPayload[]): void {
-  let same = 0;
-  while (same < target.length && same < hits.length && target[same]?.id === hits[same]?.id) same++;
-  if (same < target.length) target.splice(same, target.length - same);
-  for (let i = same; i < hits.length; i++) target.push(newHit(hits[i] as HitPayload));
-}
-
-function syncSlots(target: ArraySchema<SlotState>, slots: readonly Slot[]): void {
-  if (target.length === slots.length && slots.every((sl, i) => sameSlot(target[i], sl))) return;
-  target.splice(0, target.length, ...slots.map(newSlot));
-}
-
-function syncPlayer(s: PlayerState, p: PlayerPayload): void {
-  setIfChanged(s, 'id', p.id);
-  setIfChanged(s, 'name', p.name);
-  setIfChanged(s, 'state', p.state);
-  setIfChanged(s, 'creator', p.creator);
-  setIfChanged(s, 'tokens', p.tokens);
-  setIfChanged(s, 'turn_player', p.turn_player);
-  setIfChanged(s, 'virtual', p.virtual);
-  setIfChanged(s, 'connected', p.connected);
-  syncHits(s.hits, p.hits);
-  syncSlots(s.slots, p.slots);
-  if (!sameSlot(s.guess, p.guess)) s.guess = p.guess ? newSlot(p.guess) : undefined;
+function newClue(c: Clue): ClueState {
+  const s = new ClueState();
+  s.title = c.title;
+  s.artist = c.artist;
+  s.belongs_to = c.belongs_to;
+  return s;
 }
 
 function newPlayer(p: PlayerPayload): PlayerState {
   const s = new PlayerState();
-  syncPlayer(s, p);
+  syncPlayer(s, null, p);
   return s;
+}
+
+/** Mirrors player `p` into `s`, which holds `was` (null: a new entry). */
+function syncPlayer(s: PlayerState, was: PlayerPayload | null, p: PlayerPayload): void {
+  if (was?.id !== p.id) s.id = p.id;
+  if (was?.name !== p.name) s.name = p.name;
+  if (was?.state !== p.state) s.state = p.state;
+  if (was?.creator !== p.creator) s.creator = p.creator;
+  if (was?.tokens !== p.tokens) s.tokens = p.tokens;
+  if (was?.turn_player !== p.turn_player) s.turn_player = p.turn_player;
+  if (was?.virtual !== p.virtual) s.virtual = p.virtual;
+  if (was?.connected !== p.connected) s.connected = p.connected;
+  // an unchanged prefix of the timeline stays, the rest is rebuilt
+  const had = was?.hits ?? [];
+  let same = 0;
+  while (same < had.length && same < p.hits.length && sameHit(had[same] ?? null, p.hits[same] ?? null)) same++;
+  if (same < had.length) s.hits.splice(same, had.length - same);
+  for (let i = same; i < p.hits.length; i++) s.hits.push(newHit(p.hits[i] as HitPayload));
+  if (!was || !sameSlot(was.guess, p.guess)) s.guess = p.guess ? newSlot(p.guess) : undefined;
 }
 
 /**
@@ -149,48 +224,15 @@ function newPlayer(p: PlayerPayload): PlayerState {
  * player moved or kept by `splice` whose `hits` were emptied in the same patch
  * still shows his old hits on every client).
  */
-function syncPlayers(target: ArraySchema<PlayerState>, players: readonly PlayerPayload[]): void {
-  const kept = target.length <= players.length && target.every((s, i) => s.id === players[i]?.id);
-  if (!kept) target.splice(0, target.length, ...players.map(newPlayer));
+function syncPlayers(target: ArraySchema<PlayerState>, was: readonly PlayerPayload[] | null, players: readonly PlayerPayload[]): void {
+  const kept = was !== null && was.length <= players.length && was.every((p, i) => p.id === players[i]?.id);
+  if (!kept) {
+    target.splice(0, target.length, ...players.map(newPlayer));
+    return;
+  }
   players.forEach((p, i) => {
-    if (i < target.length) syncPlayer(target[i] as PlayerState, p);
-    else target.push(newPlayer(p));
+    const before = was[i];
+    if (before === undefined) target.push(newPlayer(p));
+    else if (!samePlayer(before, p)) syncPlayer(target[i] as PlayerState, before, p);
   });
-}
-
-/** Mirrors a GamePayload into the room state. */
-export function syncState(s: GameState, g: GamePayload, seq: number): void {
-  setIfChanged(s, 'id', g.id);
-  setIfChanged(s, 'state', g.state);
-  setIfChanged(s, 'mode', g.mode);
-  setIfChanged(s, 'goal', g.goal);
-  setIfChanged(s, 'start_tokens', g.start_tokens);
-  setIfChanged(s, 'hit_duration', g.hit_duration);
-  setIfChanged(s, 'guess_timeout', g.guess_timeout);
-  setIfChanged(s, 'intercept_timeout', g.intercept_timeout);
-  setIfChanged(s, 'confirm_timeout', g.confirm_timeout);
-  setIfChanged(s, 'clue_mode', g.clue_mode);
-  syncStrings(s.packs, g.packs);
-  syncPlayers(s.players, g.players);
-  if (s.hit?.id !== g.hit?.id) s.hit = g.hit ? newHit(g.hit) : undefined;
-  setIfChanged(s, 'last_scored', g.last_scored?.id ?? '');
-  if (s.winner?.id !== g.winner?.id || (g.winner && s.winner && s.winner.hits.length !== g.winner.hits.length)) {
-    s.winner = g.winner ? newPlayer(g.winner) : undefined;
-  }
-  const standings = g.standings ?? [];
-  const standingsSame = s.standings.length === standings.length && standings.every((p, i) => s.standings[i]?.id === p.id && s.standings[i]?.hits.length === p.hits.length && s.standings[i]?.tokens === p.tokens);
-  if (!standingsSame) s.standings.splice(0, s.standings.length, ...standings.map(newPlayer));
-  setIfChanged(s, 'deadline', g.deadline ?? 0);
-  const clue = g.clue;
-  if (!clue) {
-    if (s.clue) s.clue = undefined;
-  } else if (!s.clue || s.clue.title !== clue.title || s.clue.artist !== clue.artist || s.clue.belongs_to !== clue.belongs_to) {
-    const c = new ClueState();
-    c.title = clue.title;
-    c.artist = clue.artist;
-    c.belongs_to = clue.belongs_to;
-    s.clue = c;
-  }
-  setIfChanged(s, 'draws', g.draws);
-  setIfChanged(s, 'seq', seq);
 }

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { ErrorBodySchema, INVALID_INPUT_CODE, parseInput, UuidSchema, type ParseOutcome } from './common.ts';
-import { GAME_EVENT_NAMES } from '../rules/types.ts';
-import { GameUpdateSchema, LocalPlayerNameSchema, SettingsUpdateSchema, SlotIdSchema } from './game.ts';
+import { slotsFor } from '../rules/slots.ts';
+import { GAME_EVENT_NAMES, type GameEvent } from '../rules/types.ts';
+import {
+  GamePayloadSchema,
+  GameUpdateSchema,
+  LocalPlayerNameSchema,
+  PlayerPayloadSchema,
+  SettingsUpdateSchema,
+  SlotIdSchema,
+  type GamePayload,
+  type PlayerPayload,
+} from './game.ts';
 
 /**
  * Messages of a game's Colyseus room. The message name is Colyseus' message type
@@ -41,13 +51,104 @@ export const ROOM_MESSAGES = {
   update: z.strictObject({ settings: SettingsUpdateSchema }),
 } as const;
 
+/**
+ * A player as room events name him: his cards and slots left out, because the
+ * room state (sent just before every event) carries them.
+ */
+export const RoomEventPlayerSchema = PlayerPayloadSchema.omit({ hits: true, slots: true });
+
+/**
+ * A game event on the room: the SSE event (GameUpdate) without what the state
+ * patch sent just before it already carries, so a move costs every client a few
+ * hundred bytes instead of the whole table (budget P1). `change_state` leaves
+ * out `players` (read them from the state), and the players an event names
+ * (`players`, `last_scored`) come without their cards. `winner` and `standings`
+ * stay whole: the game-over dialog shows them after the next start cleared them.
+ */
+export const RoomEventDataSchema = GameUpdateSchema.extend({
+  players: z.array(RoomEventPlayerSchema).optional(),
+  last_scored: RoomEventPlayerSchema.optional(),
+});
+
 /** Server → client messages of a game room, by message name. */
 export const ROOM_SERVER_MESSAGES = {
   /** A message was refused: malformed (`invalid_input`) or against the rules (the engine's code). */
   error: ErrorBodySchema,
-  /** Every game event as the SSE stream carries it (with its sequence number), for announcements and sounds. */
-  event: z.strictObject({ seq: z.int().min(1), event: z.enum(GAME_EVENT_NAMES), data: GameUpdateSchema }),
+  /**
+   * Every game event with its sequence number (the SSE id), for announcements and
+   * sounds, in the room's shape (RoomEventDataSchema). `final`: the game was
+   * deleted with this event; the room closes next.
+   */
+  event: z.strictObject({ seq: z.int().min(1), event: z.enum(GAME_EVENT_NAMES), data: RoomEventDataSchema, final: z.literal(true).optional() }),
 } as const;
+
+export type RoomEventPlayer = z.infer<typeof RoomEventPlayerSchema>;
+export type RoomEvent = z.infer<(typeof ROOM_SERVER_MESSAGES)['event']>;
+
+/** A player without his cards and slots (RoomEventPlayerSchema). */
+function eventPlayer(p: PlayerPayload): RoomEventPlayer {
+  return { id: p.id, name: p.name, state: p.state, creator: p.creator, tokens: p.tokens, turn_player: p.turn_player, guess: p.guess, virtual: p.virtual, connected: p.connected };
+}
+
+/** The room message of engine event `e`, number `seq` (see RoomEventDataSchema). */
+export function roomEvent(seq: number, e: GameEvent, final = false): RoomEvent {
+  const { players, last_scored, ...rest } = e.data;
+  const data: RoomEvent['data'] = rest;
+  if (players && e.event !== 'change_state') data.players = players.map(eventPlayer);
+  if (last_scored) data.last_scored = eventPlayer(last_scored);
+  return final ? { seq, event: e.event, data, final } : { seq, event: e.event, data };
+}
+
+// ---------------------------------------------------------------------------
+// the synchronized room state
+
+/**
+ * The room state (server/rooms/schema.ts, as `room.state.toJSON()` gives it) as
+ * the GamePayload it mirrors. The state has no null for primitives and absent
+ * refs, so '' / 0 / [] / undefined stand for none; `last_scored` is an id; a
+ * hit's packs are one comma-separated string; slots are not sent, they follow
+ * from the hits (rules.md B6); `seq` is extra. Fails (naming the first
+ * problem) when the result does not match the wire contract.
+ */
+export function roomStateToPayload(raw: unknown): ParseOutcome<{ game: GamePayload; seq: number }> {
+  if (!isRecord(raw)) return { ok: false, error: { type: 'error', code: INVALID_INPUT_CODE, message: 'the room state is not an object' } };
+  const players = Array.isArray(raw.players) ? raw.players.map(statePlayer) : raw.players;
+  const scorer =
+    typeof raw.last_scored === 'string' && raw.last_scored !== '' && Array.isArray(players)
+      ? ((players as Record<string, unknown>[]).find((p) => p.id === raw.last_scored) ?? null)
+      : null;
+  const standings = Array.isArray(raw.standings) && raw.standings.length > 0 ? raw.standings.map(statePlayer) : null;
+  const { seq, ...rest } = raw;
+  const candidate = {
+    ...rest,
+    players,
+    hit: rest.hit ? stateHit(rest.hit) : null,
+    last_scored: scorer,
+    winner: rest.winner ? statePlayer(rest.winner) : null,
+    standings,
+    deadline: typeof rest.deadline === 'number' && rest.deadline > 0 ? rest.deadline : null,
+    clue: rest.clue ?? null,
+  };
+  const parsed = parseInput(GamePayloadSchema, candidate, 'state');
+  if (!parsed.ok) return parsed;
+  return { ok: true, data: { game: parsed.data, seq: typeof seq === 'number' ? seq : 0 } };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A synchronized hit: its packs joined by commas ('' = none). */
+function stateHit(raw: unknown): unknown {
+  if (!isRecord(raw) || typeof raw.packs !== 'string') return raw;
+  return { ...raw, packs: raw.packs === '' ? [] : raw.packs.split(',') };
+}
+
+/** A synchronized player: his slots follow from his hits, an absent guess is null. */
+function statePlayer(raw: unknown): unknown {
+  if (!isRecord(raw)) return raw;
+  const hits = Array.isArray(raw.hits) ? raw.hits.map(stateHit) : raw.hits;
+  const years = Array.isArray(hits) && hits.every((h) => isRecord(h) && typeof h.year === 'number') ? (hits as { year: number }[]) : [];
+  return { ...raw, hits, slots: slotsFor(years), guess: raw.guess ?? null };
+}
 
 export type RoomMessageName = keyof typeof ROOM_MESSAGES;
 export type RoomMessagePayload<K extends RoomMessageName> = z.output<(typeof ROOM_MESSAGES)[K]>;

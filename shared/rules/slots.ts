@@ -4,7 +4,7 @@ import type { Hit, Slot } from './types.ts';
  * The slots of a timeline (rules.md B6): distinct years ascending, y1 < … < yk, give
  * k+1 slots: before y1, between neighbours, after yk. Ids start at 1.
  */
-export function slotsFor(hits: readonly Hit[]): Slot[] {
+export function slotsFor(hits: readonly Pick<Hit, 'year'>[]): Slot[] {
   const years = [...new Set(hits.map((h) => h.year))].sort((a, b) => a - b);
   if (years.length === 0) return [];
   const slots: Slot[] = [{ id: 1, from_year: 0, to_year: years[0] as number }];

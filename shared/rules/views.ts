@@ -7,9 +7,21 @@ import type { Clue, Game, GameMode, GameState, Hit, HitPayload, Player, PlayerPa
  * mode, its title, artist and belongs_to as the clue.
  */
 
-/** A hit as shown in games: no yt_id, no playback offset. */
+/** Payloads of hits already shown: a Hit is never mutated, so its payload never changes. */
+const hitPayloads = new WeakMap<Hit, HitPayload>();
+
+/**
+ * A hit as shown in games: no yt_id, no playback offset. The payload is made once
+ * per Hit and frozen: every view and event of every game shares it instead of
+ * copying the hit again on each action (budget P1).
+ */
 export function hitPayload(hit: Hit): HitPayload {
-  return { id: hit.id, title: hit.title, artist: hit.artist, belongs_to: hit.belongs_to, year: hit.year, packs: [...hit.packs] };
+  let payload = hitPayloads.get(hit);
+  if (!payload) {
+    payload = Object.freeze({ id: hit.id, title: hit.title, artist: hit.artist, belongs_to: hit.belongs_to, year: hit.year, packs: Object.freeze([...hit.packs]) as string[] });
+    hitPayloads.set(hit, payload);
+  }
+  return payload;
 }
 
 export function playerPayload(player: Player): PlayerPayload {

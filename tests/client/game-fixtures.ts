@@ -63,18 +63,19 @@ export function game(players: PlayerPayload[], facts: Partial<GamePayload> = {})
 /**
  * What `room.state.toJSON()` gives for a payload (server/rooms/schema.ts): no
  * nulls for refs (absent keys), '' / 0 / [] for none, `last_scored` as an id,
- * plus `seq`.
+ * a hit's packs joined by commas, no slots, plus `seq`.
  */
 export function roomJson(g: GamePayload, seq = 1): Record<string, unknown> {
+  const h = (hit: HitPayload): Record<string, unknown> => ({ ...hit, packs: hit.packs.join(',') });
   const p = (pl: PlayerPayload): Record<string, unknown> => {
-    const { guess, ...rest } = pl;
-    return guess ? { ...rest, guess } : rest;
+    const { guess, slots: _slots, hits, ...rest } = pl;
+    return guess ? { ...rest, hits: hits.map(h), guess } : { ...rest, hits: hits.map(h) };
   };
-  const { hit: h, last_scored, winner, standings, deadline, clue, ...rest } = g;
+  const { hit: revealed, last_scored, winner, standings, deadline, clue, ...rest } = g;
   return {
     ...rest,
     players: g.players.map(p),
-    ...(h ? { hit: h } : {}),
+    ...(revealed ? { hit: h(revealed) } : {}),
     last_scored: last_scored?.id ?? '',
     ...(winner ? { winner: p(winner) } : {}),
     standings: (standings ?? []).map(p),

@@ -4,8 +4,8 @@ import { onNotification, type Notification } from '../../client/src/a11y/notify.
 import { toGamePayload, useGame } from '../../client/src/stores/game.ts';
 import { useNotifications } from '../../client/src/stores/notifications.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
-import type { RoomEvent } from '../../client/src/net/room.ts';
-import type { GamePayload } from '../../shared/protocol/game.ts';
+import type { GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
+import { roomEvent, type RoomEvent } from '../../shared/protocol/room.ts';
 import { game, hit, player, roomJson, users } from './game-fixtures.ts';
 
 let heard: Notification[] = [];
@@ -27,7 +27,8 @@ afterEach(() => {
 
 const texts = (): string[] => heard.map((n) => n.text).filter(Boolean);
 let seq = 1;
-const ev = (event: RoomEvent['event'], data: RoomEvent['data']): RoomEvent => ({ seq: ++seq, event, data });
+/** An engine event as the room sends it (roomEvent: change_state without players, players without cards). */
+const ev = (event: RoomEvent['event'], data: GameUpdate, final = false): RoomEvent => roomEvent(++seq, { event, data }, final);
 /** A patch then its events, as the room sends them. */
 function step(next: GamePayload, ...events: RoomEvent[]): void {
   useGame.getState().applyState(roomJson(next, seq));
@@ -160,6 +161,16 @@ describe('events → announcements', () => {
     step(game([player('ana', { creator: true }), player('ben')], { state: 'Open', standings }), ev('change_state', { state: 'Open', players: [player('ana', { creator: true }), player('ben')], standings }));
     expect(texts()).toEqual(['Game over: no one wins.']);
     expect(useGame.getState().ended?.winner).toBeNull();
+  });
+
+  it('a game deleted mid-round says who left, not that the round ended', () => {
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing' });
+    const running = game([a1, { ...player('ben', { years: [1990] }), virtual: true }], { state: 'Guessing', mode: 'Local' });
+    step(running);
+    // the deleted game has no view left: the room sends no new state, only the last events
+    step(running, ev('leave', { players: [a1] }), ev('change_state', { state: 'Open' }, true));
+    expect(texts()).toEqual(['Ana left the game.']);
+    expect(useGame.getState().ended).toBeNull();
   });
 
   it('ignores events it has already seen (a replay after reconnecting)', () => {

@@ -17,12 +17,14 @@ import { Decoder, Encoder } from '@colyseus/schema';
 import { Client, type Room } from '@colyseus/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRoom } from '../../server/rooms/game-room.ts';
-import { GameState, syncState } from '../../server/rooms/schema.ts';
+import { GameState, StateMirror } from '../../server/rooms/schema.ts';
+import { roomEvent, roomStateToPayload } from '../../shared/protocol/room.ts';
 import {
   isCorrect,
   slotsFor,
   viewGame,
   type Game,
+  type GameEvent,
   type GamePayload,
   type HitPayload,
   type PlayerPayload,
@@ -50,6 +52,7 @@ interface RoomEvent {
   seq: number;
   event: string;
   data: Record<string, unknown>;
+  final?: true;
 }
 interface RoomError {
   type: string;
@@ -114,7 +117,7 @@ function serverRoom(id: string): GameRoom {
 // the schema mirror, computed independently of server/rooms/schema.ts
 
 function hitShape(h: HitPayload) {
-  return { id: h.id, title: h.title, artist: h.artist, belongs_to: h.belongs_to, year: h.year, packs: [...h.packs] };
+  return { id: h.id, title: h.title, artist: h.artist, belongs_to: h.belongs_to, year: h.year, packs: h.packs.join(',') };
 }
 function slotShape(s: Slot) {
   return { id: s.id, from_year: s.from_year, to_year: s.to_year };
@@ -130,12 +133,11 @@ function playerShape(p: PlayerPayload) {
     virtual: p.virtual,
     connected: p.connected,
     hits: p.hits.map(hitShape),
-    slots: p.slots.map(slotShape),
     guess: p.guess ? slotShape(p.guess) : null,
   };
 }
 
-/** What the room state must hold for the engine view `v` (null → '' / 0 / absent, as schema.ts documents). */
+/** What the room state must hold for the engine view `v` (null → '' / 0 / absent, packs joined, no slots, as schema.ts documents). */
 function expectedState(v: GamePayload, seq: number) {
   return {
     id: v.id,
@@ -237,6 +239,8 @@ async function checkSynced(gameId: string, conns: readonly Conn[], viewer: strin
   expect(viewGame(room.game, viewer)).not.toBeNull();
   for (const c of conns) {
     expect(actualState(c), `${c.label} at seq ${seq}`).toEqual(expected());
+    // and the state turns back into exactly the view, as the web client reads it
+    expect(roomStateToPayload(c.room.state.toJSON()), `${c.label}: state as payload`).toEqual({ ok: true, data: { game: viewGame(room.game, viewer), seq } });
     // the room's event messages are every event since the join, in order, without gaps
     // (an event whose patch was already in the state the client joined with is not new to it)
     const seqs = c.events.map((e) => e.seq).filter((q) => q > c.joinedSeq);
@@ -580,8 +584,10 @@ describe('games over WebSocket', () => {
     const check = async () => {
       await checkSynced(id, observers, null, sse);
       const room = serverRoom(id);
-      const live = sse.events.filter((e) => e.event !== 'snapshot').map((e) => ({ seq: Number(e.id), event: e.event, data: e.data }));
+      // the room sends each SSE event without what its state patch carried (RoomEventDataSchema)
+      const live = sse.events.filter((e) => e.event !== 'snapshot').map((e) => roomEvent(Number(e.id), { event: e.event as GameEvent['event'], data: e.data }));
       expect(live).toEqual(spectator.events);
+      expect(JSON.stringify(live).length, 'room events are smaller than SSE events').toBeLessThan(JSON.stringify(sse.events).length);
       expect(b.events).toEqual(spectator.events);
       expect(c.events).toEqual(spectator.events);
       const got = await alice.request('GET', `/api/games/${id}`);
@@ -672,6 +678,7 @@ describe('games over WebSocket', () => {
     await send(a, id, 'leave');
     await waitFor(() => a.left !== null, 5000, 'room closed');
     expect(a.events.slice(-2).map((e) => e.event)).toEqual(['leave', 'change_state']);
+    expect(a.events.slice(-2).map((e) => e.final ?? false)).toEqual([false, true]);
     await lobby.until((e) => e.some((x) => x.event === 'remove_game' && x.data.remove_game === id));
     lobby.close();
     await waitFor(() => matchMaker.getLocalRoomById(id) === undefined, 5000, 'room disposed');
@@ -901,38 +908,60 @@ describe.concurrent('presence, reconnection and timers (A5)', () => {
 describe('schema projection', () => {
   // what the clients decode must equal what the room holds, also when the seat list
   // changes in the same patch as a player's hits (a leave that ends the round, a restart)
-  const hit = (id: string, year: number): HitPayload => ({ id, title: `T${id}`, artist: 'A', belongs_to: '', year, packs: ['p'] });
-  const player = (id: string, hits: HitPayload[], guess: Slot | null = null): PlayerPayload => ({
-    id, name: id, state: 'Waiting', creator: false, hits, tokens: 2, slots: slotsFor(hits), turn_player: false, guess, virtual: false, connected: true,
+  const PACK = '0b7c2f0e-8a51-4f7a-9d0e-3c1d2b4a5e6f';
+  const PACK2 = '5e0f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
+  const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const hit = (n: number, year: number, packs = [PACK]): HitPayload => ({ id: uuid(n), title: `T${n}`, artist: 'A', belongs_to: '', year, packs });
+  const player = (n: number, hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}): PlayerPayload => ({
+    id: uuid(100 + n), name: `P${n}`, state: 'Waiting', creator: false, hits, tokens: 2, slots: slotsFor(hits), turn_player: false, guess, virtual: false, connected: true, ...extra,
   });
-  const payload = (state: GamePayload['state'], players: PlayerPayload[]): GamePayload => ({
-    id: 'AAAAAAAA', players, state, mode: 'Public', goal: 10, start_tokens: 2, hit_duration: 20, packs: ['p'], guess_timeout: 0,
+  const payload = (state: GamePayload['state'], players: PlayerPayload[], extra: Partial<GamePayload> = {}): GamePayload => ({
+    id: 'AAAAAAAA', players, state, mode: 'Public', goal: 10, start_tokens: 2, hit_duration: 20, packs: [PACK], guess_timeout: 0,
     intercept_timeout: 30, confirm_timeout: 60, clue_mode: 'card', hit: null, last_scored: null, winner: null, standings: null,
-    deadline: null, clue: null, draws: 1,
+    deadline: null, clue: null, draws: 1, ...extra,
   });
+  const A = (hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}) => player(1, hits, guess, extra);
+  const B = (hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}) => player(2, hits, guess, extra);
+  const C = (hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}) => player(3, hits, guess, extra);
   const cases: [string, GamePayload, GamePayload][] = [
-    ['first seat leaves, the round ends', payload('Guessing', [player('A', [hit('1', 1990)]), player('B', [hit('2', 1980)])]), payload('Open', [player('B', [])])],
-    ['second seat leaves, the round ends', payload('Guessing', [player('A', [hit('1', 1990)]), player('B', [hit('2', 1980)])]), payload('Open', [player('A', [])])],
+    ['first seat leaves, the round ends', payload('Guessing', [A([hit(1, 1990)]), B([hit(2, 1980)])]), payload('Open', [B([])])],
+    ['second seat leaves, the round ends', payload('Guessing', [A([hit(1, 1990)]), B([hit(2, 1980)])]), payload('Open', [A([])])],
     [
       'the turn player leaves mid-turn, guesses cleared',
-      payload('Intercepting', [player('A', [hit('1', 1990)], { id: 1, from_year: 0, to_year: 1990 }), player('B', [hit('2', 1980)], { id: 2, from_year: 1980, to_year: 0 }), player('C', [hit('3', 1940), hit('4', 1945)])]),
-      payload('Guessing', [player('A', [hit('1', 1990)]), player('C', [hit('3', 1940), hit('4', 1945)])]),
+      payload('Intercepting', [A([hit(1, 1990)], { id: 1, from_year: 0, to_year: 1990 }), B([hit(2, 1980)], { id: 2, from_year: 1980, to_year: 0 }), C([hit(3, 1940), hit(4, 1945)])]),
+      payload('Guessing', [A([hit(1, 1990)]), C([hit(3, 1940), hit(4, 1945)])]),
     ],
-    ['a restart reseats and deals', payload('Open', [player('A', []), player('B', []), player('C', [])]), payload('Guessing', [player('C', [hit('8', 1930)]), player('A', [hit('9', 1920)]), player('B', [hit('10', 1910)])])],
+    ['a restart reseats and deals', payload('Open', [A([]), B([]), C([])]), payload('Guessing', [C([hit(8, 1930)]), A([hit(9, 1920)]), B([hit(10, 1910)])])],
+    [
+      'a card lands in the middle of a timeline, tokens and phase change',
+      payload('Confirming', [A([hit(1, 1950), hit(2, 1990)], null, { turn_player: true }), B([hit(3, 1970)])], { hit: hit(5, 1970, [PACK, PACK2]), deadline: 5000, last_scored: A([hit(1, 1950), hit(2, 1990)], null, { turn_player: true }) }),
+      payload('Guessing', [A([hit(1, 1950), hit(5, 1970, [PACK, PACK2]), hit(2, 1990)]), B([hit(3, 1970)], null, { tokens: 3, turn_player: true })], { draws: 2, clue: { title: 'x', artist: 'y', belongs_to: '' } }),
+    ],
+    [
+      'the round ends with a winner and standings',
+      payload('Confirming', [A([hit(1, 1950)]), B([hit(3, 1970)])]),
+      payload('Open', [A([]), B([])], { winner: A([hit(1, 1950), hit(7, 1960)]), standings: [A([hit(1, 1950), hit(7, 1960)]), B([hit(3, 1970)])] }),
+    ],
   ];
   it.each(cases)('%s', (_label, before, after) => {
     const server = new GameState();
-    syncState(server, before, 1);
+    const mirror = new StateMirror(server);
+    mirror.sync(before, 1);
     const encoder = new Encoder(server);
     const client = new GameState();
     const decoder = new Decoder(client);
     decoder.decode(encoder.encodeAll());
     encoder.discardChanges();
-    syncState(server, after, 2);
+    expect(roomStateToPayload(client.toJSON())).toEqual({ ok: true, data: { game: before, seq: 1 } });
+    mirror.sync(after, 2);
     decoder.decode(encoder.encode());
     encoder.discardChanges();
     expect(client.toJSON()).toEqual(server.toJSON());
-    expect((client.toJSON() as any).players.map((p: any) => p.hits.map((h: any) => h.id))).toEqual(after.players.map((p) => p.hits.map((h) => h.id)));
+    expect(roomStateToPayload(client.toJSON())).toEqual({ ok: true, data: { game: after, seq: 2 } });
+    // a client joining now gets the same from the full state
+    const late = new GameState();
+    new Decoder(late).decode(encoder.encodeAll());
+    expect(roomStateToPayload(late.toJSON())).toEqual({ ok: true, data: { game: after, seq: 2 } });
   });
 });
 

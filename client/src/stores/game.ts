@@ -3,10 +3,9 @@ import { isYou, notify, type Who } from '../a11y/notify.ts';
 import { showError } from '../errors.ts';
 import { i18next } from '../i18n.ts';
 import { useSession } from './session.ts';
-import { GamePayloadSchema, type GamePayload, type GameState, type PlayerPayload } from '../../../shared/protocol/game.ts';
+import type { GamePayload, GameState, PlayerPayload } from '../../../shared/protocol/game.ts';
 import type { ErrorBody } from '../../../shared/protocol/common.ts';
-import type { RoomMessageInput, RoomMessageName } from '../../../shared/protocol/room.ts';
-import type { RoomEvent } from '../net/room.ts';
+import { roomStateToPayload, type RoomEvent, type RoomEventPlayer, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
 import { gameClock, phaseMs } from './game-clock.ts';
 
 /**
@@ -37,7 +36,7 @@ export type Sender = <K extends RoomMessageName>(type: K, payload: RoomMessageIn
 /** The phase and seats as the events described them, for comparisons across one event. */
 interface Before {
   state: GameState;
-  players: PlayerPayload[];
+  players: RoomEventPlayer[];
 }
 
 export interface GameStoreState {
@@ -71,45 +70,17 @@ export interface GameStoreState {
 // ---------------------------------------------------------------------------
 // state conversion
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A synchronized player as a PlayerPayload: an absent guess is null. */
-function toPlayer(raw: unknown): unknown {
-  if (!isRecord(raw)) return raw;
-  return { ...raw, guess: raw.guess ?? null };
-}
-
 /**
- * The room state (server/rooms/schema.ts) as a GamePayload: the schema has no
- * null for primitives and absent refs, so '' / 0 / [] / undefined stand for
- * none, `last_scored` is an id, and `seq` is extra. Returns null (and logs) when
- * the result does not match the wire contract, which keeps a broken patch from
+ * The room state (`room.state.toJSON()`) as a GamePayload with its `seq`
+ * (roomStateToPayload, shared with the server's tests). Returns null (and logs)
+ * when it does not match the wire contract, which keeps a broken patch from
  * reaching the components.
  */
 export function toGamePayload(raw: unknown): { game: GamePayload; seq: number } | null {
-  if (!isRecord(raw)) return null;
-  const players = Array.isArray(raw.players) ? raw.players.map(toPlayer) : raw.players;
-  const scorer = typeof raw.last_scored === 'string' && raw.last_scored !== '' && Array.isArray(players)
-    ? ((players as Record<string, unknown>[]).find((p) => p.id === raw.last_scored) ?? null)
-    : null;
-  const standings = Array.isArray(raw.standings) && raw.standings.length > 0 ? raw.standings.map(toPlayer) : null;
-  const { seq, ...rest } = raw;
-  const candidate = {
-    ...rest,
-    players,
-    hit: rest.hit ?? null,
-    last_scored: scorer,
-    winner: rest.winner ? toPlayer(rest.winner) : null,
-    standings,
-    deadline: typeof rest.deadline === 'number' && rest.deadline > 0 ? rest.deadline : null,
-    clue: rest.clue ?? null,
-  };
-  const parsed = GamePayloadSchema.safeParse(candidate);
-  if (!parsed.success) {
-    console.warn('game state dropped', parsed.error.issues[0]?.path.join('.'), parsed.error.issues[0]?.message);
-    return null;
-  }
-  return { game: parsed.data, seq: typeof seq === 'number' ? seq : 0 };
+  const converted = roomStateToPayload(raw);
+  if (converted.ok) return converted.data;
+  console.warn('game state dropped:', converted.error.message);
+  return null;
 }
 
 // ---------------------------------------------------------------------------
@@ -125,7 +96,7 @@ const errorText = (error: ErrorBody): string => i18next.t(`errors.${error.code}`
 // ---------------------------------------------------------------------------
 // events → announcements
 
-function replacePlayers(players: PlayerPayload[], changed: readonly PlayerPayload[]): PlayerPayload[] {
+function replacePlayers(players: RoomEventPlayer[], changed: readonly RoomEventPlayer[]): RoomEventPlayer[] {
   return players.map((p) => changed.find((c) => c.id === p.id) ?? p);
 }
 
@@ -137,7 +108,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
   };
 
   /** Whose turn it is now, said once per turn (not in the spec's list; screen-reader users have no other cue). */
-  const announceTurn = (players: readonly PlayerPayload[]): void => {
+  const announceTurn = (players: readonly RoomEventPlayer[]): void => {
     const turn = players.find((p) => p.turn_player);
     if (!turn) return;
     const w = who(turn);
@@ -224,11 +195,11 @@ export const useGame = create<GameStoreState>()((set, get) => {
         case 'change_state':
           break;
       }
-      // change_state
+      // change_state: the seats are the state's, which the patch before this event brought
       const state = data.state ?? prev.state;
-      const players = data.players ?? prev.players;
+      const players = get().game?.players ?? prev.players;
       before = { state, players };
-      if (!data.players && state === 'Open') return; // the game was deleted; the room closes next
+      if (event.final) return; // the game was deleted; the room closes next
       if (prev.state === 'Open' && state === 'Guessing') {
         notify.gameStarted();
         set({ ended: null, choice: null });
