@@ -3,6 +3,7 @@
  *
  *   npm run bench -- load [--rooms N] [--seconds S] [--smoke] [--join-rate R]
  *                         [--rest-rate R] [--no-bare] [--no-rest] [--generators N] [--profile DIR]
+ *                         [--processes P [--cross-seats K]]
  *
  * Separate processes: the server under test (bench/lib/load-server.ts: Hitline on
  * a fresh SQLite database with the demo catalogue, and later the bare Colyseus
@@ -25,8 +26,23 @@
  * `--smoke` (50 rooms, ~20 s windows, everything shorter): proves the load path
  * works; timing budgets are shown but not enforced, errors still fail.
  * `--profile DIR` writes a V8 CPU profile of the server over each measured window to DIR.
+ *
+ * `--processes 2` (scale-out, the last paragraph of budgets.md): PostgreSQL and
+ * Redis are started for the run (tests/infra/services.ts, a fresh database), then
+ * two Hitline server processes on them (RedisPresence + RedisDriver, each with its
+ * own PORT, PUBLIC_ADDRESS and PROCESS_NAME; one after the other, so the first runs
+ * the migrations and loads the demo catalogue). The tables are dealt out evenly:
+ * generator i (at least one per process) sends its tables to process i mod P,
+ * where they are created and played; the last K seats of each table (`--cross-seats`,
+ * default 1) join through the other process's matchmaking. Each process measures
+ * itself, and P1 (CPU per accepted move, event-loop delay p99, RSS peak, errors) is
+ * judged per process against the one-process budgets at the total room count; P2
+ * over all moves, P4 and P5 as above. The bare room and the REST/SSE run (P3) are
+ * left out (the one-process mode measures them). Everything is stopped at the end,
+ * the server processes first, then PostgreSQL and Redis, also after a failure.
  */
 import { mkdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +52,7 @@ import { spawnChild, type ChildRpc } from './lib/load-ipc.ts';
 import type { RestWindow } from './lib/load-rest.ts';
 import type { ServerKind, ServerMeter, ServerReady } from './lib/load-server.ts';
 import type { WindowCounts } from './lib/load-ws.ts';
+import { freshDatabase, startServices, type Services } from '../tests/infra/services.ts';
 
 const LIB = join(import.meta.dirname, 'lib');
 
@@ -75,6 +92,25 @@ interface Settings {
   seed: number;
   /** Load generator processes (the tables are dealt out among them). */
   generators: number;
+  /** Server processes (more than one: on PostgreSQL + Redis, generator i drives process i mod processes). */
+  processes: number;
+  /** Several processes: seats of each table that join through another process than the table's. */
+  crossSeats: number;
+}
+
+/** What a server process logged at warn and above (pino JSON lines). */
+interface ServerLog {
+  errors: number;
+  warnings: number;
+  samples: string[];
+}
+
+/** One server process under test: "A", "B", … */
+interface ServerUnderTest {
+  name: string;
+  rpc: ChildRpc;
+  base: string;
+  log: ServerLog;
 }
 
 interface LevelResult {
@@ -82,7 +118,12 @@ interface LevelResult {
   joins: number[];
   joinSeconds: number;
   window: WindowReport<WindowCounts>;
+  /** Each generator's own window (generator i drives process i mod processes). */
+  windows: WindowReport<WindowCounts>[];
+  /** Process A's figures: the server's in the one-process mode. */
   server: ServerMeter;
+  /** Every process's figures, A first. */
+  servers: ServerMeter[];
 }
 
 interface KindResult {
@@ -93,8 +134,12 @@ interface KindResult {
   joinHttp: number[];
   reconnect?: { times: number[]; failed: number; attempts: Record<number, number> };
   rest?: { tables: number; window: WindowReport<RestWindow>; server: ServerMeter };
+  /** Joins made through another process than the table's (several processes). */
+  crossJoins: number[];
   errors: ErrorsReport;
-  serverLog: { errors: number; warnings: number; samples: string[] };
+  /** The errors of each process's generators, A first. */
+  processErrors: ErrorsReport[];
+  serverLogs: ServerLog[];
 }
 
 const positive = (name: string, v: string | undefined, fallback: number): number => {
@@ -121,6 +166,8 @@ export async function run(args: string[]): Promise<BenchResult> {
       profile: { type: 'string' },
       seed: { type: 'string' },
       generators: { type: 'string' },
+      processes: { type: 'string' },
+      'cross-seats': { type: 'string' },
     },
   });
   const smoke = values.smoke ?? false;
@@ -143,10 +190,24 @@ export async function run(args: string[]): Promise<BenchResult> {
     profile: values.profile !== undefined ? resolve(values.profile) : undefined,
     seed: Math.round(positive('seed', values.seed, 1)),
     generators: 1,
+    processes: Math.round(positive('processes', values.processes, 1)),
+    crossSeats: 0,
   };
+  if (s.processes > PROCESS_NAMES.length) throw new Error(`--processes: at most ${PROCESS_NAMES.length}`);
+  if (s.processes > 1) {
+    // measured by the one-process mode
+    s.bare = false;
+    s.rest = false;
+    s.crossSeats = values['cross-seats'] === '0' ? 0 : Math.round(positive('cross-seats', values['cross-seats'], 1));
+    if (s.crossSeats > 5) throw new Error('--cross-seats: 0 to 5 (seat 0 creates the table on its process)');
+  } else if (values['cross-seats'] !== undefined) {
+    throw new Error('--cross-seats needs --processes 2 or more');
+  }
   // Hitline's clients read far more than the bare room's (its `event` messages carry the
   // players): from a few hundred rooms on, one generator process is the bottleneck
-  s.generators = Math.round(positive('generators', values.generators, Math.max(...s.levels) >= 300 ? 2 : 1));
+  s.generators = Math.round(positive('generators', values.generators, Math.max(s.processes, Math.max(...s.levels) >= 300 ? 2 : 1)));
+  // every process gets the same number of generators, so the same share of the tables
+  if (s.generators % s.processes !== 0) throw new Error(`--generators must be a multiple of --processes (${s.processes})`);
   if (s.profile) mkdirSync(s.profile, { recursive: true });
 
   const hitline = await runKind('hitline', s);
@@ -154,58 +215,141 @@ export async function run(args: string[]): Promise<BenchResult> {
   return report(s, hitline, bare);
 }
 
-/** Starts the server of `kind` and the generators, runs every phase, stops them all. */
-async function runKind(kind: ServerKind, s: Settings): Promise<KindResult> {
-  const serverLog = { errors: 0, warnings: 0, samples: [] as string[] };
-  const { rpc: server, ready } = await spawnChild<ServerReady>(join(LIB, 'load-server.ts'), {
-    env: { LOAD_SERVER_KIND: kind, ...(s.profile ? { LOAD_PROFILE_DIR: s.profile } : {}) },
+const PROCESS_NAMES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+
+/**
+ * Starts the server process(es) of `kind`: one on SQLite, or (`processes` > 1)
+ * PostgreSQL and Redis first, then the processes on them one after the other (the
+ * first runs the migrations and loads the demo catalogue, the next ones find them
+ * done). `stop()` ends the processes, then the services, and is safe to call twice.
+ */
+async function startServers(kind: ServerKind, s: Settings): Promise<{ servers: ServerUnderTest[]; stop(): Promise<void> }> {
+  const servers: ServerUnderTest[] = [];
+  let services: Services | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+      await Promise.all(servers.map((x) => stopChild(x.rpc, () => x.rpc.call('stop'), 10_000)));
+      await services?.stop();
+    })());
+  // PostgreSQL and Redis run detached: an interrupted benchmark stops them too
+  const interrupted = (signal: NodeJS.Signals) => void stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  try {
+    let database: string | undefined;
+    if (s.processes > 1) {
+      process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+      services = await startServices();
+      database = (await freshDatabase(services.pgUrl, 'hitline_load')).url;
+    }
+    for (let i = 0; i < s.processes; i++) {
+      const name = PROCESS_NAMES[i]!;
+      let config: Record<string, string> | undefined;
+      if (services && database) {
+        // the public address must be known before listening: a free port picked here
+        const port = await freePort();
+        config = {
+          DATABASE_URL: database,
+          REDIS_URL: services.redisUrl,
+          PORT: String(port),
+          PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+          PROCESS_NAME: `load-${name.toLowerCase()}`,
+          // one audio worker is enough for one database (as scripts/cluster.ts does)
+          AUDIO_WORKER: i === 0 ? 'true' : 'false',
+        };
+      }
+      servers.push(await spawnServer(kind, s, s.processes > 1 ? name : '', config));
+    }
+    if (services) say(`${kind}: ${servers.length} server processes on PostgreSQL + Redis: ${servers.map((x) => `${x.name} ${x.base}`).join(', ')}`);
+    return { servers, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** One server process (load-server.ts); `name` is "" in the one-process mode. */
+async function spawnServer(kind: ServerKind, s: Settings, name: string, config: Record<string, string> | undefined): Promise<ServerUnderTest> {
+  const log: ServerLog = { errors: 0, warnings: 0, samples: [] };
+  const { rpc, ready } = await spawnChild<ServerReady>(join(LIB, 'load-server.ts'), {
+    env: { LOAD_SERVER_KIND: kind, ...(s.profile ? { LOAD_PROFILE_DIR: s.profile } : {}), ...(config ? { LOAD_SERVER_CONFIG: JSON.stringify(config) } : {}) },
     onOutput: (line) => {
       // pino JSON lines at warn (40) and above; anything else is printed as is
       let level = 0;
       try {
         level = (JSON.parse(line) as { level?: number }).level ?? 0;
       } catch {
-        console.log(`   [server] ${line}`);
+        console.log(`   [server${name ? ` ${name}` : ''}] ${line}`);
         return;
       }
-      if (level >= 50) serverLog.errors++;
-      else if (level >= 40) serverLog.warnings++;
-      if (level >= 40 && serverLog.samples.length < 8) serverLog.samples.push(line.slice(0, 300));
+      if (level >= 50) log.errors++;
+      else if (level >= 40) log.warnings++;
+      if (level >= 40 && log.samples.length < 8) log.samples.push(line.slice(0, 300));
     },
   });
-  const base = `http://127.0.0.1:${ready.port}`;
-  const gens = await Promise.all(Array.from({ length: s.generators }, () => spawnChild<{ pid: number }>(join(LIB, 'load-generator.ts')).then((g) => g.rpc)));
-  /** Generator i's share of `n` (tables, drops): the tables are dealt out like cards. */
-  const share = (n: number, i: number) => Math.floor(n / gens.length) + (i < n % gens.length ? 1 : 0);
-  const all = <T>(name: string, args: (i: number) => unknown = () => undefined) => Promise.all(gens.map((g, i) => g.call<T>(name, args(i))));
+  return { name, rpc, base: `http://127.0.0.1:${ready.port}`, log };
+}
+
+/** Starts the server(s) of `kind` and the generators, runs every phase, stops them all. */
+async function runKind(kind: ServerKind, s: Settings): Promise<KindResult> {
+  const { servers, stop: stopServers } = await startServers(kind, s);
+  let gens: ChildRpc[] = [];
   try {
-    await all('setup', (i) => ({ kind, base, seed: s.seed * 1000 + i, goals: s.goals }) satisfies GeneratorSetup);
+    gens = await Promise.all(Array.from({ length: s.generators }, () => spawnChild<{ pid: number }>(join(LIB, 'load-generator.ts')).then((g) => g.rpc)));
+    /** Generator i's share of `n` (tables, drops): the tables are dealt out like cards. */
+    const share = (n: number, i: number) => Math.floor(n / gens.length) + (i < n % gens.length ? 1 : 0);
+    const all = <T>(name: string, args: (i: number) => unknown = () => undefined) => Promise.all(gens.map((g, i) => g.call<T>(name, args(i))));
+    /** Generator i drives process i mod P (its tables live there); the other process is the next one. */
+    const home = (i: number) => servers[i % servers.length]!;
+    const other = (i: number) => servers[(i + 1) % servers.length]!;
+    await all('setup', (i) => ({
+      kind,
+      base: home(i).base,
+      seed: s.seed * 1000 + i,
+      goals: s.goals,
+      ...(servers.length > 1 ? { joinBase: other(i).base, crossSeats: s.crossSeats } : {}),
+    }) satisfies GeneratorSetup);
     await all('prepare', (i) => ({ rooms: share(Math.max(...s.levels), i) }));
     const levels: LevelResult[] = [];
     const joins: number[] = [];
     const joinHttp: number[] = [];
+    const crossJoins: number[] = [];
     for (const rooms of s.levels) {
-      await server.call('meter-start');
-      const grown = await all<{ joins: number[]; joinHttp: number[]; seconds: number; failed: number }>('grow', (i) => ({ rooms: share(rooms, i), joinRate: s.joinRate / gens.length }));
-      const joinMeter = await server.call<ServerMeter>('meter-stop');
+      await meterAll(servers, 'meter-start');
+      const grown = await all<{ joins: number[]; joinHttp: number[]; cross: number[]; seconds: number; failed: number }>('grow', (i) => ({ rooms: share(rooms, i), joinRate: s.joinRate / gens.length }));
+      const joinMeters = await meterAll(servers, 'meter-stop');
       const levelJoins = grown.flatMap((g) => g.joins);
       joins.push(...levelJoins);
       joinHttp.push(...grown.flatMap((g) => g.joinHttp));
+      crossJoins.push(...grown.flatMap((g) => g.cross));
       const failed = grown.reduce((a, g) => a + g.failed, 0);
       say(
         `${kind}: ${rooms} rooms playing after ${Math.max(...grown.map((g) => g.seconds)).toFixed(0)} s of joins (join p99 ${percentiles([...levelJoins]).p99.toFixed(1)} ms${failed ? `, ${failed} tables failed` : ''}; ` +
-          `server meanwhile ${joinMeter.cpuPercent.toFixed(0)} % CPU, loop p99 ${joinMeter.loopDelay.p99.toFixed(1)} ms); measuring; load average ${loadAverage()}`,
+          `${servers.length > 1 ? 'servers' : 'server'} meanwhile ${joinMeters.map((m, p) => `${servers[p]!.name ? `${servers[p]!.name} ` : ''}${m.cpuPercent.toFixed(0)} % CPU, loop p99 ${m.loopDelay.p99.toFixed(1)} ms`).join('; ')}); measuring; load average ${loadAverage()}`,
       );
       await sleep(s.settleMs);
       const seconds = kind === 'bare' ? s.bareSeconds : s.seconds;
-      const { windows, server: meter } = await measure(server, gens, 'window', seconds);
+      const { windows, servers: meters } = await measure(servers, gens, 'window', seconds);
       const window = mergeWindows(windows as WindowReport<WindowCounts>[]);
-      if (s.profile) say(`heap snapshot: ${await server.call<string | null>('heap-snapshot')}`);
-      levels.push({ rooms, joins: levelJoins, joinSeconds: Math.max(...grown.map((g) => g.seconds)), window, server: meter });
+      if (s.profile) for (const x of servers) say(`heap snapshot: ${await x.rpc.call<string | null>('heap-snapshot')}`);
+      levels.push({ rooms, joins: levelJoins, joinSeconds: Math.max(...grown.map((g) => g.seconds)), window, windows: windows as WindowReport<WindowCounts>[], server: meters[0]!, servers: meters });
       const lat = percentiles([...window.counts.latencies]);
-      say(`${kind} ${rooms} rooms (${seconds} s): p50 ${lat.p50.toFixed(2)} ms, p99 ${lat.p99.toFixed(2)} ms, server CPU ${meter.cpuPercent.toFixed(1)} %, loop p99 ${meter.loopDelay.p99.toFixed(1)} ms, RSS ${meter.rssMB.toFixed(0)} MB`);
+      const meterText = (m: ServerMeter) => `CPU ${m.cpuPercent.toFixed(1)} %, loop p99 ${m.loopDelay.p99.toFixed(1)} ms, RSS ${m.rssMB.toFixed(0)} MB`;
+      say(
+        `${kind} ${rooms} rooms (${seconds} s): p50 ${lat.p50.toFixed(2)} ms, p99 ${lat.p99.toFixed(2)} ms, ` +
+          (servers.length > 1 ? meters.map((m, p) => `process ${servers[p]!.name} (${m.rooms} rooms): ${meterText(m)}`).join('; ') : `server ${meterText(meters[0]!)}`),
+      );
     }
-    const result: KindResult = { kind, levels, joins, joinHttp, errors: undefined as unknown as ErrorsReport, serverLog };
+    const result: KindResult = {
+      kind,
+      levels,
+      joins,
+      joinHttp,
+      crossJoins,
+      errors: undefined as unknown as ErrorsReport,
+      processErrors: [],
+      serverLogs: servers.map((x) => x.log),
+    };
     if (kind === 'hitline') {
       say(`${kind}: dropping ${s.reconnects} sockets, ${s.reconnectRate} per second`);
       const r = await all<{ times: number[]; failed: number; attempts: Record<number, number> }>('reconnects', (i) => ({ count: share(s.reconnects, i), rate: s.reconnectRate / gens.length, graceMs: GRACE_MS }));
@@ -221,25 +365,32 @@ async function runKind(kind: ServerKind, s: Settings): Promise<KindResult> {
       const tables = await rest.call<number>('rest-setup', { tables: s.restRate, rate: 25 });
       say(`${kind}: ${tables} REST tables with 6 SSE streams each; measuring ${s.restSeconds} s`);
       await sleep(1000);
-      const { windows, server: meter } = await measure(server, [rest], 'rest-window', s.restSeconds);
-      result.rest = { tables, window: windows[0] as WindowReport<RestWindow>, server: meter };
+      const { windows, servers: meters } = await measure(servers, [rest], 'rest-window', s.restSeconds);
+      result.rest = { tables, window: windows[0] as WindowReport<RestWindow>, server: meters[0]! };
       await rest.call('rest-teardown');
     }
-    result.errors = mergeErrors(await all<ErrorsReport>('errors'));
+    const errors = await all<ErrorsReport>('errors');
+    result.errors = mergeErrors(errors);
+    result.processErrors = servers.map((_, p) => mergeErrors(errors.filter((_, i) => i % servers.length === p)));
     return result;
   } finally {
-    await stop(gens, server);
+    await Promise.all(gens.map((g) => stopChild(g, () => g.child.connected && g.child.disconnect(), 5000)));
+    await stopServers();
   }
 }
 
-/** One measured window: the server's meter around the generators'. */
-async function measure(server: ChildRpc, gens: ChildRpc[], prefix: string, seconds: number): Promise<{ windows: unknown[]; server: ServerMeter }> {
-  await server.call('meter-start');
+/** `meter-start` or `meter-stop` on every server process at once. */
+function meterAll(servers: ServerUnderTest[], call: 'meter-start' | 'meter-stop'): Promise<ServerMeter[]> {
+  return Promise.all(servers.map((x) => x.rpc.call<ServerMeter>(call)));
+}
+
+/** One measured window: the servers' meters around the generators'. */
+async function measure(servers: ServerUnderTest[], gens: ChildRpc[], prefix: string, seconds: number): Promise<{ windows: unknown[]; servers: ServerMeter[] }> {
+  await meterAll(servers, 'meter-start');
   await Promise.all(gens.map((g) => g.call(`${prefix}-start`)));
   await sleep(seconds * 1000);
   const windows = await Promise.all(gens.map((g) => g.call(`${prefix}-stop`)));
-  const meter = await server.call<ServerMeter>('meter-stop');
-  return { windows, server: meter };
+  return { windows, servers: await meterAll(servers, 'meter-stop') };
 }
 
 /** The generators' windows as one: samples and counts added up, the generators' own figures summed (CPU, heap) or the worst (delays). */
@@ -285,11 +436,27 @@ function mergeErrors(es: ErrorsReport[]): ErrorsReport {
   };
 }
 
-async function stop(gens: ChildRpc[], server: ChildRpc): Promise<void> {
-  for (const g of gens) g.child.disconnect();
-  await Promise.all(gens.map((g) => Promise.race([g.exited, sleep(5000).then(() => g.child.kill())])));
-  await server.call('stop').catch(() => undefined);
-  await Promise.race([server.exited, sleep(10_000).then(() => server.child.kill())]);
+/** Asks a child to end (`ask`) and kills it when it is still there after `ms`. */
+async function stopChild(c: ChildRpc, ask: () => unknown, ms: number): Promise<void> {
+  if (c.child.exitCode !== null || c.child.signalCode !== null) return;
+  await Promise.resolve()
+    .then(ask)
+    .catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([c.exited, new Promise<void>((resolve) => (timer = setTimeout(() => resolve(void c.child.kill()), ms)))]);
+  clearTimeout(timer);
+}
+
+/** A free TCP port on loopback (a server process announces it before it listens). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -328,30 +495,41 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
       const bl = percentiles([...b.window.counts.latencies]);
       bareLine(`move → last client`, { unit: 'ms', stats: bl, note: `${int(b.window.counts.actions)} moves` });
     }
-    figures.push({
-      label: `${tag}: server CPU per accepted move`,
-      unit: 'ms',
-      value: Math.round(perAction(l) * 1000) / 1000,
-      budget: { id: 'P1', stat: 'value', max: P1_CPU_PER_ACTION, enforced: enforced && atP1 },
-      note: `server ${l.server.cpuPercent.toFixed(1)} % of a core at ${(l.window.counts.actions / (l.server.wallMs / 1000)).toFixed(0)} moves/s; ${sentText(l)}`,
-    });
-    if (b) bareLine('CPU per move', { unit: 'ms', value: Math.round(perAction(b) * 1000) / 1000, note: `${b.server.cpuPercent.toFixed(1)} % of a core at ${(b.window.counts.actions / (b.server.wallMs / 1000)).toFixed(0)} moves/s; ${sentText(b)}` });
-    figures.push({
-      label: `${tag}: server event-loop delay`,
-      unit: 'ms',
-      stats: l.server.loopDelay,
-      budget: { id: 'P1', stat: 'p99', max: P1_LOOP_P99, enforced: enforced && atP1 },
-      note: `GC ${int(l.server.gcMs)} ms in ${l.server.gcCount} pauses, longest ${l.server.gcMaxMs.toFixed(1)} ms`,
-    });
-    if (b) bareLine('event-loop delay', { unit: 'ms', stats: b.server.loopDelay, note: `GC ${int(b.server.gcMs)} ms, longest ${b.server.gcMaxMs.toFixed(1)} ms` });
-    figures.push({
-      label: `${tag}: server RSS (peak)`,
-      unit: 'MB',
-      value: Math.round(l.server.rssMB),
-      budget: { id: 'P1', stat: 'value', max: P1_RSS, enforced: enforced && atP1 },
-      note: `heap ${l.server.heapUsedMB.toFixed(0)} of ${l.server.heapTotalMB.toFixed(0)} MB, external ${l.server.externalMB.toFixed(0)} MB; at the end anon ${l.server.rssAnonMB?.toFixed(0)}, file ${l.server.rssFileMB?.toFixed(0)}, shmem ${l.server.rssShmemMB?.toFixed(0)} MB`,
-    });
-    if (b) bareLine('RSS (peak)', { unit: 'MB', value: Math.round(b.server.rssMB), note: `heap ${b.server.heapUsedMB.toFixed(0)} of ${b.server.heapTotalMB.toFixed(0)} MB, external ${b.server.externalMB.toFixed(0)} MB; anon ${b.server.rssAnonMB?.toFixed(0)}, file ${b.server.rssFileMB?.toFixed(0)} MB` });
+    // P1, of the one server or of each process (its tables' moves only), judged against the budgets at the total room count
+    const p1 = (who: string, m: ServerMeter, actions: number): Figure[] => [
+      {
+        label: `${tag}: ${who}server CPU per accepted move`,
+        unit: 'ms',
+        value: Math.round((actions > 0 ? m.cpuMs / actions : NaN) * 1000) / 1000,
+        budget: { id: 'P1', stat: 'value', max: P1_CPU_PER_ACTION, enforced: enforced && atP1 },
+        note: `${who ? `${int(m.rooms)} rooms, ${int(m.clients)} clients; ` : ''}server ${m.cpuPercent.toFixed(1)} % of a core at ${(actions / (m.wallMs / 1000)).toFixed(0)} moves/s; ${sentText(m, actions)}`,
+      },
+      {
+        label: `${tag}: ${who}server event-loop delay`,
+        unit: 'ms',
+        stats: m.loopDelay,
+        budget: { id: 'P1', stat: 'p99', max: P1_LOOP_P99, enforced: enforced && atP1 },
+        note: `GC ${int(m.gcMs)} ms in ${m.gcCount} pauses, longest ${m.gcMaxMs.toFixed(1)} ms`,
+      },
+      {
+        label: `${tag}: ${who}server RSS (peak)`,
+        unit: 'MB',
+        value: Math.round(m.rssMB),
+        budget: { id: 'P1', stat: 'value', max: P1_RSS, enforced: enforced && atP1 },
+        note: `heap ${m.heapUsedMB.toFixed(0)} of ${m.heapTotalMB.toFixed(0)} MB, external ${m.externalMB.toFixed(0)} MB; at the end anon ${m.rssAnonMB?.toFixed(0)}, file ${m.rssFileMB?.toFixed(0)}, shmem ${m.rssShmemMB?.toFixed(0)} MB`,
+      },
+    ];
+    if (s.processes === 1) {
+      const [cpu, loop, rss] = p1('', l.server, l.window.counts.actions);
+      figures.push(cpu!);
+      if (b) bareLine('CPU per move', { unit: 'ms', value: Math.round(perAction(b) * 1000) / 1000, note: `${b.server.cpuPercent.toFixed(1)} % of a core at ${(b.window.counts.actions / (b.server.wallMs / 1000)).toFixed(0)} moves/s; ${sentText(b.server, b.window.counts.actions)}` });
+      figures.push(loop!);
+      if (b) bareLine('event-loop delay', { unit: 'ms', stats: b.server.loopDelay, note: `GC ${int(b.server.gcMs)} ms, longest ${b.server.gcMaxMs.toFixed(1)} ms` });
+      figures.push(rss!);
+      if (b) bareLine('RSS (peak)', { unit: 'MB', value: Math.round(b.server.rssMB), note: `heap ${b.server.heapUsedMB.toFixed(0)} of ${b.server.heapTotalMB.toFixed(0)} MB, external ${b.server.externalMB.toFixed(0)} MB; anon ${b.server.rssAnonMB?.toFixed(0)}, file ${b.server.rssFileMB?.toFixed(0)} MB` });
+    } else {
+      for (const [p, m] of l.servers.entries()) figures.push(...p1(`process ${PROCESS_NAMES[p]}: `, m, processActions(l, p)));
+    }
     const gm = l.window.generator;
     notes.push(
       `${tag}: generator${s.generators > 1 ? `s (${s.generators} processes)` : ''} ${gm.cpuPercent.toFixed(0)} % of a core, loop p99 ${gm.loopDelay.p99.toFixed(1)} / max ${gm.loopDelay.max.toFixed(0)} ms, heap ${gm.heapUsedMB.toFixed(0)} MB, longest GC ${gm.gcMaxMs.toFixed(0)} ms; ` +
@@ -373,7 +551,9 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
     unit: 'ms',
     stats: joins,
     budget: { id: 'P4', stat: 'p99', max: P4_P99, enforced: enforced && s.joinRate >= 50 },
-    note: `while the rooms already seated play; matchmaking request p50 ${percentiles([...hit.joinHttp]).p50.toFixed(1)} / p99 ${percentiles([...hit.joinHttp]).p99.toFixed(1)} ms`,
+    note:
+      `while the rooms already seated play; matchmaking request p50 ${percentiles([...hit.joinHttp]).p50.toFixed(1)} / p99 ${percentiles([...hit.joinHttp]).p99.toFixed(1)} ms` +
+      (hit.crossJoins.length > 0 ? `; ${int(hit.crossJoins.length)} joins through the other process: p50 ${percentiles([...hit.crossJoins]).p50.toFixed(1)} / p99 ${percentiles([...hit.crossJoins]).p99.toFixed(1)} ms` : ''),
   });
   if (bare) bareLine('join', { unit: 'ms', stats: percentiles([...bare.joins]) });
 
@@ -410,10 +590,9 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
   }
 
   // errors: never allowed, smoke or not
-  const errorFigure = (who: string, k: KindResult) => {
-    const e = k.errors;
-    const total = e.ws.total + (e.rest?.total ?? 0) + k.serverLog.errors;
-    const kinds = { ...e.ws.kinds, ...Object.fromEntries(Object.entries(e.rest?.kinds ?? {}).map(([n, c]) => [`rest ${n}`, c])), ...(k.serverLog.errors ? { 'server log errors': k.serverLog.errors } : {}) };
+  const errorFigure = (who: string, e: ErrorsReport, log: ServerLog) => {
+    const total = e.ws.total + (e.rest?.total ?? 0) + log.errors;
+    const kinds = { ...e.ws.kinds, ...Object.fromEntries(Object.entries(e.rest?.kinds ?? {}).map(([n, c]) => [`rest ${n}`, c])), ...(log.errors ? { 'server log errors': log.errors } : {}) };
     figures.push({
       label: `${who}errors (failed joins, refused or lost moves, drops, server errors)`,
       unit: '',
@@ -422,9 +601,11 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
       ...(total > 0 ? { note: Object.entries(kinds).map(([n, c]) => `${n} ${c}`).join(', ') } : {}),
     });
     for (const line of [...e.ws.samples, ...(e.rest?.samples ?? [])].slice(0, 8)) notes.push(`${who}error: ${line}`);
-    for (const line of k.serverLog.samples) notes.push(`${who}server log: ${line}`);
+    for (const line of log.samples) notes.push(`${who}server log: ${line}`);
   };
-  errorFigure('', hit);
+  // several processes: each one's own (its server log, the clients of its tables)
+  if (s.processes === 1) errorFigure('', hit.errors, hit.serverLogs[0]!);
+  else for (const [p, log] of hit.serverLogs.entries()) errorFigure(`process ${PROCESS_NAMES[p]}: `, hit.processErrors[p]!, log);
   figures.push({
     label: 'complete games played (WebSocket + REST)',
     unit: '',
@@ -432,17 +613,30 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
     budget: { id: 'P1', stat: 'value', min: 1 },
     note: `goals ${s.goals.join('/')} cards; a new round starts when one ends`,
   });
-  if (bare) errorFigure('bare room: ', bare);
+  if (bare) errorFigure('bare room: ', bare.errors, bare.serverLogs[0]!);
 
-  notes.push(
-    `server: its own process, fresh SQLite database, demo catalogue (card mode), LOG_LEVEL=warn, RATE_LIMIT_FACTOR=100 (guest creation from one address: 4,800 guests in minutes); figures from process.cpuUsage, monitorEventLoopDelay (1 ms), memoryUsage.rss`,
-    `moves about 1 per table per second (0.75–1.25 s apart), latency = send → the last of the table's 6 clients sees the room's seq pass its previous value (state patch or event)`,
-  );
-  if (hit.serverLog.warnings > 0) notes.push(`server logged ${hit.serverLog.warnings} warning(s)`);
+  if (s.processes === 1) {
+    notes.push(
+      `server: its own process, fresh SQLite database, demo catalogue (card mode), LOG_LEVEL=warn, RATE_LIMIT_FACTOR=100 (guest creation from one address: 4,800 guests in minutes); figures from process.cpuUsage, monitorEventLoopDelay (1 ms), memoryUsage.rss`,
+    );
+  } else {
+    const names = PROCESS_NAMES.slice(0, s.processes).join(', ');
+    notes.push(
+      `${s.processes} server processes (${names}), each its own process, on one fresh PostgreSQL database and one Redis (RedisPresence + RedisDriver), started one after the other (A runs the migrations and loads the demo catalogue); card mode, LOG_LEVEL=warn, RATE_LIMIT_FACTOR=100; each measures itself (process.cpuUsage, monitorEventLoopDelay (1 ms), memoryUsage.rss)`,
+      `this mode measures the WebSocket load split over ${s.processes} processes: every table is created and played on its home process (tables dealt out evenly, generator i → process i mod ${s.processes}); ${s.crossSeats} of each table's 6 seats ${s.crossSeats === 1 ? 'joins' : 'join'} through another process's matchmaking (seat reserved over Redis, WebSocket to the room's process); ` +
+        `P1 (CPU per accepted move of the process's own tables, event-loop delay p99, RSS peak, errors) judged per process against the one-process budgets at the total room count, P2 over all moves; P4 and P5 as in the one-process mode; the bare room and the REST/SSE run (P3) are not run (the one-process mode measures them)`,
+    );
+  }
+  notes.push(`moves about 1 per table per second (0.75–1.25 s apart), latency = send → the last of the table's 6 clients sees the room's seq pass its previous value (state patch or event)`);
+  for (const [p, log] of hit.serverLogs.entries()) if (log.warnings > 0) notes.push(`${s.processes > 1 ? `process ${PROCESS_NAMES[p]}: ` : ''}server logged ${log.warnings} warning(s)`);
   if (s.smoke) notes.push('smoke run: timing budgets shown but not enforced; errors and complete games still count');
-  if (!s.bare) notes.push('bare room skipped (--no-bare)');
+  if (!s.bare && s.processes === 1) notes.push('bare room skipped (--no-bare)');
+  const what =
+    s.processes === 1
+      ? `(P1, P2, P4, P5); REST + SSE at ${s.restRate} moves/s (P3)${s.bare ? '; a bare Colyseus room under the same load' : ''}`
+      : `split over ${s.processes} server processes on PostgreSQL + Redis (P1 per process, P2, P4, P5)`;
   return {
-    title: `load: ${s.levels.map(int).join(' then ')} rooms × 6 WebSocket clients at ~1 move/room/s, joins at ${s.joinRate}/s (P1, P2, P4, P5); REST + SSE at ${s.restRate} moves/s (P3)${s.bare ? '; a bare Colyseus room under the same load' : ''}`,
+    title: `load: ${s.levels.map(int).join(' then ')} rooms × 6 WebSocket clients at ~1 move/room/s, joins at ${s.joinRate}/s ${what}`,
     figures,
     notes,
     data: {
@@ -454,10 +648,15 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
 }
 
 /** What the server sent per move over its WebSockets. */
-function sentText(l: LevelResult): string {
-  const n = Math.max(1, l.window.counts.actions);
-  const calls = l.server.writeCalls !== undefined ? `, ${(l.server.writeCalls / n).toFixed(1)} write calls` : '';
-  return `sent ${(l.server.wsFrames / n).toFixed(1)} frames, ${(l.server.wsBytes / n / 1024).toFixed(1)} KB per move (patches ${(l.server.wsPatchBytes / n / 1024).toFixed(1)} KB)${calls}`;
+function sentText(m: ServerMeter, actions: number): string {
+  const n = Math.max(1, actions);
+  const calls = m.writeCalls !== undefined ? `, ${(m.writeCalls / n).toFixed(1)} write calls` : '';
+  return `sent ${(m.wsFrames / n).toFixed(1)} frames, ${(m.wsBytes / n / 1024).toFixed(1)} KB per move (patches ${(m.wsPatchBytes / n / 1024).toFixed(1)} KB)${calls}`;
+}
+
+/** Moves of process p's tables in the window: those of its generators (generator i drives process i mod processes). */
+function processActions(l: LevelResult, p: number): number {
+  return l.windows.filter((_, i) => i % l.servers.length === p).reduce((a, w) => a + w.counts.actions, 0);
 }
 
 function moveText(moves: Partial<Record<string, number>>): string {
@@ -479,12 +678,25 @@ function summary(k: KindResult) {
       actions: l.window.counts.actions,
       moves: l.window.counts.moves,
       completed: l.window.counts.completed,
-      server: l.server,
+      ...(l.servers.length === 1
+        ? { server: l.server }
+        : {
+            // several processes: each one's figures, with the moves of its own tables
+            processes: l.servers.map((m, i) => {
+              const actions = processActions(l, i);
+              return { process: PROCESS_NAMES[i], rooms: m.rooms, clients: m.clients, actions, cpu_ms_per_move: actions > 0 ? m.cpuMs / actions : null, server: m };
+            }),
+          }),
       generator: l.window.generator,
     })),
     reconnect: k.reconnect ? { ...p(k.reconnect.times), failed: k.reconnect.failed } : undefined,
     rest: k.rest ? { tables: k.rest.tables, latency: p(k.rest.window.counts.latencies), responses: p(k.rest.window.counts.responses), server: k.rest.server, moves: k.rest.window.counts.moves } : undefined,
     errors: k.errors,
-    server_log: k.serverLog,
+    ...(k.serverLogs.length === 1
+      ? { server_log: k.serverLogs[0] }
+      : {
+          cross_joins: p(k.crossJoins),
+          processes: k.serverLogs.map((log, i) => ({ process: PROCESS_NAMES[i], errors: k.processErrors[i], server_log: log })),
+        }),
   };
 }

@@ -22,6 +22,9 @@ export interface GeneratorSetup {
   base: string;
   seed: number;
   goals: number[];
+  /** Several server processes: the one a share of the seats makes its matchmaking request to (see WsFleet). */
+  joinBase?: string;
+  crossSeats?: number;
 }
 
 export interface WindowReport<T> {

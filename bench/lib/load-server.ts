@@ -6,6 +6,11 @@
  * from process.cpuUsage(), event-loop delay from monitorEventLoopDelay, peak RSS
  * from process.memoryUsage.rss(), and garbage-collection pauses, so the figures
  * are the server's own, not the machine's.
+ *
+ * `LOAD_SERVER_CONFIG` (JSON, Hitline only) overrides configuration keys of
+ * server/config.ts: the two-process mode of bench/load.ts gives each process
+ * DATABASE_URL (PostgreSQL), REDIS_URL, PORT, PUBLIC_ADDRESS, PROCESS_NAME and
+ * AUDIO_WORKER this way (the SQLite file is then unused).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -78,6 +83,7 @@ if (kind === 'hitline') {
       CLIENT_DIR: join(dir, 'no-client'),
       AUDIO_DIR: join(dir, 'audio'),
       // the demo catalogue (assets/demo-hits.yml) is the default
+      ...(JSON.parse(process.env.LOAD_SERVER_CONFIG ?? '{}') as Record<string, string>),
     }),
   );
   port = server.port;

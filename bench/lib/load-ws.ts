@@ -11,6 +11,12 @@ import { HttpUser } from './load-http.ts';
  * last of the table's six clients has seen the room's `seq` pass the value it
  * had before (a state patch or, for Hitline, an `event` message: whichever
  * reaches the client first).
+ *
+ * With several server processes (`joinBase`), the table lives on the process of
+ * `base` (where seat 0 creates it), and the last `crossSeats` seats of each table
+ * make their matchmaking request to the process of `joinBase` instead: it
+ * reserves their seat on the room's process, whose public address their
+ * WebSocket then goes to.
  */
 
 export const SEATS = 6;
@@ -226,6 +232,9 @@ export interface FleetOptions {
   /** Goals of the games (cards to win), drawn per table: varied game lengths. */
   goals: number[];
   years: Map<string, number>;
+  /** Another server process for the matchmaking of the last `crossSeats` seats of each table. */
+  joinBase?: string;
+  crossSeats?: number;
 }
 
 export class WsFleet {
@@ -235,6 +244,8 @@ export class WsFleet {
   readonly seed: number;
   readonly goals: number[];
   readonly years: Map<string, number>;
+  readonly joinBase: string | undefined;
+  readonly crossSeats: number;
   readonly errors = new ErrorLog();
   readonly tables: Table[] = [];
   /** Guests made ahead of the joins (Hitline). */
@@ -243,6 +254,7 @@ export class WsFleet {
   completedTotal = 0;
   private joinTimes: number[] = [];
   private joinHttpTimes: number[] = [];
+  private crossTimes: number[] = [];
 
   constructor(o: FleetOptions) {
     this.kind = o.kind;
@@ -251,6 +263,8 @@ export class WsFleet {
     this.seed = o.seed;
     this.goals = o.goals;
     this.years = o.years;
+    this.joinBase = o.joinBase;
+    this.crossSeats = o.joinBase ? Math.min(SEATS - 1, o.crossSeats ?? 0) : 0;
   }
 
   /** Makes the guests of `rooms` tables (Hitline), `concurrency` at a time. */
@@ -275,9 +289,10 @@ export class WsFleet {
    * `joinRate` per second (open loop), and resolves when every new table plays.
    * Returns each join's time (matchmaking request → WebSocket → first full state).
    */
-  async grow(rooms: number, joinRate: number): Promise<{ joins: number[]; joinHttp: number[]; seconds: number; failed: number }> {
+  async grow(rooms: number, joinRate: number): Promise<{ joins: number[]; joinHttp: number[]; cross: number[]; seconds: number; failed: number }> {
     this.joinTimes = [];
     this.joinHttpTimes = [];
+    this.crossTimes = [];
     const first = this.tables.length;
     const added: Table[] = [];
     for (let no = first; no < rooms; no++) {
@@ -311,7 +326,7 @@ export class WsFleet {
         t.fail();
       }
     }
-    return { joins: this.joinTimes, joinHttp: this.joinHttpTimes, seconds: (performance.now() - started) / 1000, failed };
+    return { joins: this.joinTimes, joinHttp: this.joinHttpTimes, cross: this.crossTimes, seconds: (performance.now() - started) / 1000, failed };
   }
 
   private async join(seat: Seat): Promise<void> {
@@ -337,7 +352,8 @@ export class WsFleet {
         httpMs = performance.now() - h0;
         return res;
       };
-      const client = new Client(this.base, { ...(seat.user ? { headers: { cookie: seat.user.cookie } } : {}), fetchFn });
+      const cross = seat.index >= SEATS - this.crossSeats;
+      const client = new Client(cross ? this.joinBase! : this.base, { ...(seat.user ? { headers: { cookie: seat.user.cookie } } : {}), fetchFn });
       const t0 = performance.now();
       let room: Room<any, any>;
       if (this.kind === 'bare' && seat.index === 0) {
@@ -358,6 +374,7 @@ export class WsFleet {
           seat.joinedAt = Date.now();
           this.joinTimes.push(performance.now() - t0);
           this.joinHttpTimes.push(httpMs);
+          if (cross) this.crossTimes.push(performance.now() - t0);
           room.onStateChange.remove(check);
           resolve();
         };
