@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defineRoom, defineServer, LocalPresence, matchMaker, type Presence } from '@colyseus/core';
-import { WebSocketTransport } from '@colyseus/ws-transport';
+import { SpreadPingTransport } from './transport.ts';
 import { configureApp } from './app.ts';
 import { loadConfig, publicAddressOf, type Config } from './config.ts';
 import { isPostgres, openDatabase, type Db } from './db/index.ts';
@@ -70,7 +70,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     onProgress: (data) => void hub.publishGlobal({ event: 'process_hits', data }),
   });
 
-  const transport = new WebSocketTransport();
+  const transport = new SpreadPingTransport();
   // The client is served from this origin. Colyseus would answer every response with
   // CORS headers reflecting any Origin with credentials; a same-origin app needs none.
   matchMaker.controller.DEFAULT_CORS_HEADERS = {} as typeof matchMaker.controller.DEFAULT_CORS_HEADERS;
