@@ -46,7 +46,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadAverage, percentiles, type BenchResult, type Figure, type Percentiles } from './lib/bench.ts';
+import { loadAverage, percentiles, STALL_MS, type BenchResult, type Figure, type Percentiles, type ProcessMeter } from './lib/bench.ts';
 import type { ErrorsReport, GeneratorSetup, WindowReport } from './lib/load-generator.ts';
 import { spawnChild, type ChildRpc } from './lib/load-ipc.ts';
 import type { RestWindow } from './lib/load-rest.ts';
@@ -55,6 +55,15 @@ import type { WindowCounts } from './lib/load-ws.ts';
 import { freshDatabase, startServices, type Services } from '../tests/infra/services.ts';
 
 const LIB = join(import.meta.dirname, 'lib');
+
+/**
+ * V8 flags of the load generators. Their thousands of SDK clients make a lot of
+ * short-lived garbage: a young generation of 64 MB lets it die there instead of
+ * filling the old one, and a generator's collections run on its own thread only,
+ * so they do not take the server's core from it in bursts (2 cores: a generator's
+ * parallel mark-compact stalled every process at once for 100–300 ms).
+ */
+const GENERATOR_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=64'];
 
 /** Budgets of budgets.md in ms / MB. */
 const P1_CPU_PER_ACTION = 0.37;
@@ -295,7 +304,7 @@ async function runKind(kind: ServerKind, s: Settings): Promise<KindResult> {
   const { servers, stop: stopServers } = await startServers(kind, s);
   let gens: ChildRpc[] = [];
   try {
-    gens = await Promise.all(Array.from({ length: s.generators }, () => spawnChild<{ pid: number }>(join(LIB, 'load-generator.ts')).then((g) => g.rpc)));
+    gens = await Promise.all(Array.from({ length: s.generators }, () => spawnChild<{ pid: number }>(join(LIB, 'load-generator.ts'), { execArgv: GENERATOR_FLAGS }).then((g) => g.rpc)));
     /** Generator i's share of `n` (tables, drops): the tables are dealt out like cards. */
     const share = (n: number, i: number) => Math.floor(n / gens.length) + (i < n % gens.length ? 1 : 0);
     const all = <T>(name: string, args: (i: number) => unknown = () => undefined) => Promise.all(gens.map((g, i) => g.call<T>(name, args(i))));
@@ -393,6 +402,20 @@ async function measure(servers: ServerUnderTest[], gens: ChildRpc[], prefix: str
   return { windows, servers: await meterAll(servers, 'meter-stop') };
 }
 
+/**
+ * The longest event-loop stalls of each process over a window (at most 5 each),
+ * with when they ended, in seconds since the first of them: stalls of several
+ * processes at the same moment are the machine's, not one program's.
+ */
+function stallText(procs: { name: string; meter: ProcessMeter }[]): string {
+  const all = procs.flatMap((p) => p.meter.stalls);
+  if (all.length === 0) return `no event-loop stall over ${STALL_MS} ms`;
+  const t0 = Math.min(...all.map((x) => x.at));
+  return `stalls over ${STALL_MS} ms (ms @ s): ${procs
+    .map((p) => `${p.name} ${p.meter.stalls.length === 0 ? 'none' : p.meter.stalls.slice(0, 5).map((x) => `${x.ms.toFixed(0)} @ ${((x.at - t0) / 1000).toFixed(1)}`).join(', ')}`)
+    .join('; ')}`;
+}
+
 /** The generators' windows as one: samples and counts added up, the generators' own figures summed (CPU, heap) or the worst (delays). */
 function mergeWindows(ws: WindowReport<WindowCounts>[]): WindowReport<WindowCounts> {
   const first = ws[0]!;
@@ -416,6 +439,7 @@ function mergeWindows(ws: WindowReport<WindowCounts>[]): WindowReport<WindowCoun
     gcMaxMs: worst((g) => g.gcMaxMs),
     loopDelay: { ...first.generator.loopDelay, p99: worst((g) => g.loopDelay.p99), max: worst((g) => g.loopDelay.max) },
     rssMB: ws.reduce((a, w) => a + w.generator.rssMB, 0),
+    stalls: ws.flatMap((w) => w.generator.stalls).sort((a, b) => b.ms - a.ms).slice(0, 20),
   };
   return { counts, generator };
 }
@@ -541,6 +565,7 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
       .join(', ');
     const first = percentiles([...l.window.counts.first]);
     notes.push(`${tag}: send → FIRST client p50 ${first.p50.toFixed(2)} / p99 ${first.p99.toFixed(2)} ms; p99 by move (ms): ${byKind}`);
+    notes.push(`${tag}: ${stallText([...l.servers.map((m, p) => ({ name: l.servers.length > 1 ? `process ${PROCESS_NAMES[p]}` : 'server', meter: m })), { name: 'generators', meter: gm }])}`);
     if (b) notes.push(`  bare ${tag}: generator${s.generators > 1 ? 's' : ''} ${b.window.generator.cpuPercent.toFixed(0)} % of a core, loop p99 ${b.window.generator.loopDelay.p99.toFixed(1)} ms, machine ${b.window.generator.machineBusyCores?.toFixed(2) ?? '?'} cores busy`);
   }
 

@@ -97,7 +97,12 @@ export interface ProcessMeter {
   /** Event-loop delay in ms: how much later than due the sampling timer ran. */
   loopDelay: Percentiles;
   rssMB: number;
+  /** Event-loop stalls over STALL_MS: when (epoch ms, at their end) and how long (ms), longest first, at most 20. */
+  stalls: { at: number; ms: number }[];
 }
+
+/** A turn of the event loop longer than this counts as a stall (ProcessMeter.stalls). */
+export const STALL_MS = 40;
 
 /**
  * Starts measuring this process (the server, when it runs in the benchmark's
@@ -114,10 +119,19 @@ export function meterProcess(): { stop(): ProcessMeter } {
   const wall = performance.now();
   let rss = process.memoryUsage.rss();
   const rssTimer = setInterval(() => (rss = Math.max(rss, process.memoryUsage.rss())), 100);
+  // when the stalls happen: stalls of two processes at the same moment point at the machine
+  const stalls: { at: number; ms: number }[] = [];
+  let last = performance.now();
+  const stallTimer = setInterval(() => {
+    const now = performance.now();
+    if (now - last > STALL_MS + 10) stalls.push({ at: Date.now(), ms: now - last - 10 });
+    last = now;
+  }, 10);
   return {
     stop() {
       histogram.disable();
       clearInterval(rssTimer);
+      clearInterval(stallTimer);
       const used = process.cpuUsage(cpu);
       const machineNow = machineTicks();
       const ms = (ns: number) => Math.max(0, ns / 1e6 - resolution);
@@ -129,6 +143,7 @@ export function meterProcess(): { stop(): ProcessMeter } {
             : undefined,
         loopDelay: { n: histogram.count, p50: ms(histogram.percentile(50)), p95: ms(histogram.percentile(95)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) },
         rssMB: Math.max(rss, process.memoryUsage.rss()) / (1024 * 1024),
+        stalls: stalls.sort((a, b) => b.ms - a.ms).slice(0, 20),
       };
     },
   };
