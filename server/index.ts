@@ -67,7 +67,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     concurrency: config.AUDIO_CONCURRENCY,
     fetchTimeoutMs: config.AUDIO_FETCH_TIMEOUT_SECONDS * 1000,
     processTimeoutMs: config.AUDIO_PROCESS_TIMEOUT_SECONDS * 1000,
-    onProgress: (data) => void hub.publishGlobal({ event: 'process_hits', data }),
+    onProgress: (data) => {
+      // audio became ready or went: the hits a new audio game may deal changed
+      catalogue.forgetPlayable();
+      void hub.publishGlobal({ event: 'process_hits', data });
+    },
   });
 
   const transport = new SpreadPingTransport();

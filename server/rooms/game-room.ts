@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { CloseCode, Room, ServerError, type AuthContext, type Client, type Delayed } from '@colyseus/core';
+import { CloseCode, Room, ServerError, type AuthContext, type Client } from '@colyseus/core';
 import { parseCookie } from 'cookie';
 import { parseRoomMessage, ROOM_MESSAGES, roomEvent, type RoomMessage } from '../../shared/protocol/index.ts';
 import {
@@ -67,8 +67,30 @@ const SYSTEM_ACTIONS = new Set(['timeout', 'presence', 'replace_hit']);
 /** Storage failed: the action is not applied, so nothing is lost on a crash either. */
 const NOT_STORED: RuleError = { code: 'unavailable', status: 409, message: 'the action could not be saved, try again' };
 
-/** Interval of the room clock (phase, presence and idle timers), ms. */
-const CLOCK_TICK_MS = 100;
+/**
+ * Interval of the room's Colyseus clock, ms. Colyseus ticks it 60 times a second
+ * unless the room has a simulation interval. The game's own timers are Node's;
+ * the clock only serves Colyseus' message rate limit (maxMessagesPerSecond reads
+ * its time, and a frozen clock would count every message toward one endless
+ * second), for which a tick a second is enough (budget P1: 800 rooms, little
+ * idle ticking).
+ */
+const CLOCK_TICK_MS = 1000;
+
+/** A pending timer of the room. */
+interface Timer {
+  clear(): void;
+}
+
+/** Node's setTimeout / setInterval as a Timer. */
+const later = (fn: () => void, ms: number): Timer => {
+  const t = setTimeout(fn, ms);
+  return { clear: () => clearTimeout(t) };
+};
+const every = (fn: () => void, ms: number): Timer => {
+  const t = setInterval(fn, ms);
+  return { clear: () => clearInterval(t) };
+};
 
 /** After this many logged actions the room writes a fresh snapshot instead, so a restore never replays a long log. */
 const MAX_LOGGED = 500;
@@ -84,9 +106,9 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   game!: Game;
   seq = 0;
   private queue: Promise<unknown> = Promise.resolve();
-  private phaseTimer: Delayed | undefined;
+  private phaseTimer: Timer | undefined;
   private readonly connections = new Map<string, number>();
-  private readonly absentTimers = new Map<string, Delayed>();
+  private readonly absentTimers = new Map<string, Timer>();
   private lastSummary = '';
   /** The draw whose audio was last checked (A8). */
   private checkedDraw = 0;
@@ -94,7 +116,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   private logged = 0;
   /** When the last action was accepted (ms): idle games are removed. */
   private lastActionAt = Date.now();
-  private idleCheck: Delayed | undefined;
+  private idleCheck: Timer | undefined;
   /** Set while the process shuts down: leaving sockets then say nothing about the players. */
   private shuttingDown = false;
 
@@ -123,8 +145,6 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       roomServices().log.error({ err, game: options.gameId }, 'storing a new game failed');
       throw new ServerError(503, 'the game could not be created, try again');
     }
-    // The clock only runs phase, presence and idle timers (seconds long). Without a patch
-    // interval Colyseus ticks it 60 times a second in every room; 10 do (budget P1).
     this.setSimulationInterval(() => undefined, CLOCK_TICK_MS);
     this.patchRate = null; // drops the 60 Hz clock interval that the null patch rate started
     this.metadata = this.meta();
@@ -143,7 +163,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.publishSummary();
     const { config } = roomServices();
     const idleEvery = Math.min(60_000, (config.OPEN_GAME_IDLE_MINUTES * 60_000) / 4);
-    this.idleCheck = this.clock.setInterval(() => this.checkIdle(), idleEvery);
+    this.idleCheck = every(() => this.checkIdle(), idleEvery);
     if (options.restore) {
       // nobody is connected after a restart: every seat gets the reconnection window to come back
       for (const p of this.game.players) if (!p.virtual && p.connected) this.absentLater(p.id, config.RECONNECT_SECONDS * 1000);
@@ -209,9 +229,9 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   private absentLater(userId: string, graceMs: number): void {
     const due = Date.now() + graceMs;
     const markAbsent = () => {
-      // the room clock may fire up to a tick early (see armTimer): wait out the rest
+      // Date.now() and the timer's clock may disagree by a millisecond: wait out the rest
       if (Date.now() < due) {
-        this.absentTimers.set(userId, this.clock.setTimeout(markAbsent, due - Date.now()));
+        this.absentTimers.set(userId, later(markAbsent, due - Date.now()));
         return;
       }
       this.absentTimers.delete(userId);
@@ -221,7 +241,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       }
     };
     if (graceMs === 0) markAbsent();
-    else this.absentTimers.set(userId, this.clock.setTimeout(markAbsent, graceMs));
+    else this.absentTimers.set(userId, later(markAbsent, graceMs));
   }
 
   override onDispose(): void {
@@ -284,7 +304,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     const { catalogue, log } = roomServices();
     try {
       if (action.type === 'start') {
-        action.hits = shareHits(await catalogue.playableHits(this.game.settings.packs, this.game.settings.clue_mode));
+        action.hits = await catalogue.playableHits(this.game.settings.packs, this.game.settings.clue_mode);
       } else if (action.type === 'update') {
         action.pack_ids = await catalogue.packIds();
       }
@@ -428,19 +448,19 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.phaseTimer = undefined;
     const deadline = this.game.deadline;
     if (!deadline) return;
-    // The room clock ticks every CLOCK_TICK_MS and a new timer's first tick counts the whole
-    // interval since the previous tick, so it can fire a little before the deadline;
-    // the engine refuses an early timeout and nothing would retry it (a frozen game).
+    // Node's timer clock and Date.now() may disagree by a millisecond, so a timer can
+    // fire just before the deadline; the engine refuses an early timeout and nothing
+    // would retry it (a frozen game): an early timer waits out the rest.
     const fire = (): void => {
       const left = deadline.at - Date.now();
       if (left > 0) {
-        this.phaseTimer = this.clock.setTimeout(fire, left);
+        this.phaseTimer = later(fire, left);
         return;
       }
       this.phaseTimer = undefined;
       void this.enqueue({ type: 'timeout' });
     };
-    this.phaseTimer = this.clock.setTimeout(fire, Math.max(0, deadline.at - Date.now()));
+    this.phaseTimer = later(fire, Math.max(0, deadline.at - Date.now()));
   }
 
   private async onRoomMessage(client: GameClient, type: string, payload: unknown): Promise<void> {
@@ -522,25 +542,6 @@ export function messageToAction(user: { id: string; name: string }, msg: RoomMes
     case 'update':
       return { type: 'update', by, settings: msg.payload.settings, pack_ids: [] };
   }
-}
-
-/** The hit objects decks are built from, one per catalogue hit (and pack selection). */
-const sharedHits = new Map<string, Hit>();
-
-/**
- * Swaps each hit for the equal object another game already holds: the engine
- * never mutates a Hit, so decks can share them, and 800 games do not keep 800
- * copies of the catalogue with all their strings (budget P1: RSS). A hit edited
- * in the catalogue since is not equal and takes the old one's place.
- */
-function shareHits(hits: Hit[]): Hit[] {
-  return hits.map((h) => {
-    const key = `${h.id}\u0000${h.packs.join(',')}`;
-    const known = sharedHits.get(key);
-    if (known && known.title === h.title && known.artist === h.artist && known.belongs_to === h.belongs_to && known.year === h.year && known.yt_id === h.yt_id) return known;
-    sharedHits.set(key, h);
-    return h;
-  });
 }
 
 /**

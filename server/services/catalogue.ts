@@ -49,12 +49,19 @@ function isUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
+/** How long an answer of {@link CatalogueService.playableHits} is reused, ms. */
+const PLAYABLE_TTL_MS = 5_000;
+/** Most pack selections whose answers are kept at once. */
+const PLAYABLE_KEYS = 64;
+
 export class CatalogueService {
   readonly db: Db;
   readonly log: Logger;
   /** The search index: kept in step by the database; see {@link changed} for its typo vocabulary. */
   readonly search: HitSearchIndex;
   private readonly listeners = new Set<(change: CatalogueChange) => void>();
+  /** Recent answers of {@link playableHits}, by clue mode and pack selection. */
+  private readonly playable = new Map<string, { at: number; hits: Promise<Hit[]> }>();
 
   constructor(db: Db, log: Logger) {
     this.db = db;
@@ -85,6 +92,7 @@ export class CatalogueService {
   }
 
   private emit(change: CatalogueChange): void {
+    this.forgetPlayable();
     for (const listener of this.listeners) {
       try {
         listener(change);
@@ -284,9 +292,37 @@ export class CatalogueService {
    * The hits a game in `clueMode` may deal from `packIds`: in `audio` mode only hits
    * whose audio is ready, in `card` mode every hit. Catalogue edits after this call
    * never reach a running game (A8).
+   *
+   * Games starting within PLAYABLE_TTL_MS of each other with the same selection get
+   * the same answer, Hit objects included: hundreds of games starting a minute do
+   * not each read the catalogue, and their decks share one object per hit instead
+   * of holding a copy each (budget P1: CPU and memory). The engine never changes a
+   * Hit. A change made through this service or by this process's audio pipeline
+   * clears the answers at once; one made by another process reaches new games here
+   * after at most PLAYABLE_TTL_MS.
    */
-  async playableHits(packIds: readonly string[], clueMode: ClueMode): Promise<Hit[]> {
-    if (packIds.length === 0) return [];
+  playableHits(packIds: readonly string[], clueMode: ClueMode): Promise<Hit[]> {
+    if (packIds.length === 0) return Promise.resolve([]);
+    const key = `${clueMode}:${[...packIds].sort().join(',')}`;
+    const now = Date.now();
+    const known = this.playable.get(key);
+    if (known && now - known.at < PLAYABLE_TTL_MS) return known.hits;
+    if (this.playable.size >= PLAYABLE_KEYS) this.playable.clear();
+    const hits = this.readPlayable(packIds, clueMode);
+    this.playable.set(key, { at: now, hits });
+    // a failed read is not kept
+    hits.catch(() => {
+      if (this.playable.get(key)?.hits === hits) this.playable.delete(key);
+    });
+    return hits;
+  }
+
+  /** Drops the reused answers of {@link playableHits}: hits became playable or stopped being so (the audio pipeline). */
+  forgetPlayable(): void {
+    this.playable.clear();
+  }
+
+  private async readPlayable(packIds: readonly string[], clueMode: ClueMode): Promise<Hit[]> {
     let q = this.db
       .selectFrom('hits')
       .innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id')

@@ -33,15 +33,17 @@ interface Step {
   deleted: boolean;
 }
 
-/** Copies everything a step may change; Hit objects are shared and never mutated. */
+/**
+ * Copies everything a step may change; Hit objects are shared and never mutated.
+ * The deck, the discard pile and the played keys (hundreds of entries, changed a
+ * few times per turn) are shared too: a step that changes one replaces it with a
+ * new array and never writes into it (budget P1: most actions do not touch them).
+ */
 function cloneGame(game: Game): Game {
   return {
     ...game,
     settings: { ...game.settings, packs: game.settings.packs.slice() },
     players: game.players.map((p) => ({ ...p, hits: p.hits.slice(), guess: p.guess ? { ...p.guess } : null })),
-    deck: game.deck.slice(),
-    discard: game.discard.slice(),
-    played: game.played.slice(),
     intercepts: game.intercepts.slice(),
     deadline: game.deadline ? { ...game.deadline } : null,
   };
@@ -173,7 +175,7 @@ function emitState(s: Step, extra: GameUpdate = {}): void {
 
 function markPlayed(g: Game, hit: Hit): void {
   const key = hitKey(hit);
-  if (!g.played.includes(key)) g.played.push(key);
+  if (!g.played.includes(key)) g.played = [...g.played, key];
 }
 
 /** Refills an empty deck from the discard pile; `last` (a card just skipped) goes to the bottom (W11). */
@@ -187,8 +189,9 @@ function refill(s: Step, last?: Hit): void {
 /** Draws the next mystery card; false when no card is left anywhere. */
 function drawCurrent(s: Step, last?: Hit): boolean {
   if (s.g.deck.length === 0) refill(s, last);
-  const next = s.g.deck.shift();
+  const next = s.g.deck[0];
   if (!next) return false;
+  s.g.deck = s.g.deck.slice(1);
   s.g.current = next;
   s.g.draws += 1;
   markPlayed(s.g, next);
@@ -241,7 +244,7 @@ function startTurn(s: Step, from: number): void {
 
 /** Aborts the running turn without a reveal: the mystery card goes to the discard pile. */
 function dropCurrent(g: Game): void {
-  if (g.current) g.discard.push(g.current);
+  if (g.current) g.discard = [...g.discard, g.current];
   g.current = null;
 }
 
@@ -270,7 +273,7 @@ function reveal(s: Step): void {
   const winner = correct(turn) ? turn : g.intercepts.map((id) => g.players.find((p) => p.id === id)).find(correct);
   g.current = null;
   if (winner) winner.hits.push(card);
-  else g.discard.push(card);
+  else g.discard = [...g.discard, card];
   g.last_scored = winner?.id ?? null;
   g.hit = card;
   g.state = 'Confirming';
@@ -508,7 +511,7 @@ const HANDLERS: Handlers = {
     if (p.tokens < COST_SKIP) fail('no_token_skip');
     const skipped = g.current as Hit;
     p.tokens -= COST_SKIP;
-    g.discard.push(skipped);
+    g.discard = [...g.discard, skipped];
     g.current = null;
     if (!drawCurrent(s, skipped)) throw new Error('skip left no card although the skipped one is in the discard pile');
     armDeadline(s);
@@ -525,7 +528,8 @@ const HANDLERS: Handlers = {
     if (!p.turn_player || p.state !== 'Guessing') fail('cannot_claim');
     if (p.tokens < COST_CLAIM) fail('no_tokens_claim');
     if (g.deck.length === 0) refill(s);
-    const card = g.deck.shift() ?? fail('no_hit_left');
+    const card = g.deck[0] ?? fail('no_hit_left');
+    g.deck = g.deck.slice(1);
     p.tokens -= COST_CLAIM;
     p.hits.push(card);
     markPlayed(g, card);
@@ -602,7 +606,7 @@ function removePlayer(s: Step, target: Player): void {
   const wasTurn = target.turn_player;
   const phase = g.state;
   if (isRunning(g)) {
-    g.discard.push(...target.hits);
+    g.discard = [...g.discard, ...target.hits];
     target.hits = [];
     if (wasTurn && phase !== 'Confirming') {
       dropCurrent(g);
