@@ -303,7 +303,7 @@ export class CatalogueService {
    */
   playableHits(packIds: readonly string[], clueMode: ClueMode): Promise<Hit[]> {
     if (packIds.length === 0) return Promise.resolve([]);
-    const key = `${clueMode}:${[...packIds].sort().join(',')}`;
+    const key = `${clueMode}:${[...new Set(packIds)].sort().join(',')}`;
     const now = Date.now();
     const known = this.playable.get(key);
     if (known && now - known.at < PLAYABLE_TTL_MS) return known.hits;

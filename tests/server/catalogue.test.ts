@@ -579,6 +579,35 @@ describe('changes', () => {
     }
   });
 
+  it('reuses the hits a game may deal for a moment, and forgets them on every change', async () => {
+    const catalogue = t.server.catalogue;
+    const id = await createPack('Dealt');
+    try {
+      const first = await createHit({ title: 'Dealt One', artist: 'Dealer', year: 1991, packs: [id] });
+      const a = await catalogue.playableHits([id], 'card');
+      expect(a.map((h) => h.title)).toEqual(['Dealt One']);
+      // the same selection again (in any order): the same answer, the same Hit objects
+      expect(await catalogue.playableHits([id, id], 'card')).toBe(a);
+      // written straight to the database: not seen until the answer is forgotten (or 5 s pass)
+      const now = new Date().toISOString();
+      const bulk = randomUUID();
+      await t.server.db.insertInto('hits').values({ id: bulk, title: 'Dealt Bulk', artist: 'Dealer', year: 1992, belongs_to: '', yt_id: null, playback_offset: 0, created_at: now, updated_at: now }).execute();
+      await t.server.db.insertInto('hit_packs').values({ hit_id: bulk, pack_id: id }).execute();
+      expect((await catalogue.playableHits([id], 'card')).length).toBe(1);
+      catalogue.forgetPlayable();
+      expect((await catalogue.playableHits([id], 'card')).map((h) => h.title).sort()).toEqual(['Dealt Bulk', 'Dealt One']);
+      // a change through the service (the editor) is seen at once
+      expectSuccess(await editor.request('PATCH', `/api/hits/${first.id}`, { title: 'Dealt Renamed', artist: 'Dealer', year: 1991, packs: [id] }), 'hit updated successfully');
+      expect((await catalogue.playableHits([id], 'card')).map((h) => h.title).sort()).toEqual(['Dealt Bulk', 'Dealt Renamed']);
+      // audio mode is its own answer: none of these has audio
+      expect(await catalogue.playableHits([id], 'audio')).toEqual([]);
+      await t.server.db.deleteFrom('hits').where('id', '=', bulk).execute();
+      expectSuccess(await editor.request('DELETE', `/api/hits/${first.id}`), 'hit deleted successfully');
+    } finally {
+      expectSuccess(await editor.request('DELETE', `/api/hits/packs/${id}`), 'pack deleted successfully');
+    }
+  });
+
   it('indexes hits written straight to the database; catalogue.changed() teaches the typo tolerance', async () => {
     const db = t.server.db;
     const now = new Date().toISOString();
