@@ -11,7 +11,6 @@ import {
   viewGame,
   type Action,
   type Game,
-  type Hit,
   type GameEvent,
   type GameMode,
   type GamePayload,
