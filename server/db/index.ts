@@ -79,22 +79,7 @@ function openSqlite(url: string): Db {
   sqlite.pragma('recursive_triggers = ON');
   // up to 32 MiB of pages in memory (default 2 MiB): a 100,000-hit catalogue with its search indexes stays hot (P6)
   sqlite.pragma('cache_size = -32768');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  sqliteConnections.set(db, sqlite);
-  return db;
-}
-
-/** The better-sqlite3 connection under each SQLite Db. */
-const sqliteConnections = new WeakMap<Db, Sqlite.Database>();
-
-/**
- * The better-sqlite3 connection under `db` (undefined on PostgreSQL), for the one
- * hot write that kysely's per-query work would dominate (the game action log).
- * Use it only inside `db.connection().execute(…)`, which keeps kysely from running
- * anything else (a transaction of another caller) on the connection meanwhile.
- */
-export function sqliteConnection(db: Db): Sqlite.Database | undefined {
-  return sqliteConnections.get(db);
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
 /** Most compiled statements kept per SQLite connection. */

@@ -1,4 +1,4 @@
-import { isoNow, sqliteConnection, type Db } from '../db/index.ts';
+import { isoNow, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { applyAction, type Action, type Game } from '../../shared/rules/index.ts';
 
@@ -45,29 +45,10 @@ export class GameStore {
   readonly process: string;
   private readonly log: Logger;
 
-  /** On SQLite: writes rows of the action log straight through better-sqlite3, in one transaction. */
-  private readonly insertRaw: ((rows: PendingAppend['row'][]) => void) | undefined;
-
   constructor(db: Db, process: string, log: Logger) {
     this.db = db;
     this.process = process;
     this.log = log;
-    // Every accepted action writes one row; through kysely that cost more than the
-    // rest of the action (budget P1), so on SQLite a prepared statement does it.
-    const sqlite = sqliteConnection(db);
-    if (sqlite) {
-      const insert = sqlite.prepare('INSERT INTO game_actions (game_id, n, action) VALUES (?, ?, ?)');
-      const one = (r: PendingAppend['row']) => insert.run(r.game_id, r.n, r.action);
-      const many = sqlite.transaction((rows: PendingAppend['row'][]) => rows.forEach(one));
-      this.insertRaw = (rows) => (rows.length === 1 ? one(rows[0]!) : many(rows));
-    }
-  }
-
-  /** Inserts rows of the action log, all or none. */
-  private async insertActions(rows: PendingAppend['row'][]): Promise<void> {
-    const raw = this.insertRaw;
-    if (raw) await this.db.connection().execute(async () => raw(rows));
-    else await this.db.insertInto('game_actions').values(rows).execute();
   }
 
   /** Writes `game` as the new base (after action `seq`) and drops the older log. */
@@ -121,14 +102,14 @@ export class GameStore {
     this.flushing = true;
     const batch = this.pending.splice(0, MAX_BATCH);
     try {
-      await this.insertActions(batch.map((b) => b.row));
+      await this.db.insertInto('game_actions').values(batch.map((b) => b.row)).execute();
       for (const b of batch) b.resolve();
     } catch (err) {
       // one refused row (its game was removed meanwhile) must not fail the others' actions
       if (batch.length === 1) batch[0]!.reject(err);
       else
         for (const b of batch) {
-          await this.insertActions([b.row]).then(b.resolve, b.reject);
+          await this.db.insertInto('game_actions').values(b.row).execute().then(b.resolve, b.reject);
         }
     } finally {
       this.flushing = false;
