@@ -1,7 +1,8 @@
 /**
- * The spread heartbeat (server/transport.ts): every socket is pinged once per
- * interval, in small slices rather than all at once, and a socket that stops
- * answering is dropped after the same number of unanswered pings as Colyseus'.
+ * The heartbeat (server/transport.ts): sockets are checked once per interval, in
+ * small slices rather than all at once; a socket that sent nothing since its last
+ * check is pinged, one that sent something is not, and a socket that stops
+ * answering is dropped after the configured number of unanswered pings.
  * Real sockets over loopback; the transport's own room handling is left out.
  */
 import { createServer, type Server } from 'node:http';
@@ -55,40 +56,52 @@ afterAll(async () => {
 });
 
 describe('spread heartbeat', () => {
-  it('pings each socket once per interval in slices, and drops the ones that stopped answering', async () => {
-    const open = (answers: boolean) =>
+  it('pings only the sockets that went silent, in slices, and drops the ones that stopped answering', async () => {
+    const open = (answers: boolean | 'chatty') =>
       new Promise<{ ws: WebSocket; pings: number[]; closedAt: number | null }>((resolve, reject) => {
-        const ws = new WebSocket(url, { autoPong: answers });
+        const ws = new WebSocket(url, { autoPong: answers !== false });
         const c = { ws, pings: [] as number[], closedAt: null as number | null };
         ws.on('ping', () => c.pings.push(performance.now()));
         ws.on('close', () => (c.closedAt = performance.now()));
+        // a chatty client sends a message twice per interval, as players who play do
+        if (answers === 'chatty') {
+          const talk = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('x'), INTERVAL / 2);
+          ws.on('close', () => clearInterval(talk));
+        }
         ws.once('open', () => resolve(c));
         ws.once('error', reject);
       });
     const alive = await Promise.all(Array.from({ length: 24 }, () => open(true)));
+    const chatty = await Promise.all(Array.from({ length: 4 }, () => open('chatty')));
     const silent = await Promise.all(Array.from({ length: 8 }, () => open(false)));
-    await waitFor(() => probe.sockets.clients.size === 32, 5000, 'all sockets accepted');
+    await waitFor(() => probe.sockets.clients.size === 36, 5000, 'all sockets accepted');
     const t0 = performance.now();
     probe.start();
 
     // after the unanswered pings of the silent ones, the server dropped them; the others stay
-    await waitFor(() => silent.every((c) => c.closedAt !== null), (RETRIES + 2) * INTERVAL, 'silent sockets dropped');
+    await waitFor(() => silent.every((c) => c.closedAt !== null), (RETRIES + 3) * INTERVAL, 'silent sockets dropped');
+    // a little longer, so every live socket saw several rounds
+    await new Promise((r) => setTimeout(r, 2 * INTERVAL));
     const tEnd = performance.now();
-    expect(alive.every((c) => c.closedAt === null && c.ws.readyState === WebSocket.OPEN)).toBe(true);
-    expect(probe.sockets.clients.size).toBe(24);
+    expect([...alive, ...chatty].every((c) => c.closedAt === null && c.ws.readyState === WebSocket.OPEN)).toBe(true);
+    expect(probe.sockets.clients.size).toBe(28);
+    // the clients that talk are never pinged
+    for (const c of chatty) expect(c.pings, 'pings to a socket that sends').toEqual([]);
     for (const c of silent) {
       expect(c.pings.length, 'unanswered pings before the drop').toBe(RETRIES);
-      expect(c.closedAt! - t0).toBeGreaterThan(RETRIES * INTERVAL - 100);
+      // the check that saw the handshake, then one round per unanswered ping
+      expect(c.closedAt! - t0).toBeGreaterThan((RETRIES + 1) * INTERVAL - 100);
     }
-    // once per interval: over the elapsed rounds each live socket got one ping per round (±1 at the edges)
+    // an idle socket that answers: pinged, its pong counts as having spoken at the
+    // next check, pinged again at the one after: one ping every other round (±1 at the edges)
     const rounds = (tEnd - t0) / INTERVAL;
     for (const c of alive) {
-      expect(c.pings.length).toBeGreaterThanOrEqual(Math.floor(rounds) - 1);
-      expect(c.pings.length).toBeLessThanOrEqual(Math.ceil(rounds) + 1);
+      expect(c.pings.length).toBeGreaterThanOrEqual(Math.floor(rounds / 2) - 1);
+      expect(c.pings.length).toBeLessThanOrEqual(Math.ceil(rounds / 2) + 1);
     }
-    // spread: the first pings of the 32 sockets fall into many different 50 ms slots, not one burst
+    // spread: the first pings of the 32 idle sockets fall into many different 50 ms slots, not one burst
     const firstSlots = new Set([...alive, ...silent].map((c) => Math.floor((c.pings[0]! - t0) / 50)));
     expect(firstSlots.size).toBeGreaterThanOrEqual(8);
-    for (const c of alive) c.ws.close();
+    for (const c of [...alive, ...chatty]) c.ws.close();
   });
 });
