@@ -159,8 +159,8 @@ function samePlayer(a: PlayerPayload | null, b: PlayerPayload | null): boolean {
     a.virtual === b.virtual &&
     a.connected === b.connected &&
     sameSlot(a.guess, b.guess) &&
-    a.hits.length === b.hits.length &&
-    a.hits.every((h, i) => sameHit(h, b.hits[i] ?? null))
+    // a timeline that did not change is the same (frozen) array, see views.ts
+    (a.hits === b.hits || (a.hits.length === b.hits.length && a.hits.every((h, i) => sameHit(h, b.hits[i] ?? null))))
   );
 }
 
@@ -209,10 +209,12 @@ function syncPlayer(s: PlayerState, was: PlayerPayload | null, p: PlayerPayload)
   if (was?.connected !== p.connected) s.connected = p.connected;
   // an unchanged prefix of the timeline stays, the rest is rebuilt
   const had = was?.hits ?? [];
-  let same = 0;
-  while (same < had.length && same < p.hits.length && sameHit(had[same] ?? null, p.hits[same] ?? null)) same++;
-  if (same < had.length) s.hits.splice(same, had.length - same);
-  for (let i = same; i < p.hits.length; i++) s.hits.push(newHit(p.hits[i] as HitPayload));
+  if (had !== p.hits) {
+    let same = 0;
+    while (same < had.length && same < p.hits.length && sameHit(had[same] ?? null, p.hits[same] ?? null)) same++;
+    if (same < had.length) s.hits.splice(same, had.length - same);
+    for (let i = same; i < p.hits.length; i++) s.hits.push(newHit(p.hits[i] as HitPayload));
+  }
   if (!was || !sameSlot(was.guess, p.guess)) s.guess = p.guess ? newSlot(p.guess) : undefined;
 }
 

@@ -36,14 +36,16 @@ interface Step {
 /**
  * Copies everything a step may change; Hit objects are shared and never mutated.
  * The deck, the discard pile and the played keys (hundreds of entries, changed a
- * few times per turn) are shared too: a step that changes one replaces it with a
- * new array and never writes into it (budget P1: most actions do not touch them).
+ * few times per turn) are shared too, and so are each player's timeline (`hits`)
+ * and guess: a step that changes one replaces it with a new array or object and
+ * never writes into it (budget P1: most actions do not touch them, and a timeline
+ * that stays the same array keeps its payload, see views.ts).
  */
 function cloneGame(game: Game): Game {
   return {
     ...game,
     settings: { ...game.settings, packs: game.settings.packs.slice() },
-    players: game.players.map((p) => ({ ...p, hits: p.hits.slice(), guess: p.guess ? { ...p.guess } : null })),
+    players: game.players.map((p) => ({ ...p })),
     intercepts: game.intercepts.slice(),
     deadline: game.deadline ? { ...game.deadline } : null,
   };
@@ -272,7 +274,7 @@ function reveal(s: Step): void {
   const correct = (p: Player | undefined) => !!p && !!p.guess && isCorrect(p.guess, card.year);
   const winner = correct(turn) ? turn : g.intercepts.map((id) => g.players.find((p) => p.id === id)).find(correct);
   g.current = null;
-  if (winner) winner.hits.push(card);
+  if (winner) winner.hits = [...winner.hits, card];
   else g.discard = [...g.discard, card];
   g.last_scored = winner?.id ?? null;
   g.hit = card;
@@ -531,7 +533,7 @@ const HANDLERS: Handlers = {
     const card = g.deck[0] ?? fail('no_hit_left');
     g.deck = g.deck.slice(1);
     p.tokens -= COST_CLAIM;
-    p.hits.push(card);
+    p.hits = [...p.hits, card];
     markPlayed(g, card);
     emit(s, 'claim', { players: [playerPayload(p)], hit: hitPayload(card) });
     if (p.hits.length >= g.settings.goal) endRound(s, p);

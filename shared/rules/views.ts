@@ -1,5 +1,5 @@
 import { slotsFor } from './slots.ts';
-import type { Clue, Game, GameMode, GameState, Hit, HitPayload, Player, PlayerPayload, Settings } from './types.ts';
+import type { Clue, Game, GameMode, GameState, Hit, HitPayload, Player, PlayerPayload, Settings, Slot } from './types.ts';
 
 /**
  * The one place that decides what a viewer may see (rules.md A12). Nothing here
@@ -24,15 +24,39 @@ export function hitPayload(hit: Hit): HitPayload {
   return payload;
 }
 
+/** A timeline as shown, with its slots. */
+interface TimelinePayload {
+  hits: HitPayload[];
+  slots: Slot[];
+}
+
+/** Payloads of timelines already shown: the engine replaces a timeline that changes, never writes into it. */
+const timelines = new WeakMap<readonly Hit[], TimelinePayload>();
+
+/**
+ * A player's timeline and its slots, made once per timeline array and frozen:
+ * a player's cards change a few times per round, while every action makes new
+ * views of every player (budget P1: less work and less garbage per action).
+ */
+function timelinePayload(hits: readonly Hit[]): TimelinePayload {
+  let payload = timelines.get(hits);
+  if (!payload) {
+    payload = { hits: Object.freeze(hits.map(hitPayload)) as HitPayload[], slots: Object.freeze(slotsFor(hits).map((sl) => Object.freeze(sl))) as Slot[] };
+    timelines.set(hits, payload);
+  }
+  return payload;
+}
+
 export function playerPayload(player: Player): PlayerPayload {
+  const timeline = timelinePayload(player.hits);
   return {
     id: player.id,
     name: player.name,
     state: player.state,
     creator: player.creator,
-    hits: player.hits.map(hitPayload),
+    hits: timeline.hits,
     tokens: player.tokens,
-    slots: slotsFor(player.hits),
+    slots: timeline.slots,
     turn_player: player.turn_player,
     guess: player.guess ? { ...player.guess } : null,
     virtual: player.virtual,
