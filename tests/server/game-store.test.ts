@@ -1,0 +1,90 @@
+/**
+ * The action log (server/services/game-store.ts) on a real database: appends
+ * that arrive in the same turn of the event loop are written together, every
+ * one of them is stored and replays to the same game, and one refused entry
+ * (its game was removed meanwhile) fails only its own action.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../server/db/index.ts';
+import { createLogger } from '../../server/logger.ts';
+import { GameStore } from '../../server/services/game-store.ts';
+import { applyAction, createGame, type Action, type Game } from '../../shared/rules/index.ts';
+import { testDatabase } from './harness.ts';
+
+let dir: string;
+let db: Db;
+let drop: () => Promise<void>;
+let store: GameStore;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hitline-store-'));
+  const target = await testDatabase(dir);
+  drop = target.drop;
+  db = await openDatabase(target.url);
+  store = new GameStore(db, 'test', createLogger('silent'));
+});
+afterAll(async () => {
+  await db.destroy();
+  await drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const NOW = Date.parse('2026-11-23T10:00:00Z');
+
+function newGame(id: string): Game {
+  const made = createGame({ id, mode: 'Public', creator: { id: randomUUID(), name: 'Ada' }, seed: 7, packIds: [] });
+  if (!made.ok) throw new Error(made.error.message);
+  return made.game;
+}
+
+describe('action log', () => {
+  it('stores the appends of many games made in one turn, and replays each game exactly', async () => {
+    const ids = ['storeAa1', 'storeBb2', 'storeCc3'];
+    const games = new Map<string, Game>();
+    for (const id of ids) {
+      games.set(id, newGame(id));
+      await store.snapshot(games.get(id)!, 1, NOW);
+    }
+    // five joins per game, all appended before any of them is awaited (one turn)
+    const pending: Promise<void>[] = [];
+    for (let n = 1; n <= 5; n++) {
+      for (const id of ids) {
+        const action: Action = { type: 'join', by: randomUUID(), name: `Player ${n}` };
+        const result = applyAction(games.get(id)!, action, { now: NOW + n });
+        if (!result.ok) throw new Error(result.error.message);
+        games.set(id, result.game);
+        pending.push(store.append(id, n, 1 + n, action, NOW + n));
+      }
+    }
+    await Promise.all(pending);
+
+    const rows = await db.selectFrom('game_actions').select(['game_id', 'n']).where('game_id', 'in', ids).execute();
+    expect(rows).toHaveLength(15);
+    const loaded = await store.load();
+    for (const id of ids) {
+      const back = loaded.find((g) => g.game.id === id);
+      expect(back, id).toBeDefined();
+      expect(back!.game).toEqual(games.get(id));
+      expect(back!.game.players.map((p) => p.name)).toEqual(['Ada', 'Player 1', 'Player 2', 'Player 3', 'Player 4', 'Player 5']);
+      expect(back!.seq).toBe(6);
+      expect(back!.updatedAt).toBe(NOW + 5);
+    }
+  });
+
+  it('fails only the append whose game is gone, not the others written with it', async () => {
+    const kept = newGame('storeDd4');
+    await store.snapshot(kept, 1, NOW);
+    const join: Action = { type: 'join', by: randomUUID(), name: 'Bo' };
+    const [gone, stored] = await Promise.allSettled([
+      store.append('storeGone', 1, 2, { type: 'join', by: randomUUID(), name: 'Cy' }, NOW),
+      store.append('storeDd4', 1, 2, join, NOW),
+    ]);
+    expect(gone.status).toBe('rejected');
+    expect(stored.status).toBe('fulfilled');
+    const rows = await db.selectFrom('game_actions').select(['game_id', 'n']).where('game_id', 'in', ['storeGone', 'storeDd4']).execute();
+    expect(rows).toEqual([{ game_id: 'storeDd4', n: 1 }]);
+  });
+});
