@@ -20,6 +20,7 @@ import { processedFiles } from '../services/audio/pipeline.ts';
 import { presentPlayers } from '../services/game-store.ts';
 import { roomServices } from './services.ts';
 import { GameState, StateMirror } from './schema.ts';
+import { sendTogether } from '../transport.ts';
 
 /**
  * One game = one room (room id = game id). The room is a thin adapter: it keeps
@@ -106,6 +107,8 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   seq = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private phaseTimer: Timer | undefined;
+  /** The deadline (epoch ms) `phaseTimer` was armed for. */
+  private timerAt: number | undefined;
   private readonly connections = new Map<string, number>();
   private readonly absentTimers = new Map<string, Timer>();
   private lastSummary = '';
@@ -408,8 +411,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     if (view) this.mirror.sync(view, this.seq);
     else this.state.seq = this.seq;
     // the patch and the events leave in one socket write per client, not one per frame (P1)
-    const uncork = corkClients(this.clients);
-    try {
+    sendTogether(this.clients, () => {
       this.broadcastPatch();
       events.forEach((e, i) => {
         const final = deleted && i === events.length - 1;
@@ -417,9 +419,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
         void hub.publishGame(envelope);
         this.broadcast('event', roomEvent(envelope.seq, e, final));
       });
-    } finally {
-      uncork();
-    }
+    });
     this.armTimer();
     if (this.game.draws !== this.checkedDraw) void this.checkAudio();
     if (deleted) {
@@ -443,9 +443,12 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   }
 
   private armTimer(): void {
+    const deadline = this.game.deadline;
+    // most actions leave the phase's deadline as it was: its timer stays
+    if (this.phaseTimer && deadline?.at === this.timerAt) return;
     this.phaseTimer?.clear();
     this.phaseTimer = undefined;
-    const deadline = this.game.deadline;
+    this.timerAt = deadline?.at;
     if (!deadline) return;
     // Node's timer clock and Date.now() may disagree by a millisecond, so a timer can
     // fire just before the deadline; the engine refuses an early timeout and nothing
@@ -543,21 +546,3 @@ export function messageToAction(user: { id: string; name: string }, msg: RoomMes
   }
 }
 
-/**
- * Corks the sockets of `clients` (the WebSocket transport's `ws` sockets) so that
- * every frame sent until the returned function runs goes out in one write per
- * client: a patch and its events cost one system call per client instead of one
- * per frame. Clients of other transports are left alone.
- */
-function corkClients(clients: Iterable<Client>): () => void {
-  const corked: { uncork(): void }[] = [];
-  for (const c of clients) {
-    const socket = (c as unknown as { ref?: { _socket?: { cork?(): void; uncork(): void } } }).ref?._socket;
-    if (typeof socket?.cork !== 'function') continue;
-    socket.cork();
-    corked.push(socket);
-  }
-  return () => {
-    for (const s of corked) s.uncork();
-  };
-}

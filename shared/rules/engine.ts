@@ -36,18 +36,17 @@ interface Step {
 /**
  * Copies everything a step may change; Hit objects are shared and never mutated.
  * The deck, the discard pile and the played keys (hundreds of entries, changed a
- * few times per turn) are shared too, and so are each player's timeline (`hits`)
- * and guess: a step that changes one replaces it with a new array or object and
- * never writes into it (budget P1: most actions do not touch them, and a timeline
- * that stays the same array keeps its payload, see views.ts).
+ * few times per turn) are shared too, and so are the settings, the deadline and
+ * each player's timeline (`hits`) and guess: a step that changes one replaces it
+ * with a new array or object and never writes into it (budget P1: most actions do
+ * not touch them, and a timeline that stays the same array keeps its payload, see
+ * views.ts).
  */
 function cloneGame(game: Game): Game {
   return {
     ...game,
-    settings: { ...game.settings, packs: game.settings.packs.slice() },
     players: game.players.map((p) => ({ ...p })),
     intercepts: game.intercepts.slice(),
-    deadline: game.deadline ? { ...game.deadline } : null,
   };
 }
 
