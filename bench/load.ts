@@ -25,7 +25,9 @@
  *
  * `--smoke` (50 rooms, ~20 s windows, everything shorter): proves the load path
  * works; timing budgets are shown but not enforced, errors still fail.
- * `--profile DIR` writes a V8 CPU profile of the server over each measured window to DIR.
+ * `--profile DIR` writes V8 CPU and allocation profiles (.cpuprofile, .heapprofile: every
+ * allocation site, also of objects collected since) of the server over each measured
+ * window to DIR, and a heap snapshot at the end.
  *
  * `--processes 2` (scale-out, the last paragraph of budgets.md): PostgreSQL and
  * Redis are started for the run (tests/infra/services.ts, a fresh database), then
@@ -276,6 +278,12 @@ async function startServers(kind: ServerKind, s: Settings): Promise<{ servers: S
     throw err;
   }
 }
+
+/** The heap's spaces for a note: "old 250, new 32, code 12, large 8, other 3". */
+const heapSpacesText = (spaces: ServerMeter['heapSpacesMB']): string =>
+  Object.entries(spaces)
+    .map(([name, mb]) => `${name} ${mb.toFixed(0)}`)
+    .join(', ');
 
 /** One server process (load-server.ts); `name` is "" in the one-process mode. */
 async function spawnServer(kind: ServerKind, s: Settings, name: string, config: Record<string, string> | undefined): Promise<ServerUnderTest> {
@@ -540,7 +548,7 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
         unit: 'MB',
         value: Math.round(m.rssMB),
         budget: { id: 'P1', stat: 'value', max: P1_RSS, enforced: enforced && atP1 },
-        note: `heap ${m.heapUsedMB.toFixed(0)} of ${m.heapTotalMB.toFixed(0)} MB, external ${m.externalMB.toFixed(0)} MB; at the end anon ${m.rssAnonMB?.toFixed(0)}, file ${m.rssFileMB?.toFixed(0)}, shmem ${m.rssShmemMB?.toFixed(0)} MB`,
+        note: `heap ${m.heapUsedMB.toFixed(0)} of ${m.heapTotalMB.toFixed(0)} MB (${heapSpacesText(m.heapSpacesMB)}), external ${m.externalMB.toFixed(0)} MB; at the end anon ${m.rssAnonMB?.toFixed(0)}, file ${m.rssFileMB?.toFixed(0)}, shmem ${m.rssShmemMB?.toFixed(0)} MB`,
       },
     ];
     if (s.processes === 1) {

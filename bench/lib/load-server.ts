@@ -17,9 +17,9 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { matchMaker } from '@colyseus/core';
-import { WebSocket } from 'ws';
+import { WebSocketClient } from '@colyseus/ws-transport';
 import { loadConfig } from '../../server/config.ts';
 import { startServer } from '../../server/index.ts';
 import { meterProcess, type ProcessMeter } from './bench.ts';
@@ -41,11 +41,13 @@ export interface ServerMeter extends ProcessMeter {
   /** V8 heap reserved (used + free) and memory outside it (Buffers, native objects), at the end. */
   heapTotalMB: number;
   externalMB: number;
+  /** V8's heap spaces at the end, MB committed: new (young generation), old, code, large objects, the rest. */
+  heapSpacesMB: Record<'new' | 'old' | 'code' | 'large' | 'other', number>;
   /** RSS by kind at the end (Linux): anonymous memory, mapped files (the node binary), shared memory (SQLite's WAL index). */
   rssAnonMB?: number;
   rssFileMB?: number;
   rssShmemMB?: number;
-  /** WebSocket frames and payload bytes the server sent over the window. */
+  /** Colyseus messages (one WebSocket frame each) and payload bytes the server sent to its WebSocket clients over the window. */
   wsFrames: number;
   wsBytes: number;
   /** Of which state patches (the rest: room messages such as Hitline's `event`). */
@@ -99,18 +101,19 @@ if (kind === 'hitline') {
   throw new Error(`LOAD_SERVER_KIND must be hitline or bare, got ${String(kind)}`);
 }
 
-// Counts what the server sends over its WebSockets (the transport's `ws` sockets): a
-// counter and an addition per frame, nothing the figures could notice.
+// Counts what the server sends to its WebSocket clients: every Colyseus message
+// passes through WebSocketClient.raw() (Hitline hands a room step's messages to the
+// socket in one write, server/transport.ts); a counter and an addition per message,
+// nothing the figures could notice.
 const sent = { frames: 0, bytes: 0, patchBytes: 0 };
 const ROOM_STATE_PATCH = 15; // Colyseus protocol: the first byte of a state patch frame
-const wsSend = WebSocket.prototype.send;
-WebSocket.prototype.send = function (this: WebSocket, data: unknown, ...rest: unknown[]) {
-  const bytes = (data as { byteLength?: number }).byteLength ?? 0;
+const clientRaw = WebSocketClient.prototype.raw;
+WebSocketClient.prototype.raw = function (this: WebSocketClient, data: Uint8Array, ...rest: unknown[]) {
   sent.frames++;
-  sent.bytes += bytes;
-  if ((data as Uint8Array)[0] === ROOM_STATE_PATCH) sent.patchBytes += bytes;
-  return (wsSend as (...a: unknown[]) => void).call(this, data, ...rest);
-} as typeof wsSend;
+  sent.bytes += data.byteLength;
+  if (data[0] === ROOM_STATE_PATCH) sent.patchBytes += data.byteLength;
+  return (clientRaw as (...a: unknown[]) => void).call(this, data, ...rest);
+} as typeof clientRaw;
 
 let meter: ReturnType<typeof meterProcess> | undefined;
 let cpu0 = process.cpuUsage();
@@ -132,6 +135,9 @@ serve({ port, pid: process.pid } satisfies ServerReady, {
       profiler.connect();
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
+      // every allocation site, also of objects collected since (what drives the GC)
+      await profiler.post('HeapProfiler.enable');
+      await profiler.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
     }
     gc.ms = gc.max = gc.count = 0;
     gcObserver.observe({ entryTypes: ['gc'] });
@@ -150,8 +156,11 @@ serve({ port, pid: process.pid } satisfies ServerReady, {
     gcObserver.disconnect();
     if (profiler && profileDir) {
       const { profile } = await profiler.post('Profiler.stop');
+      const { profile: allocations } = await profiler.post('HeapProfiler.stopSampling');
       profiler.disconnect();
-      writeFileSync(join(profileDir, `load-${kind}-window${++windowNo}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+      const name = `load-${kind}-window${++windowNo}-${process.pid}`;
+      writeFileSync(join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+      writeFileSync(join(profileDir, `${name}.heapprofile`), JSON.stringify(allocations));
     }
     return {
       ...m,
@@ -163,6 +172,7 @@ serve({ port, pid: process.pid } satisfies ServerReady, {
       heapUsedMB: process.memoryUsage().heapUsed / (1024 * 1024),
       heapTotalMB: process.memoryUsage().heapTotal / (1024 * 1024),
       externalMB: process.memoryUsage().external / (1024 * 1024),
+      heapSpacesMB: heapSpaces(),
       ...rssParts(),
       wsFrames: sent.frames,
       wsBytes: sent.bytes,
@@ -190,6 +200,16 @@ function rssParts(): { rssAnonMB?: number; rssFileMB?: number; rssShmemMB?: numb
   } catch {
     return {};
   }
+}
+
+/** V8's heap spaces now, MB committed, in groups. */
+function heapSpaces(): ServerMeter['heapSpacesMB'] {
+  const out = { new: 0, old: 0, code: 0, large: 0, other: 0 };
+  for (const space of getHeapSpaceStatistics()) {
+    const group = space.space_name === 'new_space' ? 'new' : space.space_name === 'old_space' ? 'old' : space.space_name.startsWith('code') ? 'code' : space.space_name.includes('large') ? 'large' : 'other';
+    out[group] += space.space_size / (1024 * 1024);
+  }
+  return out;
 }
 
 /** Write-like system calls so far (/proc/self/io), undefined where there is none. */
