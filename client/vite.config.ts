@@ -1,14 +1,37 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const root = import.meta.dirname;
 const pkg = JSON.parse(readFileSync(resolve(root, '..', 'package.json'), 'utf8')) as { version: string };
 
+/**
+ * Chakra's `createSystem` also turns every token into CSS (`getTokenCss`, for
+ * the provider's global styles): half of its run time, in the one long task it
+ * makes at start-up (budget P10). The browser never uses that CSS: theme.css
+ * has it, compiled ahead of time (theme-css.ts), and the browser's system has
+ * no global styles (getSystem in theme.ts). So the production build leaves out
+ * that call; the build fails if a Chakra upgrade changes the line.
+ */
+function chakraWithoutRuntimeGlobalCss(): Plugin {
+  const line = 'const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];';
+  return {
+    name: 'chakra-without-runtime-global-css',
+    apply: 'build',
+    transform: {
+      filter: { id: /[/\\]@chakra-ui[/\\]react[/\\]dist[/\\]esm[/\\]styled-system[/\\]system\.js$/ },
+      handler(code) {
+        if (!code.includes(line)) this.error(`Chakra's createSystem changed: "${line}" not found (see chakraWithoutRuntimeGlobalCss)`);
+        return code.replace(line, 'const _global = [];');
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), chakraWithoutRuntimeGlobalCss()],
   define: {
     __APP_VERSION__: JSON.stringify(pkg.version),
   },
@@ -31,7 +54,12 @@ export default defineConfig({
           // request and each compressed on its own (about 4 kB gzip more in total).
           // Dependencies are not captured recursively: lazy code imports recipes from
           // the same Chakra theme module as the first page, and would drag them in.
-          groups: [{ name: 'app', tags: ['$initial'], includeDependenciesRecursively: false }],
+          groups: [
+            { name: 'app', tags: ['$initial'], includeDependenciesRecursively: false },
+            // zod and the schemas of net/schemas.ts (not the game room's) in one chunk, so that
+            // net/schemas-yield.ts can split its evaluation in two tasks (budget P10)
+            { name: 'schemas', test: /[/\\](?:node_modules[/\\]zod|shared[/\\]protocol[/\\](?!room\.ts)|client[/\\]src[/\\]net[/\\]schemas)/ },
+          ],
         },
       },
     },

@@ -6,15 +6,13 @@ import './main-yield.ts';
 import { ChakraProvider } from '@chakra-ui/react';
 import { App } from './App.tsx';
 import { initI18n } from './i18n.ts';
+import { nextTask } from './next-task.ts';
 import { useSettings } from './stores/settings.ts';
 import { useSession } from './stores/session.ts';
 import { applyStoredColorScheme, getSystem } from './theme.ts';
 // the design system's global CSS, compiled ahead of time (theme-css.ts), and the static shell's
 import './theme.css';
 import './theme-shell.css';
-
-/** Ends the current task: the work after it runs in a new one, so no single task blocks the page for long (budget P10). */
-const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 // The static shell in index.html (the loading screen, spec §2) stays until the
 // app first renders, once the user is known; boot.js gave it the scheme and the

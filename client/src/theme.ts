@@ -155,7 +155,9 @@ let created: SystemContext | undefined;
  * (budget P10). It has no global CSS (`_global`, which Chakra's provider would
  * turn into a style sheet on every page load): that is compiled ahead of time
  * into theme.css, which main.tsx imports (see theme-css.ts); the variables this
- * system would declare have placeholder colours (see chakraTheme).
+ * system would declare have placeholder colours (see chakraTheme). The
+ * production build also spares `createSystem` the work of making that CSS
+ * (chakraWithoutRuntimeGlobalCss in vite.config.ts).
  */
 export function getSystem(): SystemContext {
   return (created ??= { ...createSystem(defaultBaseConfig, chakraTheme(true), config), _global: [] });

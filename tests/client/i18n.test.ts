@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyLanguage, detectLanguage, errorText, i18next } from '../../client/src/i18n.ts';
+import { applyLanguage, detectLanguage, errorText, formatNumber, i18next } from '../../client/src/i18n.ts';
 import { ApiError } from '../../client/src/net/api.ts';
 
 describe('language detection', () => {
@@ -44,5 +44,32 @@ describe('errorText', () => {
   it('carries the server message into texts that need its details', () => {
     const msg = "There aren't enough hits available to start a game (3 individual hits in the currently selected packs, 40 hits are required)";
     expect(errorText(new ApiError(409, 'not_enough_hits', msg))).toBe(msg);
+  });
+});
+
+describe('number format of counts', () => {
+  afterAll(async () => {
+    await applyLanguage('en');
+  });
+
+  it('groups whole numbers exactly as Intl.NumberFormat does, in both languages', () => {
+    const samples = [0, 1, 7, 12, 999, 1000, 1234, 9999, 10000, 65536, 100000, 999999, 1000000, 1234567, 2 ** 31, Number.MAX_SAFE_INTEGER];
+    for (let n = 0; n < 3000; n++) samples.push(Math.floor(Math.random() * 10 ** (1 + (n % 15))));
+    for (const lng of ['en', 'de'] as const) {
+      const intl = new Intl.NumberFormat(lng);
+      for (const v of [...samples, ...samples.filter((x) => x > 0).map((x) => -x)]) expect(formatNumber(v, lng), `${lng} ${v}`).toBe(intl.format(v));
+    }
+  });
+
+  it('leaves fractions, other languages and options to Intl', () => {
+    expect(formatNumber(1234.5, 'en')).toBe(new Intl.NumberFormat('en').format(1234.5));
+    expect(formatNumber(1234.5, 'de')).toBe(new Intl.NumberFormat('de').format(1234.5));
+    expect(formatNumber(1234567, 'fr')).toBe(new Intl.NumberFormat('fr').format(1234567));
+  });
+
+  it('is what the messages use for counts', async () => {
+    expect(i18next.t('count.hits', { count: 7184 })).toBe('7,184 hits');
+    await applyLanguage('de');
+    expect(i18next.t('count.hits', { count: 7184 })).toMatch(/^7\.184 /);
   });
 });

@@ -1,5 +1,4 @@
 import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { i18next } from '../i18n.ts';
 import { useNotifications } from '../stores/notifications.ts';
 import { useSettings } from '../stores/settings.ts';
 import { useUi } from '../stores/ui.ts';
@@ -65,8 +64,6 @@ export function ShellDialogs() {
     () =>
       inIdleSteps(
         [
-          // the first count ("1,234 hits") makes the language's number format and plural rules, slow once
-          () => void i18next.t('count.hits', { count: 1234 }),
           () => startTransition(() => setSettled(true)),
           ...Object.values(load).map((l) => () => void l().catch(() => undefined)),
         ],

@@ -4,6 +4,8 @@
  * and nothing needs it before the first server answer arrives, which it is
  * fetched in parallel with. Add the schemas new calls need here.
  */
+// zod first, then a pause (budget P10), then the schemas
+import './schemas-yield.ts';
 export { ErrorBodySchema, SuccessBodySchema } from '../../../shared/protocol/common.ts';
 export { GameListSchema, GamePayloadSchema } from '../../../shared/protocol/game.ts';
 export { PackListSchema } from '../../../shared/protocol/catalogue.ts';

@@ -3,6 +3,7 @@ import type { UserCookie } from '../../../shared/protocol/users.ts';
 import { refreshSession, setAfterResponse } from '../net/api.ts';
 import { loadSchemas, type Schemas } from '../net/load-schemas.ts';
 import { readUserCookie, scheduleRecheck } from '../net/session.ts';
+import { nextTask } from '../next-task.ts';
 
 /**
  * Who uses this tab (spec §2 "App readiness"): not ready until the first
@@ -51,6 +52,8 @@ export const useSession = create<SessionState>()((set, get) => ({
   async refresh() {
     try {
       [, schemas] = await Promise.all([refreshSession(), loadSchemas()]);
+      // the schemas' module has just been evaluated, likely in this task: reading the cookie gets one of its own (budget P10)
+      await nextTask();
       set({ authFailed: false });
     } catch (err) {
       console.warn('session check failed', err);
