@@ -4,12 +4,15 @@
  * check is pinged, one that sent something is not, and a socket that stops
  * answering is dropped after the configured number of unanswered pings.
  * Real sockets over loopback; the transport's own room handling is left out.
+ * Also `sendTogether`: what a room step sends reaches each client as the same
+ * WebSocket messages, in one socket write.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, type WebSocketServer } from 'ws';
-import { SpreadPingTransport } from '../../server/transport.ts';
+import { WebSocketClient } from '@colyseus/ws-transport';
+import { sendTogether, SpreadPingTransport } from '../../server/transport.ts';
 import { waitFor } from './harness.ts';
 
 const INTERVAL = 600;
@@ -44,6 +47,7 @@ beforeAll(async () => {
       const s = ws as WebSocket & { pingCount: number };
       s.pingCount = 0;
       s.on('pong', () => (s.pingCount = 0));
+      probe.sockets.emit('connection', ws, req);
     }),
   );
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -103,5 +107,50 @@ describe('spread heartbeat', () => {
     const firstSlots = new Set([...alive, ...silent].map((c) => Math.floor((c.pings[0]! - t0) / 50)));
     expect(firstSlots.size).toBeGreaterThanOrEqual(8);
     for (const c of [...alive, ...chatty]) c.ws.close();
+  });
+});
+
+describe('sending a room step together', () => {
+  it('delivers the messages in order as separate WebSocket messages, in one socket write per client', async () => {
+    // three clients as a room holds them: Colyseus' WebSocketClient on the server side of a real socket
+    const peers: { ws: WebSocket; got: Buffer[]; writes: number[]; client: WebSocketClient }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const accepted = new Promise<WebSocket>((resolve) => probe.sockets.once('connection', resolve));
+      const ws = new WebSocket(url);
+      const got: Buffer[] = [];
+      ws.on('message', (data) => got.push(data as Buffer));
+      await new Promise((resolve) => ws.once('open', resolve));
+      const server = await accepted;
+      const socket = (server as unknown as { _socket: { write(b: Buffer): boolean } })._socket;
+      const writes: number[] = [];
+      const write = socket.write.bind(socket);
+      socket.write = (b: Buffer) => (writes.push(b.length), write(b));
+      peers.push({ ws, got, writes, client: new WebSocketClient(`c${i}`, server) });
+    }
+    const patch = Buffer.from([15, 1, 2, 3]);
+    const big = Buffer.alloc(70_000, 7); // a 64-bit length in its frame header
+    const event = Buffer.from([13, 9, 9]);
+    const [a, b, c] = peers;
+    // c's socket closes meanwhile: it is skipped, the others get theirs
+    c!.ws.terminate();
+    await waitFor(() => c!.client.readyState !== WebSocket.OPEN, 2000, 'closed on the server');
+    sendTogether(
+      peers.map((p) => p.client),
+      () => {
+        for (const p of peers) p.client.raw(patch);
+        a!.client.raw(big);
+        for (const p of peers) p.client.raw(event);
+      },
+    );
+    await waitFor(() => a!.got.length === 3 && b!.got.length === 2, 2000, 'messages arrived');
+    expect(a!.got).toEqual([patch, big, event]);
+    expect(b!.got).toEqual([patch, event]);
+    expect(a!.writes).toHaveLength(1);
+    expect(b!.writes).toEqual([2 + 4 + 2 + 3]);
+    expect(c!.writes).toEqual([]);
+    // outside sendTogether, raw() sends at once as before
+    b!.client.raw(event);
+    await waitFor(() => b!.got.length === 3, 2000, 'a direct send');
+    for (const p of peers) p.ws.close();
   });
 });
