@@ -488,7 +488,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
 
   /** The synchronized state: the public view (the creator's, who may always view); null once a Local game lost its creator. */
   private view(): GamePayload | null {
-    return viewGame(this.game, this.game.players.find((p) => p.creator && !p.virtual)?.id ?? null);
+    return viewGame(this.game, this.game.players.find((p) => p.creator && !p.virtual)?.id ?? null, this.mirror.shown);
   }
 
   /** Who lists the game (Part B §3): everybody (null) for Public, the members for Private, the creator for Local. */

@@ -103,19 +103,47 @@ export function clueOf(game: Game): Clue | null {
   return { title: game.current.title, artist: game.current.artist, belongs_to: game.current.belongs_to };
 }
 
-/** The game as `viewer` sees it, or null when he may not see it (a Local game of another user). */
-export function viewGame(game: Game, viewer: string | null): GamePayload | null {
+/** Whether `shown` (a payload made earlier) still shows `player` exactly. */
+function stillShows(shown: PlayerPayload | undefined, player: Player): shown is PlayerPayload {
+  return (
+    shown !== undefined &&
+    shown.id === player.id &&
+    shown.name === player.name &&
+    shown.state === player.state &&
+    shown.creator === player.creator &&
+    shown.tokens === player.tokens &&
+    shown.turn_player === player.turn_player &&
+    shown.virtual === player.virtual &&
+    shown.connected === player.connected &&
+    shown.hits === timelinePayload(player.hits).hits &&
+    (shown.guess === player.guess || (!!shown.guess && !!player.guess && shown.guess.id === player.guess.id && shown.guess.from_year === player.guess.from_year && shown.guess.to_year === player.guess.to_year))
+  );
+}
+
+/**
+ * The game as `viewer` sees it, or null when he may not see it (a Local game of
+ * another user). `previous`, an earlier view of the same game for the same
+ * viewer, lends the new view its player payloads that did not change (budget
+ * P1: a game room makes a view on every action, which mostly changes one or two
+ * players; the state mirror then skips the others by identity).
+ */
+export function viewGame(game: Game, viewer: string | null, previous?: GamePayload | null): GamePayload | null {
   if (!canView(game, viewer)) return null;
   const scorer = game.last_scored ? game.players.find((p) => p.id === game.last_scored) : undefined;
+  const before = previous?.id === game.id ? previous.players : undefined;
+  const players = game.players.map((p, i) => {
+    const shown = before?.[i];
+    return stillShows(shown, p) ? shown : playerPayload(p);
+  });
   return {
     id: game.id,
-    players: game.players.map(playerPayload),
+    players,
     state: game.state,
     mode: game.mode,
     ...game.settings,
     packs: [...game.settings.packs],
     hit: game.hit ? hitPayload(game.hit) : null,
-    last_scored: scorer ? playerPayload(scorer) : null,
+    last_scored: scorer ? (players[game.players.indexOf(scorer)] as PlayerPayload) : null,
     winner: game.winner,
     standings: game.standings,
     deadline: game.deadline?.at ?? null,

@@ -13,6 +13,7 @@ import {
   viewGame,
   type Game,
   type GameEvent,
+  type GamePayload,
   type Hit,
   type Player,
 } from '../../shared/rules/index.ts';
@@ -271,6 +272,7 @@ class Checker {
   private cardCount = 0;
   private readonly viewers: (string | null)[];
   private index = 0;
+  private lastView: GamePayload | null = null;
   constructor(setup: FuzzSetup) {
     this.game = deepFreeze(setup.game);
     this.viewers = [null, ...setup.users.slice(0, 3), STRANGER];
@@ -296,6 +298,11 @@ class Checker {
     const done = { accepted: true, won, deleted: result.deleted };
     const failure = checkInvariants(game, result.events, this.viewers, i % 16 === 0);
     if (failure) return { failure, ...done };
+    // a view made with the previous one (as game rooms do) equals a view made afresh
+    const creator = game.players.find((p) => p.creator && !p.virtual)?.id ?? null;
+    const reused = viewGame(game, creator, this.lastView);
+    if (JSON.stringify(reused) !== JSON.stringify(viewGame(game, creator))) return { failure: 'a view made with the previous one differs', ...done };
+    this.lastView = reused;
     // cards only move: the count changes at start, at the end of a round and when a card is replaced
     const type = (step.action as { type: string }).type;
     const count = cardsOf(game).length;
