@@ -55,6 +55,7 @@ import type { RestWindow } from './lib/load-rest.ts';
 import type { ServerKind, ServerMeter, ServerReady } from './lib/load-server.ts';
 import type { WindowCounts } from './lib/load-ws.ts';
 import { freshDatabase, startServices, type Services } from '../tests/infra/services.ts';
+import { SERVER_NODE_OPTIONS } from '../server/node-options.ts';
 
 const LIB = join(import.meta.dirname, 'lib');
 
@@ -289,6 +290,8 @@ const heapSpacesText = (spaces: ServerMeter['heapSpacesMB']): string =>
 async function spawnServer(kind: ServerKind, s: Settings, name: string, config: Record<string, string> | undefined): Promise<ServerUnderTest> {
   const log: ServerLog = { errors: 0, warnings: 0, samples: [] };
   const { rpc, ready } = await spawnChild<ServerReady>(join(LIB, 'load-server.ts'), {
+    // Hitline runs with the options `npm start` gives it; the bare room with Node's defaults
+    execArgv: kind === 'hitline' ? [...SERVER_NODE_OPTIONS] : [],
     env: { LOAD_SERVER_KIND: kind, ...(s.profile ? { LOAD_PROFILE_DIR: s.profile } : {}), ...(config ? { LOAD_SERVER_CONFIG: JSON.stringify(config) } : {}) },
     onOutput: (line) => {
       // pino JSON lines at warn (40) and above; anything else is printed as is

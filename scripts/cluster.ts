@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startServices, type Services } from '../tests/infra/services.ts';
+import { SERVER_NODE_OPTIONS } from '../server/node-options.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -124,7 +125,7 @@ try {
   for (let i = 0; i < count; i++) {
     const port = firstPort + i;
     const name = `hitline-${i + 1}`;
-    const child = spawn(process.execPath, [join(root, 'server', 'index.ts')], {
+    const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, join(root, 'server', 'index.ts')], {
       cwd: root,
       env: {
         ...process.env,
