@@ -94,6 +94,11 @@ export type GameState = SchemaType<typeof GameState>;
  * mirrored last and compares the next one with that (plain objects), not with the
  * schema, whose arrays are proxies and whose fields are accessors: an action
  * costs a few comparisons and only the changed fields are written (and patched).
+ * A player whose payload is the same object as last time is unchanged: views
+ * reuse the payloads of unchanged players (`viewGame`'s `previous`), and the
+ * engine keeps its winner and standings payloads. A new payload is compared
+ * field by field (a new winner or standings are rebuilt), so one that only looks
+ * new costs time, never correctness.
  */
 export class StateMirror {
   readonly state: GameState;
@@ -127,10 +132,10 @@ export class StateMirror {
     if (!sameHit(was?.hit ?? null, g.hit)) s.hit = g.hit ? newHit(g.hit) : undefined;
     const scorer = g.last_scored?.id ?? '';
     if ((was?.last_scored?.id ?? '') !== scorer || !was) s.last_scored = scorer;
-    if (!was || !samePlayer(was.winner, g.winner)) s.winner = g.winner ? newPlayer(g.winner) : undefined;
+    if (!was || was.winner !== g.winner) s.winner = g.winner ? newPlayer(g.winner) : undefined;
     const standings = g.standings ?? [];
     const wasStandings = was?.standings ?? [];
-    if (!was || wasStandings.length !== standings.length || standings.some((p, i) => !samePlayer(wasStandings[i] ?? null, p))) {
+    if (!was || wasStandings.length !== standings.length || standings.some((p, i) => wasStandings[i] !== p)) {
       s.standings.splice(0, s.standings.length, ...standings.map(newPlayer));
     }
     if (!was || was.deadline !== g.deadline) s.deadline = g.deadline ?? 0;
@@ -149,25 +154,6 @@ const sameSlot = (a: Slot | null, b: Slot | null) => a === b || (!!a && !!b && a
 const sameHit = (a: HitPayload | null, b: HitPayload | null) => a === b || (!!a && !!b && a.id === b.id);
 
 const sameClue = (a: Clue | null, b: Clue | null) => a === b || (!!a && !!b && a.title === b.title && a.artist === b.artist && a.belongs_to === b.belongs_to);
-
-/** Whether the mirrored fields of two players are equal. */
-function samePlayer(a: PlayerPayload | null, b: PlayerPayload | null): boolean {
-  if (a === b) return true;
-  if (!a || !b) return false;
-  return (
-    a.id === b.id &&
-    a.name === b.name &&
-    a.state === b.state &&
-    a.creator === b.creator &&
-    a.tokens === b.tokens &&
-    a.turn_player === b.turn_player &&
-    a.virtual === b.virtual &&
-    a.connected === b.connected &&
-    sameSlot(a.guess, b.guess) &&
-    // a timeline that did not change is the same (frozen) array, see views.ts
-    (a.hits === b.hits || (a.hits.length === b.hits.length && a.hits.every((h, i) => sameHit(h, b.hits[i] ?? null))))
-  );
-}
 
 function newHit(h: HitPayload): HitState {
   const s = new HitState();
@@ -240,6 +226,6 @@ function syncPlayers(target: ArraySchema<PlayerState>, was: readonly PlayerPaylo
   players.forEach((p, i) => {
     const before = was[i];
     if (before === undefined) target.push(newPlayer(p));
-    else if (!samePlayer(before, p)) syncPlayer(target[i] as PlayerState, before, p);
+    else if (before !== p) syncPlayer(target[i] as PlayerState, before, p);
   });
 }
