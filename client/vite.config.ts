@@ -12,10 +12,11 @@ const pkg = JSON.parse(readFileSync(resolve(root, '..', 'package.json'), 'utf8')
  * makes at start-up (budget P10). The browser never uses that CSS: theme.css
  * has it, compiled ahead of time (theme-css.ts), and the browser's system has
  * no global styles (getSystem in theme.ts). So the production build leaves out
- * that call; the build fails if a Chakra upgrade changes the line.
+ * that call; the build fails if a Chakra upgrade changes the line or moves the file.
  */
 function chakraWithoutRuntimeGlobalCss(): Plugin {
   const line = 'const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];';
+  let patched = false;
   return {
     name: 'chakra-without-runtime-global-css',
     apply: 'build',
@@ -23,8 +24,13 @@ function chakraWithoutRuntimeGlobalCss(): Plugin {
       filter: { id: /[/\\]@chakra-ui[/\\]react[/\\]dist[/\\]esm[/\\]styled-system[/\\]system\.js$/ },
       handler(code) {
         if (!code.includes(line)) this.error(`Chakra's createSystem changed: "${line}" not found (see chakraWithoutRuntimeGlobalCss)`);
+        patched = true;
         return code.replace(line, 'const _global = [];');
       },
+    },
+    buildEnd(err) {
+      // a Chakra that moved the file would otherwise pass unpatched, silently
+      if (!err && !patched) this.error("Chakra's styled-system/system.js was not built (see chakraWithoutRuntimeGlobalCss)");
     },
   };
 }

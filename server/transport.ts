@@ -24,18 +24,13 @@ type PingedSocket = WebSocket & {
  * - Only silent sockets are pinged: a socket that sent anything since its last
  *   check (a game message, or the pong of the last ping) has shown it is alive,
  *   so it gets no ping this round. A silent socket is pinged as by the stock
- *   heartbeat, and dropped after `pingMaxRetries` unanswered pings. Players who
- *   play, or answered the last ping, cost no ping and no pong. (The check after
- *   a pong is such a round, so a socket that stops answering is dropped one
- *   interval later than by the stock heartbeat with the same settings; so
- *   this transport's default is one retry where the stock default is two.)
+ *   heartbeat (every 3 s, 2 retries by default), and dropped after
+ *   `pingMaxRetries` unanswered pings: a pong still has two intervals to come.
+ *   Players who play, or answered the last ping, cost no ping and no pong. The
+ *   check after a socket's last bytes is one without a ping, so a dead peer is
+ *   dropped 3–4 intervals after it last spoke (the stock heartbeat: 2–3).
  */
 export class SpreadPingTransport extends WebSocketTransport {
-  constructor(options: ConstructorParameters<typeof WebSocketTransport>[0] = {}) {
-    // dropped 2–3 intervals after a socket last spoke, as with the stock 3 s × 2 retries
-    super({ pingInterval: 3000, pingMaxRetries: 1, ...options });
-  }
-
   protected override autoTerminateUnresponsiveClients(pingInterval: number, pingMaxRetries: number): void {
     const slices = Math.max(1, Math.round(pingInterval / PING_SLICE_MS));
     let next = 0;
@@ -100,24 +95,34 @@ WebSocketClient.prototype.raw = function (this: WebSocketClient, data: Uint8Arra
  * buffering and writev per message and client, as sending each through ws would
  * cost. The bytes on the wire are the same. Writing to ws' socket directly keeps
  * the order because ws queues frames only while compressing (per-message deflate
- * is off, Colyseus' default) or reading a Blob (Colyseus sends Buffers). Clients of
- * other transports are sent to as usual.
+ * is off, Colyseus' default; a socket that negotiated an extension is sent to
+ * through ws) or reading a Blob (Colyseus sends Buffers). Clients of other
+ * transports are sent to as usual. What `send` sent before it threw is delivered
+ * too.
  */
 export function sendTogether(clients: Iterable<Client>, send: () => void): void {
   const batch = new Map<WebSocketClient, Uint8Array[]>();
   for (const c of clients) if (c instanceof WebSocketClient) batch.set(c, []);
+  const outer = gathering;
   gathering = batch;
   try {
     send();
   } finally {
-    gathering = null;
+    gathering = outer;
+    // what was sent before a failure still goes out: the state patch is encoded only once
+    deliver(batch);
   }
+}
+
+/** Writes each client's gathered messages to its socket, framed once for all clients that got the same. */
+function deliver(batch: Map<WebSocketClient, Uint8Array[]>): void {
   let lastList: Uint8Array[] | null = null;
   let lastFrames: Buffer | null = null;
   for (const [client, list] of batch) {
     if (list.length === 0) continue;
     const socket = client.ref as WebSocket & { _socket?: { write(data: Buffer): boolean } };
-    if (socket.readyState !== socket.OPEN || !socket._socket) {
+    // compression would make ws queue frames, which a direct write could overtake
+    if (socket.readyState !== socket.OPEN || !socket._socket || socket.extensions !== '') {
       for (const data of list) sendNow.call(client, data);
       continue;
     }

@@ -209,6 +209,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   override onBeforeShutdown(): void {
     this.shuttingDown = true;
     this.phaseTimer?.clear();
+    this.phaseTimer = undefined;
     this.idleCheck?.clear();
     for (const t of this.absentTimers.values()) t.clear();
     super.onBeforeShutdown();
@@ -248,6 +249,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
 
   override onDispose(): void {
     this.phaseTimer?.clear();
+    this.phaseTimer = undefined;
     this.idleCheck?.clear();
     for (const t of this.absentTimers.values()) t.clear();
   }
@@ -439,6 +441,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     const { hub } = roomServices();
     await hub.publishGlobal({ event: 'remove_game', data: this.roomId, audience });
     this.phaseTimer?.clear();
+    this.phaseTimer = undefined;
     await this.disconnect();
   }
 

@@ -151,6 +151,17 @@ describe('sending a room step together', () => {
     // outside sendTogether, raw() sends at once as before
     b!.client.raw(event);
     await waitFor(() => b!.got.length === 3, 2000, 'a direct send');
+    // what a failing step sent before it threw still goes out, and the error reaches the caller
+    expect(() =>
+      sendTogether([a!.client, b!.client], () => {
+        a!.client.raw(patch);
+        b!.client.raw(patch);
+        throw new Error('a bug in the step');
+      }),
+    ).toThrow('a bug in the step');
+    await waitFor(() => a!.got.length === 4 && b!.got.length === 4, 2000, 'the sends before the failure');
+    expect(a!.got[3]).toEqual(patch);
+    expect(b!.got[3]).toEqual(patch);
     for (const p of peers) p.ws.close();
   });
 });
