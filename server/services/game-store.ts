@@ -106,19 +106,24 @@ export class GameStore {
     this.flushing = true;
     const batch = this.pending.splice(0, MAX_BATCH);
     try {
-      await this.db.executeQuery(CompiledQuery.raw(this.insertSql(batch.length), batch.flatMap((b) => [b.row.game_id, b.row.n, b.row.action])));
+      await this.insertRows(batch.map((b) => b.row));
       for (const b of batch) b.resolve();
     } catch (err) {
       // one refused row (its game was removed meanwhile) must not fail the others' actions
       if (batch.length === 1) batch[0]!.reject(err);
       else
         for (const b of batch) {
-          await this.db.insertInto('game_actions').values(b.row).execute().then(b.resolve, b.reject);
+          await this.insertRows([b.row]).then(b.resolve, b.reject);
         }
     } finally {
       this.flushing = false;
       if (this.pending.length > 0) this.schedule();
     }
+  }
+
+  /** Inserts log entries, all or none, with one statement. */
+  private async insertRows(rows: PendingAppend['row'][]): Promise<void> {
+    await this.db.executeQuery(CompiledQuery.raw(this.insertSql(rows.length), rows.flatMap((r) => [r.game_id, r.n, r.action])));
   }
 
   /** The insert of `rows` log entries, in this database's SQL, by row count. */
