@@ -11,6 +11,8 @@ type PingedSocket = WebSocket & {
   pingSlice?: number;
   /** Bytes read from the socket at its last heartbeat check. */
   heardBytes?: number;
+  /** A ping is due: it goes out with the next messages of the socket's room, or on its own half a round after the check. */
+  pingOwed?: boolean;
   _socket?: { bytesRead: number };
 };
 
@@ -29,22 +31,35 @@ type PingedSocket = WebSocket & {
  *   Players who play, or answered the last ping, cost no ping and no pong. The
  *   check after a socket's last bytes is one without a ping, so a dead peer is
  *   dropped 3–4 intervals after it last spoke (the stock heartbeat: 2–3).
+ * - A ping rides along: a socket found silent owes a ping, which goes out in the
+ *   same socket write as the next messages its room sends (`sendTogether`), so
+ *   a player who watches a running game costs no write of its own for it. When
+ *   the room sends nothing for half a round, the ping goes out alone. Either way
+ *   its pong has at least half a round to come before the next check.
  */
 export class SpreadPingTransport extends WebSocketTransport {
   protected override autoTerminateUnresponsiveClients(pingInterval: number, pingMaxRetries: number): void {
     const slices = Math.max(1, Math.round(pingInterval / PING_SLICE_MS));
+    // a ping owed at a check and not carried by a room's messages goes out alone this many slices later
+    const wait = Math.floor(slices / 2);
     let next = 0;
     let turn = 0;
     this.pingInterval = setInterval(() => {
       const slice = turn;
+      const late = (turn + slices - wait) % slices;
       turn = (turn + 1) % slices;
       for (const socket of this.wss.clients as Set<PingedSocket>) {
         socket.pingSlice ??= next++ % slices;
+        if (socket.pingOwed && socket.pingSlice === late) {
+          socket.pingOwed = false;
+          socket.ping(noop);
+        }
         if (socket.pingSlice !== slice) continue;
         const heard = socket._socket?.bytesRead;
         if (heard !== undefined && heard !== socket.heardBytes) {
           socket.heardBytes = heard;
           socket.pingCount = 0;
+          socket.pingOwed = false;
           continue;
         }
         if (socket.pingCount >= pingMaxRetries) {
@@ -52,7 +67,8 @@ export class SpreadPingTransport extends WebSocketTransport {
           continue;
         }
         socket.pingCount++;
-        socket.ping(noop);
+        if (wait > 0) socket.pingOwed = true;
+        else socket.ping(noop);
       }
     }, pingInterval / slices);
   }
@@ -71,6 +87,8 @@ interface FrameOptions {
 }
 /** An unmasked, unfragmented binary frame: what a server sends (RFC 6455). */
 const BINARY_FRAME: FrameOptions = { fin: true, opcode: 2, mask: false, readOnly: false, rsv1: false };
+/** A ping with no payload, as ws' `ping()` sends it. */
+const PING_FRAME = Buffer.concat(Sender.frame(Buffer.alloc(0), { fin: true, opcode: 9, mask: false, readOnly: false, rsv1: false }));
 
 type RawSend = (this: WebSocketClient, data: Uint8Array, options?: unknown, cb?: (err?: Error) => void) => void;
 
@@ -114,13 +132,17 @@ export function sendTogether(clients: Iterable<Client>, send: () => void): void 
   }
 }
 
-/** Writes each client's gathered messages to its socket, framed once for all clients that got the same. */
+/**
+ * Writes each client's gathered messages to its socket, framed once for all
+ * clients that got the same, with the ping the heartbeat owes the socket, if any.
+ */
 function deliver(batch: Map<WebSocketClient, Uint8Array[]>): void {
   let lastList: Uint8Array[] | null = null;
   let lastFrames: Buffer | null = null;
+  let lastWithPing: Buffer | null = null;
   for (const [client, list] of batch) {
     if (list.length === 0) continue;
-    const socket = client.ref as WebSocket & { _socket?: { write(data: Buffer): boolean } };
+    const socket = client.ref as Omit<PingedSocket, '_socket'> & { _socket?: { write(data: Buffer): boolean } };
     // compression would make ws queue frames, which a direct write could overtake
     if (socket.readyState !== socket.OPEN || !socket._socket || socket.extensions !== '') {
       for (const data of list) sendNow.call(client, data);
@@ -128,9 +150,13 @@ function deliver(batch: Map<WebSocketClient, Uint8Array[]>): void {
     }
     if (!lastList || !sameMessages(lastList, list)) {
       lastFrames = Buffer.concat(list.flatMap((data) => Sender.frame(data, BINARY_FRAME)));
+      lastWithPing = null;
       lastList = list;
     }
-    socket._socket.write(lastFrames as Buffer);
+    if (socket.pingOwed) {
+      socket.pingOwed = false;
+      socket._socket.write((lastWithPing ??= Buffer.concat([lastFrames as Buffer, PING_FRAME])));
+    } else socket._socket.write(lastFrames as Buffer);
   }
 }
 

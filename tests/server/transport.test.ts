@@ -5,7 +5,7 @@
  * answering is dropped after the configured number of unanswered pings.
  * Real sockets over loopback; the transport's own room handling is left out.
  * Also `sendTogether`: what a room step sends reaches each client as the same
- * WebSocket messages, in one socket write.
+ * WebSocket messages, in one socket write, with the ping the heartbeat owes it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -163,5 +163,35 @@ describe('sending a room step together', () => {
     expect(a!.got[3]).toEqual(patch);
     expect(b!.got[3]).toEqual(patch);
     for (const p of peers) p.ws.close();
+  });
+
+  it('carries the ping the heartbeat owes a silent socket in the write of its room\'s next messages', async () => {
+    const accepted = new Promise<WebSocket>((resolve) => probe.sockets.once('connection', resolve));
+    const ws = new WebSocket(url);
+    const pings: number[] = [];
+    const got: Buffer[] = [];
+    ws.on('ping', () => pings.push(performance.now()));
+    ws.on('message', (data) => got.push(data as Buffer));
+    await new Promise((resolve) => ws.once('open', resolve));
+    const server = (await accepted) as WebSocket & { pingOwed?: boolean; _socket: { write(b: Buffer): boolean } };
+    const writes: number[] = [];
+    const write = server._socket.write.bind(server._socket);
+    server._socket.write = (b: Buffer) => (writes.push(b.length), write(b));
+    const client = new WebSocketClient('w', server);
+    // the socket stays silent: a check finds it so and it owes a ping
+    await waitFor(() => server.pingOwed === true, 3 * INTERVAL, 'a ping owed');
+    expect(pings).toEqual([]);
+    const patch = Buffer.from([15, 4, 5]);
+    sendTogether([client], () => client.raw(patch));
+    await waitFor(() => got.length === 1 && pings.length === 1, 2000, 'message and ping arrived');
+    expect(got).toEqual([patch]);
+    // one write: the message's frame, then the 2-byte ping
+    expect(writes).toEqual([2 + 3 + 2]);
+    expect(server.pingOwed).toBe(false);
+    // the ping is not sent again on its own half a round later; the pong counts as having spoken at the next check
+    await new Promise((r) => setTimeout(r, 0.8 * INTERVAL));
+    expect(pings).toHaveLength(1);
+    expect(writes).toHaveLength(1);
+    ws.close();
   });
 });
