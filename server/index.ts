@@ -39,6 +39,7 @@ export interface RunningServer {
 /** Starts Hitline with `config` (PORT 0 picks a free port). */
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = createLogger(config.LOG_LEVEL);
+  guardProcess(log);
   const publicAddress = publicAddressOf(config);
   const db = await openDatabase(config.DATABASE_URL, {
     poolSize: config.DATABASE_POOL_SIZE,
@@ -228,6 +229,33 @@ async function restoreGames(games: GameStore, config: Config, log: Logger): Prom
   }
   log.info({ restored, stored: stored.length, downtime_ms: now - downAt }, 'games restored');
 }
+
+/**
+ * What the process does about errors nobody caught, and keeping PM2's agent off.
+ *
+ * Colyseus reports its room and client counts to PM2 through @pm2/io, which is
+ * always installed (a dependency of @colyseus/core), and importing @pm2/io starts
+ * its whole agent: an inspector session with the CPU and heap profilers enabled,
+ * timing of every HTTP request, handlers for uncaught errors, and timers that list
+ * every libuv handle each second (4,800 sockets: ~5 ms of CPU a second, budget
+ * P1). Hitline does not run under PM2. @pm2/io keeps one instance per process
+ * under a global symbol and uses the one it finds there, so a stand-in placed
+ * there first takes Colyseus' two metrics and starts nothing.
+ *
+ * A promise rejection nobody handles is a bug, but not one that should end every
+ * game of the process: it is logged and the server goes on (what the agent's
+ * handler did too). An uncaught exception ends the process as Node does by
+ * default, since its state may be broken; the games survive the restart.
+ * Installed once per process; the first server's logger reports.
+ */
+function guardProcess(log: Logger): void {
+  const g = globalThis as Record<symbol, unknown>;
+  if (g[GUARDED]) return;
+  g[GUARDED] = true;
+  g[Symbol.for('@pm2/io')] ??= { metric: () => undefined };
+  process.on('unhandledRejection', (err) => log.error({ err }, 'a promise was rejected and nobody handled it; the server goes on'));
+}
+const GUARDED = Symbol.for('hitline.process-guarded');
 
 export async function main(): Promise<void> {
   let config: Config;
