@@ -8,7 +8,6 @@ const PING_SLICE_MS = 50;
 
 type PingedSocket = WebSocket & {
   pingCount: number;
-  pingSlice?: number;
   /** Bytes read from the socket at its last heartbeat check. */
   heardBytes?: number;
   /** A ping is due: it goes out with the next messages of the socket's room, or on its own half a round after the check. */
@@ -22,7 +21,8 @@ type PingedSocket = WebSocket & {
  * - Spread out: the stock one pings every socket of the process in a single
  *   event-loop task every 3 s (4,800 sockets: a stall of about 100 ms, and
  *   every game action that arrives meanwhile waits). Here each socket belongs to
- *   one of interval / 50 ms slices, and one slice is checked every 50 ms.
+ *   one of interval / 50 ms slices, and one slice is checked every 50 ms, its
+ *   sockets only.
  * - Only silent sockets are pinged: a socket that sent anything since its last
  *   check (a game message, or the pong of the last ping) has shown it is alive,
  *   so it gets no ping this round. A silent socket is pinged as by the stock
@@ -42,19 +42,28 @@ export class SpreadPingTransport extends WebSocketTransport {
     const slices = Math.max(1, Math.round(pingInterval / PING_SLICE_MS));
     // a ping owed at a check and not carried by a room's messages goes out alone this many slices later
     const wait = Math.floor(slices / 2);
+    // each socket belongs to one slice: a tick visits only its own slice's sockets, not all of them
+    const buckets = Array.from({ length: slices }, () => new Set<PingedSocket>());
     let next = 0;
+    const track = (socket: PingedSocket): void => {
+      const bucket = buckets[next++ % slices]!;
+      bucket.add(socket);
+      socket.once('close', () => bucket.delete(socket));
+    };
+    for (const socket of this.wss.clients) track(socket as PingedSocket);
+    this.wss.on('connection', track);
     let turn = 0;
     this.pingInterval = setInterval(() => {
       const slice = turn;
-      const late = (turn + slices - wait) % slices;
       turn = (turn + 1) % slices;
-      for (const socket of this.wss.clients as Set<PingedSocket>) {
-        socket.pingSlice ??= next++ % slices;
-        if (socket.pingOwed && socket.pingSlice === late) {
+      if (wait > 0) {
+        for (const socket of buckets[(slice + slices - wait) % slices]!) {
+          if (!socket.pingOwed) continue;
           socket.pingOwed = false;
           socket.ping(noop);
         }
-        if (socket.pingSlice !== slice) continue;
+      }
+      for (const socket of buckets[slice]!) {
         const heard = socket._socket?.bytesRead;
         if (heard !== undefined && heard !== socket.heardBytes) {
           socket.heardBytes = heard;

@@ -79,7 +79,40 @@ function openSqlite(url: string): Db {
   sqlite.pragma('recursive_triggers = ON');
   // up to 32 MiB of pages in memory (default 2 MiB): a 100,000-hit catalogue with its search indexes stays hot (P6)
   sqlite.pragma('cache_size = -32768');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const connection = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  direct.set(db, { sqlite, prepare: connection.prepare });
+  return db;
+}
+
+/** Each SQLite database's connection, for `writeNowIfIdle`. */
+const direct = new WeakMap<Db, { sqlite: Sqlite.Database; prepare(sql: string): Sqlite.Statement }>();
+
+/** One statement for `writeNowIfIdle`: SQL as kysely compiles it, and its parameters. */
+export interface Write {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+/**
+ * Runs `writes` at once and synchronously on `db`'s SQLite connection, in one
+ * transaction, and returns true; or returns false, having done nothing, on
+ * PostgreSQL or while a transaction is open on the connection (kysely runs its
+ * transactions over several turns of the event loop; a write slipped into one
+ * would commit or roll back with it). The caller then goes through kysely,
+ * which waits for the connection. For the game log, written on every action:
+ * kysely's connection handling cost more CPU and garbage than the insert itself
+ * (budget P1). A statement that fails rolls back the others and throws.
+ */
+export function writeNowIfIdle(db: Db, writes: readonly Write[]): boolean {
+  const conn = direct.get(db);
+  if (!conn || conn.sqlite.inTransaction) return false;
+  const run = () => {
+    for (const w of writes) conn.prepare(w.sql).run(...w.parameters);
+  };
+  if (writes.length === 1) run();
+  else conn.sqlite.transaction(run)();
+  return true;
 }
 
 /** Most compiled statements kept per SQLite connection. */

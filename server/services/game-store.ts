@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { isoNow, type Db } from '../db/index.ts';
+import { isoNow, writeNowIfIdle, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { applyAction, type Action, type Game } from '../../shared/rules/index.ts';
 
@@ -66,13 +66,15 @@ export class GameStore {
       players: presentPlayers(game),
       updated_at: isoNow(now),
     };
+    const dropLog = this.db.deleteFrom('game_actions').where('game_id', '=', game.id);
+    const upsert = this.db
+      .insertInto('games')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet({ process: row.process, base: row.base, base_seq: row.base_seq, state: row.state, players: row.players, updated_at: row.updated_at }));
+    if (writeNowIfIdle(this.db, [dropLog.compile(), upsert.compile()])) return;
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('game_actions').where('game_id', '=', game.id).execute();
-      await trx
-        .insertInto('games')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doUpdateSet({ process: row.process, base: row.base, base_seq: row.base_seq, state: row.state, players: row.players, updated_at: row.updated_at }))
-        .execute();
+      await trx.executeQuery(dropLog.compile());
+      await trx.executeQuery(upsert.compile());
     });
   }
 
@@ -123,7 +125,8 @@ export class GameStore {
 
   /** Inserts log entries, all or none, with one statement. */
   private async insertRows(rows: PendingAppend['row'][]): Promise<void> {
-    await this.db.executeQuery(CompiledQuery.raw(this.insertSql(rows.length), rows.flatMap((r) => [r.game_id, r.n, r.action])));
+    const insert = CompiledQuery.raw(this.insertSql(rows.length), rows.flatMap((r) => [r.game_id, r.n, r.action]));
+    if (!writeNowIfIdle(this.db, [insert])) await this.db.executeQuery(insert);
   }
 
   /** The insert of `rows` log entries, in this database's SQL, by row count. */

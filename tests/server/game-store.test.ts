@@ -1,8 +1,9 @@
 /**
  * The action log (server/services/game-store.ts) on a real database: appends
  * that arrive in the same turn of the event loop are written together, every
- * one of them is stored and replays to the same game, and one refused entry
- * (its game was removed meanwhile) fails only its own action.
+ * one of them is stored and replays to the same game, one refused entry (its
+ * game was removed meanwhile) fails only its own action, and an append made
+ * while another transaction is open waits for it instead of joining it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,5 +87,33 @@ describe('action log', () => {
     expect(stored.status).toBe('fulfilled');
     const rows = await db.selectFrom('game_actions').select(['game_id', 'n']).where('game_id', 'in', ['storeGone', 'storeDd4']).execute();
     expect(rows).toEqual([{ game_id: 'storeDd4', n: 1 }]);
+  });
+
+  it('keeps appends and snapshots out of another transaction open on the database, which may roll back', async () => {
+    const game = newGame('storeEe5');
+    await store.snapshot(game, 1, NOW);
+    const join: Action = { type: 'join', by: randomUUID(), name: 'Di' };
+    const joined = applyAction(game, join, { now: NOW + 1 });
+    if (!joined.ok) throw new Error(joined.error.message);
+    const other = newGame('storeFf6');
+    let append: Promise<void> | undefined;
+    let resnap: Promise<void> | undefined;
+    // e.g. a catalogue import, over several turns of the event loop, that fails in the end
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('server_processes').values({ name: 'storeTx', seen_at: new Date(NOW).toISOString() }).execute();
+        append = store.append('storeEe5', 1, 2, join, NOW + 1);
+        resnap = store.snapshot(other, 1, NOW);
+        await new Promise((r) => setTimeout(r, 30));
+        throw new Error('the import failed');
+      }),
+    ).rejects.toThrow('the import failed');
+    await append;
+    await resnap;
+    // the transaction's own row went with it; the action and the snapshot made meanwhile stayed
+    expect(await db.selectFrom('server_processes').select('name').where('name', '=', 'storeTx').execute()).toEqual([]);
+    const loaded = await store.load();
+    expect(loaded.find((g) => g.game.id === 'storeEe5')?.game).toEqual(joined.game);
+    expect(loaded.find((g) => g.game.id === 'storeFf6')?.game).toEqual(other);
   });
 });
