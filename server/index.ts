@@ -99,6 +99,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const port = (http.address() as AddressInfo).port;
   log.info({ port, host: config.HOST }, `Hitline is listening on http://localhost:${port}`);
   await restoreGames(games, config, log);
+  // the stored hits of starts that no log names any more: after the restore, then hourly
+  const prune = () => void games.pruneHitSets().catch((err: unknown) => log.error({ err }, 'removing unused stored hits failed'));
+  prune();
+  const pruning = setInterval(prune, 3_600_000);
+  pruning.unref();
   // a sign of life every few seconds: after a crash, it tells how long the games stood still
   await games.heartbeat().catch((err: unknown) => log.error({ err }, 'heartbeat failed'));
   const heartbeat = setInterval(() => void games.heartbeat().catch((err: unknown) => log.error({ err }, 'heartbeat failed')), HEARTBEAT_MS);
@@ -129,6 +134,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const close = () =>
     (closing ??= (async () => {
       clearInterval(sweep);
+      clearInterval(pruning);
       unfollow();
       clearInterval(heartbeat);
       // stop accepting; end the streams, then the rooms; sockets that turn idle meanwhile are closed too

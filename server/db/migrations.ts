@@ -1,4 +1,4 @@
-import { SqliteAdapter, type Kysely } from 'kysely';
+import { sql, SqliteAdapter, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { installPostgresSearchSchema } from '../services/search-postgres.ts';
 import { installSqliteSearchSchema } from '../services/search-sqlite.ts';
@@ -131,6 +131,29 @@ const migrations: Record<string, Migration> = {
           .createTable('server_processes')
           .addColumn('name', 'text', (c) => c.primaryKey())
           .addColumn('seen_at', 'text', (c) => c.notNull())
+          .execute();
+      });
+    },
+  },
+  '0006_hit_sets': {
+    async up(db: Kysely<unknown>) {
+      // A game's start takes the playable hits of its packs, the one big part of an
+      // action. Games started from the same hits share one stored copy, and the start
+      // is logged like any other action, naming its copy, instead of writing a new base
+      // with the whole deck at every start (budget P1). A copy goes when no log names
+      // it (the partial index finds the names).
+      await db.transaction().execute(async (trx) => {
+        await trx.schema
+          .createTable('hit_sets')
+          .addColumn('hash', 'text', (c) => c.primaryKey())
+          .addColumn('hits', 'text', (c) => c.notNull())
+          .execute();
+        await trx.schema.alterTable('game_actions').addColumn('hit_set', 'text').execute();
+        await trx.schema
+          .createIndex('game_actions_hit_set')
+          .on('game_actions')
+          .column('hit_set')
+          .where(sql.ref('hit_set'), 'is not', null)
           .execute();
       });
     },

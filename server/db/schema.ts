@@ -106,6 +106,14 @@ export interface GameActionsTable {
   game_id: string;
   n: number;
   action: string;
+  /** The stored hits a logged start names (`hit_sets.hash`); null for other actions. */
+  hit_set: string | null;
+}
+
+/** Playable hits as a game's start took them (JSON), stored once for every game that started from them. */
+export interface HitSetsTable {
+  hash: string;
+  hits: string;
 }
 
 /** A server process's last sign of life (ISO), written every few seconds. */
@@ -123,5 +131,6 @@ export interface Database {
   audio_jobs: AudioJobsTable;
   games: GamesTable;
   game_actions: GameActionsTable;
+  hit_sets: HitSetsTable;
   server_processes: ServerProcessesTable;
 }

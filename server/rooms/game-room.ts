@@ -335,9 +335,10 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   }
 
   /**
-   * Persists an accepted action: a snapshot after a start (a new deck) or after a
-   * long log, the removal of a deleted game, otherwise one log entry. False when the
-   * database refused: the caller drops the action.
+   * Persists an accepted action: a snapshot after a long log, the removal of a
+   * deleted game, otherwise one log entry (a start's hits are stored once for all
+   * games that started from them). False when the database refused: the caller
+   * drops the action.
    */
   private async store(action: Action, result: { game: Game; events: unknown[]; deleted: boolean }, now: number): Promise<boolean> {
     const { games, log } = roomServices();
@@ -345,7 +346,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     try {
       if (result.deleted) {
         await games.remove(this.roomId);
-      } else if (action.type === 'start' || this.logged >= MAX_LOGGED) {
+      } else if (this.logged >= MAX_LOGGED) {
         await games.snapshot(result.game, seq, now);
         this.logged = 0;
       } else {

@@ -1,16 +1,18 @@
+import { createHash } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import { isoNow, writeNowIfIdle, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
-import { applyAction, type Action, type Game } from '../../shared/rules/index.ts';
+import { applyAction, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
 
 /**
  * Games survive a restart (issue 10). Each game is a row with a base snapshot of
  * the engine state and the actions accepted since, each written before the room
- * applies it (one transaction: the action and the game's summary). A new base is
- * written when the game is created, at every start (the deck is the only big
- * part of the state and changes only then) and after a restore, so the log stays
- * short. The engine is pure and carries its PRNG state, so replaying the log on
- * the base gives back exactly the game that was running.
+ * applies it. A new base is written when the game is created, after a restore,
+ * and when the log grows long. A start carries the playable hits it deals from,
+ * the one big part of an action: they are stored once in `hit_sets` for every
+ * game started from the same hits, and the logged start names them. The engine
+ * is pure and carries its PRNG state, so replaying the log on the base gives
+ * back exactly the game that was running.
  */
 
 export interface StoredGame {
@@ -21,23 +23,49 @@ export interface StoredGame {
   updatedAt: number;
 }
 
-/** What the log keeps of one action: the action as the engine got it, the engine's clock, and the room's seq after it. */
+/**
+ * What the log keeps of one action: the action as the engine got it (a start
+ * without its hits), the engine's clock, the room's seq after it, and for a start
+ * the `hit_sets` row its hits are in.
+ */
 interface LoggedAction {
   action: Action;
   now: number;
   seq: number;
+  hits?: string;
+}
+
+/** Playable hits as stored in `hit_sets`: their JSON and its hash. */
+interface HitSet {
+  hash: string;
+  json: string;
 }
 
 interface PendingAppend {
-  row: { game_id: string; n: number; action: string };
+  row: { game_id: string; n: number; action: string; hit_set: string | null };
+  /** The hits a start names. */
+  set?: HitSet;
   resolve: () => void;
   reject: (err: unknown) => void;
+}
+
+/** Each array of playable hits as a hit set: the catalogue hands the same array to every game that starts within a few seconds. */
+const hitSets = new WeakMap<readonly Hit[], HitSet>();
+
+function hitSetOf(hits: readonly Hit[]): HitSet {
+  let set = hitSets.get(hits);
+  if (!set) {
+    const json = JSON.stringify(hits);
+    set = { hash: createHash('sha256').update(json).digest('base64url'), json };
+    hitSets.set(hits, set);
+  }
+  return set;
 }
 
 /** Batch sizes whose insert SQL is kept. */
 const KEPT_INSERTS = 32;
 
-/** Most actions written by one insert (3 parameters each, well within SQLite's limit). */
+/** Most actions written by one insert (4 parameters each, well within SQLite's limit). */
 const MAX_BATCH = 1000;
 
 /** Real players who are connected, for the idle rule ("Open and nobody there"). */
@@ -86,9 +114,15 @@ export class GameStore {
    * once cost one write, not hundreds.
    */
   append(gameId: string, n: number, seq: number, action: Action, now: number): Promise<void> {
-    const entry: LoggedAction = { action, now, seq };
+    let entry: LoggedAction = { action, now, seq };
+    let set: HitSet | undefined;
+    if (action.type === 'start') {
+      set = hitSetOf(action.hits);
+      entry = { action: { ...action, hits: [] }, now, seq, hits: set.hash };
+    }
+    const row = { game_id: gameId, n, action: JSON.stringify(entry), hit_set: set?.hash ?? null };
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ row: { game_id: gameId, n, action: JSON.stringify(entry) }, resolve, reject });
+      this.pending.push({ row, ...(set ? { set } : {}), resolve, reject });
       this.schedule();
     });
   }
@@ -108,14 +142,14 @@ export class GameStore {
     this.flushing = true;
     const batch = this.pending.splice(0, MAX_BATCH);
     try {
-      await this.insertRows(batch.map((b) => b.row));
+      await this.insertRows(batch);
       for (const b of batch) b.resolve();
     } catch (err) {
       // one refused row (its game was removed meanwhile) must not fail the others' actions
       if (batch.length === 1) batch[0]!.reject(err);
       else
         for (const b of batch) {
-          await this.insertRows([b.row]).then(b.resolve, b.reject);
+          await this.insertRows([b]).then(b.resolve, b.reject);
         }
     } finally {
       this.flushing = false;
@@ -123,17 +157,47 @@ export class GameStore {
     }
   }
 
-  /** Inserts log entries, all or none, with one statement. */
-  private async insertRows(rows: PendingAppend['row'][]): Promise<void> {
-    const insert = CompiledQuery.raw(this.insertSql(rows.length), rows.flatMap((r) => [r.game_id, r.n, r.action]));
-    if (!writeNowIfIdle(this.db, [insert])) await this.db.executeQuery(insert);
+  /**
+   * Inserts log entries, all or none, with one statement, in one transaction with
+   * the hit sets they name (each written unless stored already: `pruneHitSets`
+   * may have removed it meanwhile, and the entry and its hits must stand or fall
+   * together).
+   */
+  private async insertRows(entries: PendingAppend[]): Promise<void> {
+    const sets = new Map<string, HitSet>();
+    for (const e of entries) if (e.set) sets.set(e.set.hash, e.set);
+    const writes: CompiledQuery[] = [...sets.values()].map((set) =>
+      this.db
+        .insertInto('hit_sets')
+        .values({ hash: set.hash, hits: set.json })
+        .onConflict((oc) => oc.column('hash').doNothing())
+        .compile(),
+    );
+    writes.push(CompiledQuery.raw(this.insertSql(entries.length), entries.flatMap((e) => [e.row.game_id, e.row.n, e.row.action, e.row.hit_set])));
+    if (writeNowIfIdle(this.db, writes)) return;
+    if (writes.length === 1) await this.db.executeQuery(writes[0]!);
+    else
+      await this.db.transaction().execute(async (trx) => {
+        for (const w of writes) await trx.executeQuery(w);
+      });
+  }
+
+  /**
+   * Removes the stored hit sets that no log entry names any more (their games
+   * started again, were snapshotted or removed); returns how many. Safe beside
+   * appends: an entry is written in one transaction with its hit set.
+   */
+  async pruneHitSets(): Promise<number> {
+    const named = this.db.selectFrom('game_actions').select('hit_set').where('hit_set', 'is not', null);
+    const r = await this.db.deleteFrom('hit_sets').where('hash', 'not in', named).executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 
   /** The insert of `rows` log entries, in this database's SQL, by row count. */
   private readonly insertSqls = new Map<number, string>();
 
   /**
-   * The SQL that inserts `rows` log entries (game_id, n, action each). Built by
+   * The SQL that inserts `rows` log entries (game_id, n, action, hit_set each). Built by
    * kysely once per row count and reused: building and compiling the query on
    * every action cost more than running it (budget P1). Only the SQL of small
    * batches, the usual ones, is kept.
@@ -143,7 +207,7 @@ export class GameStore {
     if (text === undefined) {
       text = this.db
         .insertInto('game_actions')
-        .values(Array.from({ length: rows }, () => ({ game_id: '', n: 0, action: '' })))
+        .values(Array.from({ length: rows }, () => ({ game_id: '', n: 0, action: '', hit_set: null as string | null })))
         .compile().sql;
       if (rows <= KEPT_INSERTS) this.insertSqls.set(rows, text);
     }
@@ -178,6 +242,9 @@ export class GameStore {
   async load(): Promise<StoredGame[]> {
     const rows = await this.db.selectFrom('games').selectAll().where('process', '=', this.process).orderBy('id').execute();
     const out: StoredGame[] = [];
+    // games started from the same hits share them again
+    const sets = new Map<string, Promise<Hit[]>>();
+    this.loadingSets = sets;
     for (const row of rows) {
       try {
         out.push(await this.replay(row.id, JSON.parse(row.base) as Game, row.base_seq, Date.parse(row.updated_at)));
@@ -185,6 +252,7 @@ export class GameStore {
         this.log.error({ err, game: row.id }, 'a stored game could not be restored; it stays in the database untouched');
       }
     }
+    this.loadingSets = new Map();
     return out;
   }
 
@@ -195,6 +263,7 @@ export class GameStore {
     let last = updatedAt;
     for (const row of actions) {
       const entry = JSON.parse(row.action) as LoggedAction;
+      if (entry.action.type === 'start' && entry.hits !== undefined) entry.action.hits = await this.hitSet(entry.hits);
       const result = applyAction(game, entry.action, { now: entry.now });
       if (!result.ok) throw new Error(`action ${row.n} (${entry.action.type}) does not replay: ${result.error.message}`);
       game = result.game;
@@ -202,6 +271,27 @@ export class GameStore {
       last = Math.max(last, entry.now);
     }
     return { game, seq, updatedAt: last };
+  }
+
+  /** Hit sets read during the running `load`, by hash. */
+  private loadingSets = new Map<string, Promise<Hit[]>>();
+
+  /** The hits of stored hit set `hash`. */
+  private hitSet(hash: string): Promise<Hit[]> {
+    let hits = this.loadingSets.get(hash);
+    if (!hits) {
+      hits = this.db
+        .selectFrom('hit_sets')
+        .select('hits')
+        .where('hash', '=', hash)
+        .executeTakeFirst()
+        .then((row) => {
+          if (!row) throw new Error(`the hits of a logged start (${hash}) are not stored`);
+          return JSON.parse(row.hits) as Hit[];
+        });
+      this.loadingSets.set(hash, hits);
+    }
+    return hits;
   }
 }
 

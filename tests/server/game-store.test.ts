@@ -2,8 +2,9 @@
  * The action log (server/services/game-store.ts) on a real database: appends
  * that arrive in the same turn of the event loop are written together, every
  * one of them is stored and replays to the same game, one refused entry (its
- * game was removed meanwhile) fails only its own action, and an append made
- * while another transaction is open waits for it instead of joining it.
+ * game was removed meanwhile) fails only its own action, an append made while
+ * another transaction is open waits for it instead of joining it, and the hits
+ * of starts are stored once, replayed, and pruned when no log names them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/index.ts';
 import { createLogger } from '../../server/logger.ts';
 import { GameStore } from '../../server/services/game-store.ts';
-import { applyAction, createGame, type Action, type Game } from '../../shared/rules/index.ts';
+import { applyAction, createGame, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
 import { testDatabase } from './harness.ts';
 
 let dir: string;
@@ -39,6 +40,19 @@ function newGame(id: string): Game {
   const made = createGame({ id, mode: 'Public', creator: { id: randomUUID(), name: 'Ada' }, seed: 7, packIds: [] });
   if (!made.ok) throw new Error(made.error.message);
   return made.game;
+}
+
+/** Applies `actions` to `game` in turn, appending each to the log as the room does. */
+async function play(game: Game, actions: Action[], from: { n: number; seq: number }, now: number): Promise<Game> {
+  for (const action of actions) {
+    const result = applyAction(game, action, { now });
+    if (!result.ok) throw new Error(result.error.message);
+    game = result.game;
+    from.n++;
+    from.seq++;
+    await store.append(game.id, from.n, from.seq, action, now);
+  }
+  return game;
 }
 
 describe('action log', () => {
@@ -87,6 +101,58 @@ describe('action log', () => {
     expect(stored.status).toBe('fulfilled');
     const rows = await db.selectFrom('game_actions').select(['game_id', 'n']).where('game_id', 'in', ['storeGone', 'storeDd4']).execute();
     expect(rows).toEqual([{ game_id: 'storeDd4', n: 1 }]);
+  });
+
+  it('stores the hits of starts once for every game started from them, replays the starts, and prunes hits no log names', async () => {
+    const pack = randomUUID();
+    const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Song ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1960 + i, packs: [pack] }));
+    const table = async (id: string) => {
+      const creator = { id: randomUUID(), name: 'Ada' };
+      const made = createGame({ id, mode: 'Public', creator, seed: 11, packIds: [pack] });
+      if (!made.ok) throw new Error(made.error.message);
+      await store.snapshot(made.game, 0, NOW);
+      const counter = { n: 0, seq: 0 };
+      // the room hands every game that starts within a few seconds the same array of hits
+      const game = await play(made.game, [{ type: 'join', by: randomUUID(), name: 'Bo' }, { type: 'start', by: creator.id, hits }], counter, NOW);
+      return { game, counter, creator };
+    };
+    const a = await table('storeHs1');
+    const b = await table('storeHs2');
+    expect(a.game.state).toBe('Guessing');
+    expect(a.game.deck.length).toBeGreaterThan(30);
+    const sets = await db.selectFrom('hit_sets').select(['hash', 'hits']).execute();
+    expect(sets).toHaveLength(1);
+    expect(JSON.parse(sets[0]!.hits)).toEqual(hits);
+    // the logged start does not carry the hits itself
+    const starts = await db.selectFrom('game_actions').select(['action', 'hit_set']).where('game_id', 'in', ['storeHs1', 'storeHs2']).where('hit_set', 'is not', null).execute();
+    expect(starts.map((r) => r.hit_set)).toEqual([sets[0]!.hash, sets[0]!.hash]);
+    for (const r of starts) expect(r.action.length).toBeLessThan(500);
+    // a restart replays both starts from the stored hits: same decks, same players
+    let loaded = await store.load();
+    expect(loaded.find((g) => g.game.id === 'storeHs1')?.game).toEqual(a.game);
+    expect(loaded.find((g) => g.game.id === 'storeHs2')?.game).toEqual(b.game);
+    // named by a log: kept
+    expect(await store.pruneHitSets()).toBe(0);
+    // game A gets a new base (its log goes); B's log still names the hits
+    await store.snapshot(a.game, a.counter.seq, NOW);
+    expect(await store.pruneHitSets()).toBe(0);
+    await store.remove('storeHs2');
+    expect(await store.pruneHitSets()).toBe(1);
+    expect(await db.selectFrom('hit_sets').select('hash').execute()).toEqual([]);
+    // a later start from the same hits stores them again, and replays
+    const restarted = await play(
+      a.game,
+      [
+        { type: 'stop', by: a.creator.id },
+        { type: 'start', by: a.creator.id, hits },
+      ],
+      a.counter,
+      NOW + 1,
+    );
+    expect(restarted.state).toBe('Guessing');
+    expect(await db.selectFrom('hit_sets').select('hash').execute()).toHaveLength(1);
+    loaded = await store.load();
+    expect(loaded.find((g) => g.game.id === 'storeHs1')?.game).toEqual(restarted);
   });
 
   it('keeps appends and snapshots out of another transaction open on the database, which may roll back', async () => {
