@@ -200,17 +200,12 @@ function followCatalogueChanges(presence: Presence, catalogue: CatalogueService,
  */
 async function scaleOut(config: Config, db: Db, log: Logger, publicAddress: string | undefined): Promise<{ presence: Presence; driver?: matchMaker.MatchMakerDriver }> {
   if (!config.REDIS_URL) return { presence: new LocalPresence() };
-  const [{ RedisPresence }, { RedisDriver }, { Redis }] = await Promise.all([import('@colyseus/redis-presence'), import('@colyseus/redis-driver'), import('ioredis')]);
+  const [{ RedisPresence }, { RedisDriver }] = await Promise.all([import('@colyseus/redis-presence'), import('@colyseus/redis-driver')]);
   const redacted = config.REDIS_URL.replace(/\/\/[^@/]*@/, '//***@');
   log.info({ redis: redacted, publicAddress, database: isPostgres(db) ? 'postgres' : 'sqlite' }, 'scale-out: rooms, matchmaking and events go through Redis');
   // processes on other machines cannot open this process's SQLite file
   if (!isPostgres(db)) log.warn('REDIS_URL is set with a SQLite database: every process must run on this machine and open the same file; use PostgreSQL across machines');
-  // Commands given in one turn of the event loop leave in one write (auto-pipelining):
-  // a room step publishes its events, and many rooms step in the same turn (budget P1
-  // on several processes). Subscriptions are never pipelined (ioredis leaves them out).
-  const url = config.REDIS_URL;
-  const client = () => new Redis(url, { enableAutoPipelining: true });
-  return { presence: new RedisPresence(client()), driver: new RedisDriver(client()) };
+  return { presence: new RedisPresence(config.REDIS_URL), driver: new RedisDriver(config.REDIS_URL) };
 }
 
 /**
