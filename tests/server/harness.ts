@@ -274,9 +274,9 @@ export interface ServerProcess {
   stop(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `server/index.ts` as its own process with exactly `env` (plus PATH and HOME); resolves once it listens. */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['server/index.ts'], {
+/** Starts `server/index.ts` as its own process with exactly `env` (plus PATH and HOME) and Node options `nodeArgs`; resolves once it listens. */
+export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, 'server/index.ts'], {
     cwd: resolve(import.meta.dirname, '..', '..'),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
