@@ -75,7 +75,7 @@ export function configureApp(app: Application, ctx: AppContext): void {
     '/api',
     eventsRouter({
       hub: ctx.hub,
-      gameSnapshot,
+      gameSnapshot: (id, viewer) => gameSnapshot(id, viewer, true),
       globalInitial: (viewer) => globalInitial(ctx, viewer),
     }),
   );

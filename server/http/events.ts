@@ -8,7 +8,7 @@ export type { GameEventEnvelope, GlobalEventEnvelope } from './sse-hub.ts';
 
 export interface EventsRouterDeps {
   hub: SseHub;
-  /** The game as `viewer` may see it with its current seq; null when it does not exist for him (404). */
+  /** The game as `viewer` may see it with its current seq, for a stream that starts from it (the game publishes its events from then on); null when it does not exist for him (404). */
   gameSnapshot: (gameId: string, viewer: string | null) => Promise<{ seq: number; game: GamePayload } | null>;
   /** What a new global subscriber gets first: `process_hits`, then the lobby's game summaries. */
   globalInitial: (viewer: string | null) => Promise<GlobalEventEnvelope[]>;

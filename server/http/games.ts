@@ -53,11 +53,14 @@ async function roomExists(id: string): Promise<boolean> {
   return !!listing && listing.name === ROOM;
 }
 
-/** The game as `viewer` sees it (any process), or null when it does not exist for him. */
-export async function gameSnapshot(id: string, viewer: string | null): Promise<{ seq: number; game: GamePayload } | null> {
+/**
+ * The game as `viewer` sees it (any process), or null when it does not exist for
+ * him. `stream`: an SSE stream starts from it (the room publishes its events from then on).
+ */
+export async function gameSnapshot(id: string, viewer: string | null, stream = false): Promise<{ seq: number; game: GamePayload } | null> {
   if (!(await roomExists(id))) return null;
   try {
-    return (await matchMaker.remoteRoomCall<GameRoom>(id, 'snapshot', [viewer])) as { seq: number; game: GamePayload } | null;
+    return (await matchMaker.remoteRoomCall<GameRoom>(id, 'snapshot', [viewer, stream])) as { seq: number; game: GamePayload } | null;
   } catch {
     return null; // disposed meanwhile
   }

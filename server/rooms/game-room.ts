@@ -44,10 +44,13 @@ export interface CreateGameOptions {
   restore?: { game: Game; seq: number; updatedAt: number };
 }
 
-/** Matchmaking metadata: what the lobby needs to filter games without asking each room. */
+/**
+ * Matchmaking metadata: what the lobby needs to filter games without asking each
+ * room. Nothing that changes within a turn: each change is a Redis write with
+ * several processes.
+ */
 export interface GameMetadata {
   mode: GameMode;
-  state: string;
   players: number;
   /** Ids of the real (non-virtual) players. */
   members: string[];
@@ -112,6 +115,14 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   private readonly connections = new Map<string, number>();
   private readonly absentTimers = new Map<string, Timer>();
   private lastSummary = '';
+  /**
+   * Whether an SSE stream (on any process) has started from this game: only then
+   * do its events go out on the presence, where each publish is a Redis round
+   * trip with several processes. Set before the stream's snapshot takes its seq,
+   * so the stream misses nothing after it; a restored room is asked again by
+   * every stream that resumes.
+   */
+  private streamed = false;
   /** The draw whose audio was last checked (A8). */
   private checkedDraw = 0;
   /** Actions stored since the game's last snapshot. */
@@ -268,10 +279,16 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     return this.enqueue({ ...action, by: userId } as Action);
   }
 
-  /** The game as `viewer` sees it with the current sequence number, or null if hidden from him. */
-  snapshot(viewer: string | null): { seq: number; game: GamePayload } | null {
+  /**
+   * The game as `viewer` sees it with the current sequence number, or null if
+   * hidden from him. `stream`: an SSE stream starts from it, so the game's events
+   * are published from now on.
+   */
+  snapshot(viewer: string | null, stream = false): { seq: number; game: GamePayload } | null {
     const game = viewGame(this.game, viewer);
-    return game ? { seq: this.seq, game } : null;
+    if (!game) return null;
+    if (stream) this.streamed = true;
+    return { seq: this.seq, game };
   }
 
   /**
@@ -419,7 +436,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       events.forEach((e, i) => {
         const final = deleted && i === events.length - 1;
         const envelope = { game: this.roomId, seq: first + i, event: e.event, data: e.data, final };
-        void hub.publishGame(envelope);
+        if (this.streamed) void hub.publishGame(envelope);
         this.broadcast('event', roomEvent(envelope.seq, e, final));
       });
     });
@@ -509,7 +526,6 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   private meta(): GameMetadata {
     return {
       mode: this.game.mode,
-      state: this.game.state,
       players: this.game.players.length,
       members: this.audience(),
       creator: this.game.players.find((p) => p.creator)?.id ?? '',

@@ -561,6 +561,41 @@ describe('a whole game over REST, watched over SSE', () => {
     await w.quiet();
     w.close();
   });
+
+  it('a game nobody streams publishes nothing; a stream opened mid-game gets every event after its snapshot', async () => {
+    const [alice, bob] = (await guests(2)) as [User, User];
+    const id = await runningGame(alice, [bob], { goal: 10, start_tokens: 2 });
+    const byId = new Map([alice, bob].map((u) => [u.id, u]));
+    const published: number[] = [];
+    const topic = `hitline:sse:game:${id}`;
+    const listener = (m: unknown) => published.push((m as { seq: number }).seq);
+    await matchMaker.presence.subscribe(topic, listener);
+    try {
+      // reads that are not streams (the lobby list, the game itself) start nothing
+      await listIds(alice);
+      const g = await getGame(alice, id);
+      const tp = turnOf(g);
+      expectOk(await byId.get(tp.id)!.request('POST', `/api/games/${id}/guess`, { id: (tp.slots[0] as Slot).id }), 'guess submitted successfully');
+      await sleep(50);
+      expect(published, 'events of a game without streams').toEqual([]);
+
+      // a stream starts from the game as it is now, then misses nothing
+      const w = new GameWatch(id, { cookie: bob.cookieHeader() });
+      const snap = await w.open();
+      expect(snap.state).toBe('Intercepting');
+      const from = Number(w.reader.events[0]?.id);
+      expect(from).toBeGreaterThan(0);
+      const other = snap.players.find((p) => p.id !== tp.id) as PlayerPayload;
+      expectOk(await byId.get(other.id)!.request('POST', `/api/games/${id}/guess`, { id: null }), 'guess submitted successfully');
+      await w.one('guess');
+      expect((await w.one('change_state')).data.state).toBe('Confirming');
+      expect(published, 'events published once a stream started').toEqual([from + 1, from + 2]);
+      await w.quiet();
+      w.close();
+    } finally {
+      matchMaker.presence.unsubscribe(topic, listener);
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------
