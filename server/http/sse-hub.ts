@@ -52,6 +52,12 @@ export interface SseHubOptions {
   historySize?: number;
   /** Most characters of events of one game kept for replay (events carry whole player lists). */
   historyChars?: number;
+  /**
+   * How long an update published with `publishGlobalLater` may wait (ms): updates
+   * of one key within it go out once, the newest, and everything waiting leaves
+   * in one presence message.
+   */
+  coalesceMs?: number;
   /** Called after every fan-out turn with its duration (ms, socket writes included) and its writes; for benchmarks. */
   onFanoutChunk?: (ms: number, writes: number) => void;
 }
@@ -137,6 +143,10 @@ export class SseHub {
   private readonly historySize: number;
   private readonly historyChars: number;
   private readonly onFanoutChunk: ((ms: number, writes: number) => void) | undefined;
+  private readonly coalesceMs: number;
+  /** Global updates waiting to be published, by key, in the order their keys first came. */
+  private readonly waiting = new Map<string, GlobalEventEnvelope>();
+  private waitingTimer: NodeJS.Timeout | null = null;
 
   private readonly games = new Map<string, GameChannel>();
   private global: Channel | null = null;
@@ -161,6 +171,7 @@ export class SseHub {
     this.historySize = Math.max(0, opts.historySize ?? 64);
     this.historyChars = Math.max(0, opts.historyChars ?? 64 * 1024);
     this.onFanoutChunk = opts.onFanoutChunk;
+    this.coalesceMs = Math.max(0, opts.coalesceMs ?? 250);
   }
 
   /**
@@ -175,12 +186,45 @@ export class SseHub {
     }
   }
 
-  /** Publishes one global event to every process's `/api/events` subscribers. Never rejects. */
+  /**
+   * Publishes one global event to every process's `/api/events` subscribers, after
+   * the updates still waiting (`publishGlobalLater`), in one presence message.
+   * Never rejects.
+   */
   async publishGlobal(e: GlobalEventEnvelope): Promise<void> {
+    const batch = [...this.waiting.values(), e];
+    this.waiting.clear();
+    await this.publishBatch(batch);
+  }
+
+  /**
+   * Publishes a global event that only brings something up to date (a game's
+   * summary, whose phase changes several times a turn): it waits up to
+   * `coalesceMs`, a newer one with the same `key` replaces it, and it leaves
+   * with everything else waiting in one presence message (with several
+   * processes, one Redis write instead of one per update), or earlier, ahead
+   * of the next `publishGlobal`. So a summary never arrives after its game's
+   * `remove_game`.
+   */
+  publishGlobalLater(key: string, e: GlobalEventEnvelope): void {
+    if (this.closed) return;
+    this.waiting.set(key, e);
+    if (this.waitingTimer) return;
+    this.waitingTimer = setTimeout(() => {
+      this.waitingTimer = null;
+      if (!this.waiting.size) return;
+      const batch = [...this.waiting.values()];
+      this.waiting.clear();
+      void this.publishBatch(batch);
+    }, this.coalesceMs);
+    this.waitingTimer.unref();
+  }
+
+  private async publishBatch(batch: GlobalEventEnvelope[]): Promise<void> {
     try {
-      await this.presence.publish(GLOBAL_TOPIC, e);
+      await this.presence.publish(GLOBAL_TOPIC, batch);
     } catch (err) {
-      this.log.error({ err, event: e.event }, 'publishing a global event failed');
+      this.log.error({ err, events: batch.map((e) => e.event) }, 'publishing global events failed');
     }
   }
 
@@ -272,6 +316,9 @@ export class SseHub {
   /** Ends every stream and drops every subscription (graceful shutdown); new streams get 503. */
   close(): void {
     this.closed = true;
+    if (this.waitingTimer) clearTimeout(this.waitingTimer);
+    this.waitingTimer = null;
+    this.waiting.clear();
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
     this.queue = [];
@@ -411,14 +458,19 @@ export class SseHub {
     if (ch.live.size) this.enqueue(frame, [...ch.live]);
   }
 
+  /** A batch of global events (or a single one, as older processes publish). */
   private onGlobalMessage(ch: Channel, message: unknown): void {
-    const frame = globalFrame(message as GlobalEventEnvelope);
-    if (!frame) {
-      this.log.error({ event: (message as { event?: unknown } | null)?.event }, 'malformed global event on the presence channel');
-      return;
+    const batch = (Array.isArray(message) ? message : [message]) as (GlobalEventEnvelope | null)[];
+    const targets = ch.live.size ? [...ch.live] : null;
+    for (const e of batch) {
+      const frame = globalFrame(e);
+      if (!frame) {
+        this.log.error({ event: (e as { event?: unknown } | null)?.event }, 'malformed global event on the presence channel');
+        continue;
+      }
+      for (const s of ch.pending) s.buffer?.push(frame);
+      if (targets) this.enqueue(frame, targets);
     }
-    for (const s of ch.pending) s.buffer?.push(frame);
-    if (ch.live.size) this.enqueue(frame, [...ch.live]);
   }
 
   // ---------------------------------------------------------------------------

@@ -537,7 +537,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     const key = JSON.stringify(summary);
     if (key === this.lastSummary) return;
     this.lastSummary = key;
-    void roomServices().hub.publishGlobal({ event: 'game_summary', data: summary, audience: this.listAudience() });
+    roomServices().hub.publishGlobalLater(this.roomId, { event: 'game_summary', data: summary, audience: this.listAudience() });
   }
 }
 

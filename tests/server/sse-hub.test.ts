@@ -462,6 +462,39 @@ describe('global stream', () => {
     for (const c of [anon, alice, bob]) c.es.close();
     await until(async () => (await channels(h)).length === 0, 'unsubscribe');
   });
+
+  it('updates published later wait together: the newest per key, in one presence message, never after a later event', async () => {
+    const h = await start({ coalesceMs: 150 });
+    const messages: unknown[] = [];
+    const publish = h.presence.publish.bind(h.presence);
+    h.presence.publish = (topic: string, data: unknown) => {
+      if (topic === 'hitline:sse:global') messages.push(data);
+      return publish(topic, data);
+    };
+    const c = listen(`${h.base}/api/events`);
+    await until(() => h.hub.stats().globalStreams === 1, 'stream');
+    const summary = (id: string, state: string) => ({ event: 'game_summary' as const, data: { id, state } });
+
+    const t0 = Date.now();
+    h.hub.publishGlobalLater('Game0001', summary('Game0001', 'Guessing'));
+    h.hub.publishGlobalLater('Game0002', summary('Game0002', 'Open'));
+    h.hub.publishGlobalLater('Game0001', summary('Game0001', 'Intercepting'));
+    await until(() => c.got.length === 2, 'the waiting updates');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    expect(c.got.map((g) => g.data)).toEqual([{ game_summary: { id: 'Game0001', state: 'Intercepting' } }, { game_summary: { id: 'Game0002', state: 'Open' } }]);
+    expect(messages).toHaveLength(1);
+
+    // an event published at once takes the waiting update along, ahead of it
+    h.hub.publishGlobalLater('Game0001', summary('Game0001', 'Confirming'));
+    await h.hub.publishGlobal({ event: 'remove_game', data: 'Game0001' });
+    await until(() => c.got.length === 4, 'the update, then the removal');
+    expect(c.got.slice(2).map((g) => g.data)).toEqual([{ game_summary: { id: 'Game0001', state: 'Confirming' } }, { remove_game: 'Game0001' }]);
+    expect(messages).toHaveLength(2);
+    await sleep(200);
+    expect(c.got).toHaveLength(4);
+    expect(messages).toHaveLength(2);
+    c.es.close();
+  });
 });
 
 describe('fan-out (budget P7, smoke size)', () => {
