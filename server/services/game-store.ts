@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
-import { isoNow, writeNowIfIdle, type Db } from '../db/index.ts';
+import { isoNow, writeNowIfIdle, writePrepared, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { applyAction, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
 
@@ -175,8 +175,11 @@ export class GameStore {
     );
     writes.push(CompiledQuery.raw(this.insertSql(entries.length), entries.flatMap((e) => [e.row.game_id, e.row.n, e.row.action, e.row.hit_set])));
     if (writeNowIfIdle(this.db, writes)) return;
-    if (writes.length === 1) await this.db.executeQuery(writes[0]!);
-    else
+    if (writes.length === 1) {
+      // the SQL of a kept batch size never changes, so it may be prepared under a name of its size
+      const prepared = this.insertSqls.has(entries.length) ? writePrepared(this.db, `hitline_log_${entries.length}`, writes[0]!) : null;
+      await (prepared ?? this.db.executeQuery(writes[0]!));
+    } else
       await this.db.transaction().execute(async (trx) => {
         for (const w of writes) await trx.executeQuery(w);
       });
