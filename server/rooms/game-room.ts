@@ -119,8 +119,8 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
    * Whether an SSE stream (on any process) has started from this game: only then
    * do its events go out on the presence, where each publish is a Redis round
    * trip with several processes. Set before the stream's snapshot takes its seq,
-   * so the stream misses nothing after it; a restored room is asked again by
-   * every stream that resumes.
+   * so the stream misses nothing after it. A restored room starts with it set:
+   * streams on other processes outlived the restart and follow on.
    */
   private streamed = false;
   /** The draw whose audio was last checked (A8). */
@@ -135,6 +135,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
 
   override async onCreate(options: CreateGameOptions): Promise<void> {
     if (options.restore) {
+      this.streamed = true;
       this.game = options.restore.game;
       this.seq = options.restore.seq;
       this.lastActionAt = options.restore.updatedAt;

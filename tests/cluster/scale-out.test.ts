@@ -141,6 +141,8 @@ const expectOk = (r: Reply, what: string) => expect({ status: r.status, body: r.
 
 let a: Proc;
 let b: Proc;
+/** How A was started, to start it again. */
+let startA: () => Proc;
 let proxy: Proxy;
 let dir: string;
 let database: Awaited<ReturnType<typeof freshDatabase>> | undefined;
@@ -157,7 +159,8 @@ beforeAll(async () => {
   while (portB === portA) portB = await freePort();
   proxy = await startProxy({ a: () => portA, b: () => portB });
   // both at once, on an empty database: the migrations and the demo catalogue must not run twice
-  a = spawnServer('a', portA, { ...common, PUBLIC_ADDRESS: `127.0.0.1:${proxy.port}/a`, AUDIO_DIR: join(dir, 'audio-a'), AUDIO_WORKER: 'true' });
+  startA = () => spawnServer('a', portA, { ...common, PUBLIC_ADDRESS: `127.0.0.1:${proxy.port}/a`, AUDIO_DIR: join(dir, 'audio-a'), AUDIO_WORKER: 'true' });
+  a = startA();
   b = spawnServer('b', portB, { ...common, PUBLIC_ADDRESS: `127.0.0.1:${proxy.port}/b`, AUDIO_DIR: join(dir, 'audio-b'), AUDIO_WORKER: 'false' });
   await Promise.all([ready(a), ready(b)]);
 });
@@ -395,6 +398,51 @@ describe('two processes on one PostgreSQL database and one Redis', () => {
       sse.close();
     }
     for (const name of ['a', 'b']) expect(proxy.counts.get(name)! - (before.get(name) ?? 0), name).toBeGreaterThan(4);
+  });
+
+  it('an SSE stream on B follows a game on A across a kill -9 and restart of A, without a gap', async () => {
+    const alice = await User.guest(a.base);
+    const bob = await User.guest(b.base);
+    const aliceB = via(alice, b);
+    const { id } = await createGame(alice, { mode: 'Public', settings: { goal: 10, start_tokens: 0 } });
+    expectOk(await bob.request('PATCH', `/api/games/${id}/join`), 'bob joins through B');
+    const sse = new SseReader(`${b.base}/api/games/${id}/events`);
+    /** One REST action through B by whoever must act, then the stream's new last id. */
+    const step = async (): Promise<number> => {
+      const g = await getGame(aliceB, id);
+      const actor = g.state === 'Guessing' ? g.players.find((p) => p.turn_player)! : g.players.find((p) => p.state === g.state)!;
+      const u = actor.id === alice.id ? aliceB : bob;
+      const before = Number(sse.events.at(-1)?.id);
+      if (g.state === 'Guessing') expectOk(await u.request('POST', `/api/games/${id}/guess`, { id: actor.slots[0]!.id }), 'guess through B');
+      else expectOk(await u.request('POST', `/api/games/${id}/confirm`, { confirm: false }), 'confirm through B');
+      await sse.until((e) => Number(e.at(-1)?.id) > before);
+      return Number(sse.events.at(-1)?.id);
+    };
+    try {
+      await sse.until((e) => e.some((x) => x.event === 'snapshot'));
+      expectOk(await aliceB.request('PATCH', `/api/games/${id}/start`), 'start through B');
+      await sse.until((e) => e.some((x) => x.event === 'change_state'));
+      await step();
+
+      // the earlier tests' sockets on A would try to come back, and their leave() would wait for that
+      await Promise.all(rooms.splice(0).map((r) => r.leave().catch(() => undefined)));
+      a.child.kill('SIGKILL');
+      await a.exit;
+      a = startA();
+      await ready(a);
+      const listedBy = Date.now() + 15_000;
+      while (!(await listed(bob)).includes(id)) {
+        if (Date.now() > listedBy) throw new Error('the restored game is not listed again');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      for (let i = 0; i < 3; i++) await step();
+
+      const ids = sse.events.map((x) => Number(x.id));
+      for (let i = 1; i < ids.length; i++) expect(ids[i], `event ${i} of ${JSON.stringify(sse.events.map((x) => [x.id, x.event]))}`).toBe(ids[i - 1]! + 1);
+      expect(sse.events.filter((x) => x.event === 'snapshot')).toHaveLength(1);
+    } finally {
+      sse.close();
+    }
   });
 
   it('stops each process cleanly on SIGTERM', async () => {
