@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { CompiledQuery } from 'kysely';
-import { isoNow, writeNowIfIdle, writePrepared, type Db } from '../db/index.ts';
+import { CompiledQuery, sql, type QueryCreator } from 'kysely';
+import { isoNow, isPostgres, writeNowIfIdle, writePrepared, type Db } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { applyAction, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
 
@@ -158,42 +159,60 @@ export class GameStore {
   }
 
   /**
-   * Inserts log entries, all or none, with one statement, in one transaction with
-   * the hit sets they name (each written unless stored already: `pruneHitSets`
-   * may have removed it meanwhile, and the entry and its hits must stand or fall
-   * together).
+   * Inserts log entries, all or none, with the hit sets they name (each written
+   * unless stored already: `pruneHitSets` may have removed it meanwhile, and the
+   * entry and its hits must stand or fall together). SQLite: one transaction,
+   * run at once when the connection is free. PostgreSQL: one statement (the hit
+   * sets' insert as a data-modifying WITH), one round trip, on the log's own
+   * connection; the usual batch, entries without hits, as a prepared statement.
    */
   private async insertRows(entries: PendingAppend[]): Promise<void> {
     const sets = new Map<string, HitSet>();
     for (const e of entries) if (e.set) sets.set(e.set.hash, e.set);
-    const writes: CompiledQuery[] = [...sets.values()].map((set) =>
-      this.db
-        .insertInto('hit_sets')
-        .values({ hash: set.hash, hits: set.json })
-        .onConflict((oc) => oc.column('hash').doNothing())
-        .compile(),
-    );
-    writes.push(CompiledQuery.raw(this.insertSql(entries.length), entries.flatMap((e) => [e.row.game_id, e.row.n, e.row.action, e.row.hit_set])));
-    if (writeNowIfIdle(this.db, writes)) return;
-    if (writes.length === 1) {
+    const log = CompiledQuery.raw(this.insertSql(entries.length), entries.flatMap((e) => [e.row.game_id, e.row.n, e.row.action, e.row.hit_set]));
+    if (sets.size === 0) {
+      if (writeNowIfIdle(this.db, [log])) return;
       // the SQL of a kept batch size never changes, so it may be prepared under a name of its size
-      const prepared = this.insertSqls.has(entries.length) ? writePrepared(this.db, `hitline_log_${entries.length}`, writes[0]!) : null;
-      await (prepared ?? this.db.executeQuery(writes[0]!));
-    } else
-      await this.db.transaction().execute(async (trx) => {
-        for (const w of writes) await trx.executeQuery(w);
-      });
+      const name = this.insertSqls.has(entries.length) ? `hitline_log_${entries.length}` : null;
+      await (writePrepared(this.db, name, log) ?? this.db.executeQuery(log));
+      return;
+    }
+    const hitRows = [...sets.values()].map((set) => ({ hash: set.hash, hits: set.json }));
+    const storeSets = (db: QueryCreator<Database>) => db.insertInto('hit_sets').values(hitRows).onConflict((oc) => oc.column('hash').doNothing());
+    const rows = entries.map((e) => e.row);
+    if (isPostgres(this.db)) {
+      const both = this.db.with('stored_sets', storeSets).insertInto('game_actions').values(rows).compile();
+      await writePrepared(this.db, null, both);
+      return;
+    }
+    const writes = [storeSets(this.db).compile(), log];
+    if (writeNowIfIdle(this.db, writes)) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const w of writes) await trx.executeQuery(w);
+    });
   }
 
   /**
    * Removes the stored hit sets that no log entry names any more (their games
    * started again, were snapshotted or removed); returns how many. Safe beside
-   * appends: an entry is written in one transaction with its hit set.
+   * appends: an entry is written together with its hit set, and on PostgreSQL the
+   * removal first locks `hit_sets` against writes, so it waits for the starts
+   * being written and sees their entries (without the lock, a start naming a set
+   * that was stored already could commit just after the removal's snapshot, and
+   * its game would not restore).
    */
   async pruneHitSets(): Promise<number> {
-    const named = this.db.selectFrom('game_actions').select('hit_set').where('hit_set', 'is not', null);
-    const r = await this.db.deleteFrom('hit_sets').where('hash', 'not in', named).executeTakeFirst();
-    return Number(r.numDeletedRows);
+    const prune = async (db: Db) => {
+      const named = db.selectFrom('game_actions').select('hit_set').where('hit_set', 'is not', null);
+      const r = await db.deleteFrom('hit_sets').where('hash', 'not in', named).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    };
+    if (!isPostgres(this.db)) return prune(this.db);
+    return this.db.transaction().execute(async (trx) => {
+      // SHARE ROW EXCLUSIVE: no insert into hit_sets meanwhile, and one removal at a time (several processes)
+      await sql`LOCK TABLE hit_sets IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
+      return prune(trx);
+    });
   }
 
   /** The insert of `rows` log entries, in this database's SQL, by row count. */

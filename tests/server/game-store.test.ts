@@ -4,18 +4,21 @@
  * one of them is stored and replays to the same game, one refused entry (its
  * game was removed meanwhile) fails only its own action, an append made while
  * another transaction is open waits for it instead of joining it, and the hits
- * of starts are stored once, replayed, and pruned when no log names them.
+ * of starts are stored once, replayed, and pruned when no log names them. On
+ * PostgreSQL also: the pruning waits for a start being written from hits it
+ * would remove, and the log's own connection is replaced when the server ends it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/index.ts';
 import { createLogger } from '../../server/logger.ts';
 import { GameStore } from '../../server/services/game-store.ts';
 import { applyAction, createGame, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
-import { testDatabase } from './harness.ts';
+import { TEST_ON_POSTGRES, testDatabase } from './harness.ts';
 
 let dir: string;
 let db: Db;
@@ -181,5 +184,51 @@ describe('action log', () => {
     const loaded = await store.load();
     expect(loaded.find((g) => g.game.id === 'storeEe5')?.game).toEqual(joined.game);
     expect(loaded.find((g) => g.game.id === 'storeFf6')?.game).toEqual(other);
+  });
+
+  it.runIf(TEST_ON_POSTGRES)('keeps the hits that a start being written names: the removal of unused hits waits for it (PostgreSQL)', async () => {
+    // hits stored by an earlier start, named by no log any more
+    const set = { hash: `storeRace-${randomUUID()}`, hits: '[]' };
+    await db.insertInto('hit_sets').values(set).execute();
+    await store.snapshot(newGame('storeHh8'), 1, NOW);
+    let pruned: Promise<number> | undefined;
+    // a start from the same hits, written as the log writes one, committed only after the removal began
+    await db.connection().execute(async (conn) => {
+      await sql`begin`.execute(conn);
+      await conn.insertInto('hit_sets').values(set).onConflict((oc) => oc.column('hash').doNothing()).execute();
+      await conn.insertInto('game_actions').values({ game_id: 'storeHh8', n: 1, action: '{}', hit_set: set.hash }).execute();
+      pruned = store.pruneHitSets();
+      await new Promise((r) => setTimeout(r, 200));
+      await sql`commit`.execute(conn);
+    });
+    await pruned;
+    expect(await db.selectFrom('hit_sets').select('hash').where('hash', '=', set.hash).execute()).toEqual([{ hash: set.hash }]);
+  });
+
+  it.runIf(TEST_ON_POSTGRES)('opens a new log connection when PostgreSQL closed the last one, and stores the next actions (PostgreSQL)', async () => {
+    const game = newGame('storeIi9');
+    await store.snapshot(game, 1, NOW);
+    const from = { n: 0, seq: 1 };
+    const joined = await play(game, [{ type: 'join', by: randomUUID(), name: 'Eve' }], from, NOW);
+    /** Backends whose last statement was a log insert: the log's own connection. */
+    const writers = async () =>
+      (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database() and query like 'insert into "game_actions"%'`.execute(db)).rows.map((r) => r.pid);
+    const [old] = await writers();
+    expect(old).toBeTypeOf('number');
+    await sql`select pg_terminate_backend(${old})`.execute(db);
+    // an append that still meets the closed connection is refused (the room asks to try again); the retry is stored
+    const action: Action = { type: 'join', by: randomUUID(), name: 'Fay' };
+    const result = applyAction(joined, action, { now: NOW + 1 });
+    if (!result.ok) throw new Error(result.error.message);
+    let refused = 0;
+    while (!(await store.append(game.id, 2, 3, action, NOW + 1).then(() => true, () => false))) {
+      refused++;
+      expect(refused).toBeLessThan(2);
+    }
+    const loaded = await store.load();
+    expect(loaded.find((g) => g.game.id === 'storeIi9')?.game).toEqual(result.game);
+    const now = await writers();
+    expect(now).toHaveLength(1);
+    expect(now[0]).not.toBe(old);
   });
 });
