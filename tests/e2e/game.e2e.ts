@@ -117,6 +117,10 @@ async function checkScreen(page: Page, lang: Lang, name: string, problems: strin
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: width < 500 ? 800 : 900 });
+      // the resized layout can put a control with a tooltip under the resting mouse: its
+      // tooltip would open (150 ms delay) and fade in during the scan, half transparent
+      await page.mouse.move(0, 0);
+      await page.waitForTimeout(250);
       await settle(page);
       const label = `game-${name}-${scheme}-${lang}-${width}`;
       await screenshot(page, `screens/${label}`);
