@@ -89,7 +89,7 @@ class Pool extends pg.Pool {
   }
 
   /** Runs `text` on the log connection, as the prepared statement `name` if one is given. */
-  async writePrepared(name: string | null, text: string, values: unknown[]): Promise<void> {
+  async writeLog(name: string | null, text: string, values: unknown[]): Promise<void> {
     const opened = this.writer ?? this.openWriter();
     const client = await opened;
     try {
@@ -139,7 +139,7 @@ class Pool extends pg.Pool {
   }
 }
 
-/** Each PostgreSQL database's pool, for `writePrepared`. */
+/** Each PostgreSQL database's pool, for `writeLog`. */
 const pools = new WeakMap<Db, Pool>();
 
 /**
@@ -150,9 +150,9 @@ const pools = new WeakMap<Db, Pool>();
  * handling, taking a pooled connection and the parse of every insert cost
  * about a third of the insert's client CPU (budget P1 with several processes).
  */
-export function writePrepared(db: Db, name: string | null, write: Write): Promise<unknown> | null {
+export function writeLog(db: Db, name: string | null, write: Write): Promise<unknown> | null {
   const pool = pools.get(db);
-  return pool ? pool.writePrepared(name, write.sql, write.parameters as unknown[]) : null;
+  return pool ? pool.writeLog(name, write.sql, write.parameters as unknown[]) : null;
 }
 
 function openSqlite(url: string): Db {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery, sql, type QueryCreator } from 'kysely';
-import { isoNow, isPostgres, writeNowIfIdle, writePrepared, type Db } from '../db/index.ts';
+import { isoNow, isPostgres, writeNowIfIdle, writeLog, type Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { applyAction, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
@@ -169,20 +169,19 @@ export class GameStore {
   private async insertRows(entries: PendingAppend[]): Promise<void> {
     const sets = new Map<string, HitSet>();
     for (const e of entries) if (e.set) sets.set(e.set.hash, e.set);
-    const log = CompiledQuery.raw(this.insertSql(entries.length), entries.flatMap((e) => [e.row.game_id, e.row.n, e.row.action, e.row.hit_set]));
+    const rows = entries.map((e) => e.row);
+    const hitRows = [...sets.values()].map((set) => ({ hash: set.hash, hits: set.json }));
+    const storeSets = (db: QueryCreator<Database>) => db.insertInto('hit_sets').values(hitRows).onConflict((oc) => oc.column('hash').doNothing());
+    if (sets.size > 0 && isPostgres(this.db)) {
+      await writeLog(this.db, null, this.db.with('stored_sets', storeSets).insertInto('game_actions').values(rows).compile());
+      return;
+    }
+    const log = CompiledQuery.raw(this.insertSql(entries.length), rows.flatMap((r) => [r.game_id, r.n, r.action, r.hit_set]));
     if (sets.size === 0) {
       if (writeNowIfIdle(this.db, [log])) return;
       // the SQL of a kept batch size never changes, so it may be prepared under a name of its size
       const name = this.insertSqls.has(entries.length) ? `hitline_log_${entries.length}` : null;
-      await (writePrepared(this.db, name, log) ?? this.db.executeQuery(log));
-      return;
-    }
-    const hitRows = [...sets.values()].map((set) => ({ hash: set.hash, hits: set.json }));
-    const storeSets = (db: QueryCreator<Database>) => db.insertInto('hit_sets').values(hitRows).onConflict((oc) => oc.column('hash').doNothing());
-    const rows = entries.map((e) => e.row);
-    if (isPostgres(this.db)) {
-      const both = this.db.with('stored_sets', storeSets).insertInto('game_actions').values(rows).compile();
-      await writePrepared(this.db, null, both);
+      await (writeLog(this.db, name, log) ?? this.db.executeQuery(log));
       return;
     }
     const writes = [storeSets(this.db).compile(), log];

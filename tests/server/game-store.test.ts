@@ -192,7 +192,7 @@ describe('action log', () => {
     await db.insertInto('hit_sets').values(set).execute();
     await store.snapshot(newGame('storeHh8'), 1, NOW);
     let pruned: Promise<number> | undefined;
-    // a start from the same hits, written as the log writes one, committed only after the removal began
+    // a start from the same hits being written (its insert into hit_sets, which finds them stored), committed only after the removal began
     await db.connection().execute(async (conn) => {
       await sql`begin`.execute(conn);
       await conn.insertInto('hit_sets').values(set).onConflict((oc) => oc.column('hash').doNothing()).execute();
