@@ -537,7 +537,7 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
         unit: 'ms',
         value: Math.round((actions > 0 ? m.cpuMs / actions : NaN) * 1000) / 1000,
         budget: { id: 'P1', stat: 'value', max: P1_CPU_PER_ACTION, enforced: enforced && atP1 },
-        note: `${who ? `${int(m.rooms)} rooms, ${int(m.clients)} clients; ` : ''}server ${m.cpuPercent.toFixed(1)} % of a core at ${(actions / (m.wallMs / 1000)).toFixed(0)} moves/s; ${sentText(m, actions)}`,
+        note: `${who ? `${int(m.rooms)} rooms, ${int(m.clients)} clients; ` : ''}server ${m.cpuPercent.toFixed(1)} % of a core at ${(actions / (m.wallMs / 1000)).toFixed(0)} moves/s, ${cpuSplit(m, actions)}; ${sentText(m, actions)}`,
       },
       {
         label: `${tag}: ${who}server event-loop delay`,
@@ -557,7 +557,7 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
     if (s.processes === 1) {
       const [cpu, loop, rss] = p1('', l.server, l.window.counts.actions);
       figures.push(cpu!);
-      if (b) bareLine('CPU per move', { unit: 'ms', value: Math.round(perAction(b) * 1000) / 1000, note: `${b.server.cpuPercent.toFixed(1)} % of a core at ${(b.window.counts.actions / (b.server.wallMs / 1000)).toFixed(0)} moves/s; ${sentText(b.server, b.window.counts.actions)}` });
+      if (b) bareLine('CPU per move', { unit: 'ms', value: Math.round(perAction(b) * 1000) / 1000, note: `${b.server.cpuPercent.toFixed(1)} % of a core at ${(b.window.counts.actions / (b.server.wallMs / 1000)).toFixed(0)} moves/s, ${cpuSplit(b.server, b.window.counts.actions)}; ${sentText(b.server, b.window.counts.actions)}` });
       figures.push(loop!);
       if (b) bareLine('event-loop delay', { unit: 'ms', stats: b.server.loopDelay, note: `GC ${int(b.server.gcMs)} ms, longest ${b.server.gcMaxMs.toFixed(1)} ms` });
       figures.push(rss!);
@@ -681,6 +681,12 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
       ...(bare ? { bare: summary(bare) } : {}),
     },
   };
+}
+
+/** Where a move's CPU went: system calls, and the main thread (the rest ran on V8's and libuv's helper threads). */
+function cpuSplit(m: ServerMeter, actions: number): string {
+  const n = Math.max(1, actions);
+  return `per move ${(m.cpuSystemMs / n).toFixed(3)} ms in the kernel, ${(m.mainThreadCpuMs / n).toFixed(3)} ms on the main thread`;
 }
 
 /** What the server sent per move over its WebSockets. */

@@ -33,6 +33,9 @@ export interface ServerMeter extends ProcessMeter {
   /** CPU time (user + system) and wall time of the window, ms. */
   cpuMs: number;
   wallMs: number;
+  /** Of `cpuMs`: in the kernel (system calls: socket writes, file writes), and on the main thread (the rest: GC helpers, compiler, libuv threads). */
+  cpuSystemMs: number;
+  mainThreadCpuMs: number;
   /** Garbage collection over the window: pauses summed, longest, count. */
   gcMs: number;
   gcMaxMs: number;
@@ -117,6 +120,7 @@ WebSocketClient.prototype.raw = function (this: WebSocketClient, data: Uint8Arra
 
 let meter: ReturnType<typeof meterProcess> | undefined;
 let cpu0 = process.cpuUsage();
+let mainCpu0 = process.threadCpuUsage();
 let syscw0: number | undefined;
 let wall0 = 0;
 const gc = { ms: 0, max: 0, count: 0 };
@@ -143,6 +147,7 @@ serve({ port, pid: process.pid } satisfies ServerReady, {
     gcObserver.observe({ entryTypes: ['gc'] });
     meter = meterProcess();
     cpu0 = process.cpuUsage();
+    mainCpu0 = process.threadCpuUsage();
     wall0 = performance.now();
     sent.frames = sent.bytes = sent.patchBytes = 0;
     syscw0 = writeCalls();
@@ -151,6 +156,7 @@ serve({ port, pid: process.pid } satisfies ServerReady, {
     if (!meter) throw new Error('meter-stop without meter-start');
     const m = meter.stop();
     const cpu = process.cpuUsage(cpu0);
+    const mainCpu = process.threadCpuUsage(mainCpu0);
     const wallMs = performance.now() - wall0;
     meter = undefined;
     gcObserver.disconnect();
@@ -165,6 +171,8 @@ serve({ port, pid: process.pid } satisfies ServerReady, {
     return {
       ...m,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      cpuSystemMs: cpu.system / 1000,
+      mainThreadCpuMs: (mainCpu.user + mainCpu.system) / 1000,
       wallMs,
       gcMs: gc.ms,
       gcMaxMs: gc.max,
