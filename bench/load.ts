@@ -683,10 +683,10 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
   };
 }
 
-/** Where a move's CPU went: system calls, and the main thread (the rest ran on V8's and libuv's helper threads). */
+/** Two overlapping parts of a move's CPU: the kernel's (all threads), and the main thread's (the rest ran on V8's and libuv's helper threads). */
 function cpuSplit(m: ServerMeter, actions: number): string {
   const n = Math.max(1, actions);
-  return `per move ${(m.cpuSystemMs / n).toFixed(3)} ms in the kernel, ${(m.mainThreadCpuMs / n).toFixed(3)} ms on the main thread`;
+  return `per move ${(m.cpuSystemMs / n).toFixed(3)} ms of it in the kernel, ${(m.mainThreadCpuMs / n).toFixed(3)} ms of it on the main thread`;
 }
 
 /** What the server sent per move over its WebSockets. */

@@ -33,7 +33,12 @@ export interface ServerMeter extends ProcessMeter {
   /** CPU time (user + system) and wall time of the window, ms. */
   cpuMs: number;
   wallMs: number;
-  /** Of `cpuMs`: in the kernel (system calls: socket writes, file writes), and on the main thread (the rest: GC helpers, compiler, libuv threads). */
+  /**
+   * Two overlapping parts of `cpuMs`: the kernel's share of all threads (system
+   * calls: socket and file writes; Linux splits user and system time by sampling),
+   * and the main thread's CPU, user and system (`cpuMs` minus it ran on GC
+   * helpers, the compiler and libuv threads).
+   */
   cpuSystemMs: number;
   mainThreadCpuMs: number;
   /** Garbage collection over the window: pauses summed, longest, count. */
