@@ -1,7 +1,30 @@
 import { Client, type Room } from '@colyseus/sdk';
 import { BARE_ROOM } from './bare-room.ts';
-import { nextMove, Rng, type BotMove, type BotView, type MoveKind } from './load-bot.ts';
+import { nextMove, Rng, type BotMove, type BotSlot, type BotView, type MoveKind } from './load-bot.ts';
 import { HttpUser } from './load-http.ts';
+
+/** The parts of a Hitline room state the bots read (server/rooms/schema.ts: JSON strings for the timeline, the guess and the clue). */
+interface RoomState {
+  state: string;
+  clue: string;
+  players: Iterable<{ id: string; state: string; tokens: number; turn_player: boolean; creator: boolean; hits: string; guess: string }> & { length: number };
+}
+
+/** The room state as the bots see a game: the JSON fields they read parsed (a player's timeline only when asked for). */
+function botView(s: RoomState): BotView {
+  const players = Array.from(s.players, (p) => ({
+    id: p.id,
+    state: p.state,
+    tokens: p.tokens,
+    turn_player: p.turn_player,
+    creator: p.creator,
+    get hits(): { year: number }[] {
+      return p.hits ? (JSON.parse(p.hits) as { year: number }[]) : [];
+    },
+    guess: p.guess ? (JSON.parse(p.guess) as BotSlot) : null,
+  }));
+  return { state: s.state, players, clue: s.clue ? (JSON.parse(s.clue) as BotView['clue']) : null };
+}
 
 /**
  * The WebSocket side of the load generator: tables of 6 `@colyseus/sdk` clients,
@@ -181,7 +204,7 @@ class Table {
       this.send(seat, 'act', 'act', { n: this.moveNo++ });
       return;
     }
-    const view = this.seats[0]!.room!.state as BotView;
+    const view = botView(this.seats[0]!.room!.state as RoomState);
     const move: BotMove | null = nextMove(view, this.rng, this.fleet.years, SEATS);
     if (!move) return;
     const seat = this.seats.find((s) => s.user!.id === move.player);

@@ -11,33 +11,15 @@ Encoder.BUFFER_SIZE = 8 * 1024;
 /**
  * The synchronized room state: a mirror of the public GamePayload (views.ts), so
  * nothing hidden can ever enter it. Empty string / 0 stand for "none" where the
- * payload has null, because the wire format has no null for primitives. Two
- * fields are lighter than the payload's (budget P1: every schema object costs
- * memory in every room and work on every patch): a hit's packs are one
- * comma-separated string of pack ids, and the players' slots are left out, since
- * they follow from the hits. `roomStateToPayload` (shared/protocol/room.ts)
- * turns the state back into the GamePayload.
+ * payload has null, because the wire format has no null for primitives. Parts
+ * that change as a whole are JSON strings instead of schema objects (budget P1:
+ * every schema object created costs work on every patch that carries it and
+ * garbage that lives until the room's next action): a player's timeline (`hits`,
+ * the HitPayload array; it changes when a card is won), his `guess` (a Slot),
+ * the revealed `hit` and the `clue`. The players' slots are left out, since they
+ * follow from the hits. `roomStateToPayload` (shared/protocol/room.ts) turns the
+ * state back into the GamePayload.
  */
-
-export const SlotState = schema({ id: t.number(), from_year: t.number(), to_year: t.number() }, 'Slot');
-export type SlotState = SchemaType<typeof SlotState>;
-
-export const HitState = schema(
-  {
-    id: t.string(),
-    title: t.string(),
-    artist: t.string(),
-    belongs_to: t.string(),
-    year: t.number(),
-    /** Pack ids joined by commas (UUIDs have none), '' for none. */
-    packs: t.string(),
-  },
-  'Hit',
-);
-export type HitState = SchemaType<typeof HitState>;
-
-export const ClueState = schema({ title: t.string(), artist: t.string(), belongs_to: t.string() }, 'Clue');
-export type ClueState = SchemaType<typeof ClueState>;
 
 export const PlayerState = schema(
   {
@@ -49,8 +31,10 @@ export const PlayerState = schema(
     turn_player: t.boolean(),
     virtual: t.boolean(),
     connected: t.boolean(),
-    hits: t.array(HitState),
-    guess: t.ref(SlotState).optional(),
+    /** JSON of the timeline (HitPayload[]). */
+    hits: t.string(),
+    /** JSON of the Slot guessed, '' for none. */
+    guess: t.string(),
   },
   'Player',
 );
@@ -70,14 +54,16 @@ export const GameState = schema(
     clue_mode: t.string(),
     packs: t.array('string'),
     players: t.array(PlayerState),
-    hit: t.ref(HitState).optional(),
+    /** JSON of the revealed hit (HitPayload), '' for none. */
+    hit: t.string(),
     /** Player id of who won the revealed card, '' for nobody. */
     last_scored: t.string(),
     winner: t.ref(PlayerState).optional(),
     standings: t.array(PlayerState),
     /** Epoch ms of the running phase's deadline, 0 = none. */
     deadline: t.number(),
-    clue: t.ref(ClueState).optional(),
+    /** JSON of the clue, '' for none. */
+    clue: t.string(),
     draws: t.number(),
     /** Sequence number of the last game event (same as the SSE ids). */
     seq: t.number(),
@@ -129,7 +115,7 @@ export class StateMirror {
     if (was?.clue_mode !== g.clue_mode) s.clue_mode = g.clue_mode;
     if (!was || !sameList(was.packs, g.packs)) s.packs.splice(0, s.packs.length, ...g.packs);
     syncPlayers(s.players, was?.players ?? null, g.players);
-    if (!sameHit(was?.hit ?? null, g.hit)) s.hit = g.hit ? newHit(g.hit) : undefined;
+    if (!was || !sameHit(was.hit, g.hit)) s.hit = g.hit ? hitJson(g.hit) : '';
     const scorer = g.last_scored?.id ?? '';
     if ((was?.last_scored?.id ?? '') !== scorer || !was) s.last_scored = scorer;
     if (!was || was.winner !== g.winner) s.winner = g.winner ? newPlayer(g.winner) : undefined;
@@ -139,7 +125,7 @@ export class StateMirror {
       s.standings.splice(0, s.standings.length, ...standings.map(newPlayer));
     }
     if (!was || was.deadline !== g.deadline) s.deadline = g.deadline ?? 0;
-    if (!was || !sameClue(was.clue, g.clue)) s.clue = g.clue ? newClue(g.clue) : undefined;
+    if (!was || !sameClue(was.clue, g.clue)) s.clue = g.clue ? JSON.stringify(g.clue) : '';
     if (was?.draws !== g.draws) s.draws = g.draws;
     if (s.seq !== seq) s.seq = seq;
     this.last = g;
@@ -155,31 +141,26 @@ const sameHit = (a: HitPayload | null, b: HitPayload | null) => a === b || (!!a 
 
 const sameClue = (a: Clue | null, b: Clue | null) => a === b || (!!a && !!b && a.title === b.title && a.artist === b.artist && a.belongs_to === b.belongs_to);
 
-function newHit(h: HitPayload): HitState {
-  const s = new HitState();
-  s.id = h.id;
-  s.title = h.title;
-  s.artist = h.artist;
-  s.belongs_to = h.belongs_to;
-  s.year = h.year;
-  s.packs = h.packs.join(',');
-  return s;
+/** JSON of each hit and timeline shown: payloads are frozen and shared (views.ts), so each is written once. */
+const hitJsons = new WeakMap<HitPayload, string>();
+const timelineJsons = new WeakMap<readonly HitPayload[], string>();
+
+function hitJson(h: HitPayload): string {
+  let json = hitJsons.get(h);
+  if (json === undefined) {
+    json = JSON.stringify(h);
+    hitJsons.set(h, json);
+  }
+  return json;
 }
 
-function newSlot(sl: Slot): SlotState {
-  const s = new SlotState();
-  s.id = sl.id;
-  s.from_year = sl.from_year;
-  s.to_year = sl.to_year;
-  return s;
-}
-
-function newClue(c: Clue): ClueState {
-  const s = new ClueState();
-  s.title = c.title;
-  s.artist = c.artist;
-  s.belongs_to = c.belongs_to;
-  return s;
+function timelineJson(hits: readonly HitPayload[]): string {
+  let json = timelineJsons.get(hits);
+  if (json === undefined) {
+    json = `[${hits.map(hitJson).join(',')}]`;
+    timelineJsons.set(hits, json);
+  }
+  return json;
 }
 
 function newPlayer(p: PlayerPayload): PlayerState {
@@ -198,24 +179,17 @@ function syncPlayer(s: PlayerState, was: PlayerPayload | null, p: PlayerPayload)
   if (was?.turn_player !== p.turn_player) s.turn_player = p.turn_player;
   if (was?.virtual !== p.virtual) s.virtual = p.virtual;
   if (was?.connected !== p.connected) s.connected = p.connected;
-  // an unchanged prefix of the timeline stays, the rest is rebuilt
-  const had = was?.hits ?? [];
-  if (had !== p.hits) {
-    let same = 0;
-    while (same < had.length && same < p.hits.length && sameHit(had[same] ?? null, p.hits[same] ?? null)) same++;
-    if (same < had.length) s.hits.splice(same, had.length - same);
-    for (let i = same; i < p.hits.length; i++) s.hits.push(newHit(p.hits[i] as HitPayload));
-  }
-  if (!was || !sameSlot(was.guess, p.guess)) s.guess = p.guess ? newSlot(p.guess) : undefined;
+  if (!was || was.hits !== p.hits) s.hits = timelineJson(p.hits);
+  if (!was || !sameSlot(was.guess, p.guess)) s.guess = p.guess ? JSON.stringify(p.guess) : '';
 }
 
 /**
  * Players are updated in place while the seat order stays; a join appends. Any
  * other change of the list (a leave, the reseat at start) rebuilds the entries:
- * moving existing entries inside the array while their own arrays change in the
- * same patch loses those changes on the clients (@colyseus/schema 5.0.34: a
- * player moved or kept by `splice` whose `hits` were emptied in the same patch
- * still shows his old hits on every client).
+ * moving existing entries inside the array while their children change in the
+ * same patch lost those changes on the clients (@colyseus/schema 5.0.34, when a
+ * timeline was an array of hits: a player moved or kept by `splice` whose hits
+ * were emptied in the same patch still showed his old hits on every client).
  */
 function syncPlayers(target: ArraySchema<PlayerState>, was: readonly PlayerPayload[] | null, players: readonly PlayerPayload[]): void {
   const kept = was !== null && was.length <= players.length && was.every((p, i) => p.id === players[i]?.id);

@@ -106,9 +106,9 @@ export function roomEvent(seq: number, e: GameEvent, final = false): RoomEvent {
  * The room state (server/rooms/schema.ts, as `room.state.toJSON()` gives it) as
  * the GamePayload it mirrors. The state has no null for primitives and absent
  * refs, so '' / 0 / [] / undefined stand for none; `last_scored` is an id; a
- * hit's packs are one comma-separated string; slots are not sent, they follow
- * from the hits (rules.md B6); `seq` is extra. Fails (naming the first
- * problem) when the result does not match the wire contract.
+ * player's `hits` and `guess`, the `hit` and the `clue` are JSON strings; slots
+ * are not sent, they follow from the hits (rules.md B6); `seq` is extra. Fails
+ * (naming the first problem) when the result does not match the wire contract.
  */
 export function roomStateToPayload(raw: unknown): ParseOutcome<{ game: GamePayload; seq: number }> {
   if (!isRecord(raw)) return { ok: false, error: { type: 'error', code: INVALID_INPUT_CODE, message: 'the room state is not an object' } };
@@ -122,12 +122,12 @@ export function roomStateToPayload(raw: unknown): ParseOutcome<{ game: GamePaylo
   const candidate = {
     ...rest,
     players,
-    hit: rest.hit ? stateHit(rest.hit) : null,
+    hit: fromJson(rest.hit),
     last_scored: scorer,
     winner: rest.winner ? statePlayer(rest.winner) : null,
     standings,
     deadline: typeof rest.deadline === 'number' && rest.deadline > 0 ? rest.deadline : null,
-    clue: rest.clue ?? null,
+    clue: fromJson(rest.clue),
   };
   const parsed = parseInput(GamePayloadSchema, candidate, 'state');
   if (!parsed.ok) return parsed;
@@ -136,18 +136,26 @@ export function roomStateToPayload(raw: unknown): ParseOutcome<{ game: GamePaylo
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A synchronized hit: its packs joined by commas ('' = none). */
-function stateHit(raw: unknown): unknown {
-  if (!isRecord(raw) || typeof raw.packs !== 'string') return raw;
-  return { ...raw, packs: raw.packs === '' ? [] : raw.packs.split(',') };
+/**
+ * A JSON field of the state: '' or absent is null; JSON that does not parse
+ * stays the string it was, which the payload's schema then refuses by name.
+ */
+function fromJson(raw: unknown): unknown {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
 }
 
-/** A synchronized player: his slots follow from his hits, an absent guess is null. */
+/** A synchronized player: his timeline and guess from their JSON, his slots from his hits. */
 function statePlayer(raw: unknown): unknown {
   if (!isRecord(raw)) return raw;
-  const hits = Array.isArray(raw.hits) ? raw.hits.map(stateHit) : raw.hits;
+  const hits = fromJson(raw.hits) ?? [];
   const years = Array.isArray(hits) && hits.every((h) => isRecord(h) && typeof h.year === 'number') ? (hits as { year: number }[]) : [];
-  return { ...raw, hits, slots: slotsFor(years), guess: raw.guess ?? null };
+  return { ...raw, hits, slots: slotsFor(years), guess: fromJson(raw.guess) };
 }
 
 export type RoomMessageName = keyof typeof ROOM_MESSAGES;

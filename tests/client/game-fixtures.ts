@@ -62,25 +62,25 @@ export function game(players: PlayerPayload[], facts: Partial<GamePayload> = {})
 
 /**
  * What `room.state.toJSON()` gives for a payload (server/rooms/schema.ts): no
- * nulls for refs (absent keys), '' / 0 / [] for none, `last_scored` as an id,
- * a hit's packs joined by commas, no slots, plus `seq`.
+ * nulls (absent winner, '' / 0 / [] for none), `last_scored` as an id, JSON
+ * strings for a player's hits and guess, the hit and the clue, no slots, plus
+ * `seq`.
  */
 export function roomJson(g: GamePayload, seq = 1): Record<string, unknown> {
-  const h = (hit: HitPayload): Record<string, unknown> => ({ ...hit, packs: hit.packs.join(',') });
   const p = (pl: PlayerPayload): Record<string, unknown> => {
     const { guess, slots: _slots, hits, ...rest } = pl;
-    return guess ? { ...rest, hits: hits.map(h), guess } : { ...rest, hits: hits.map(h) };
+    return { ...rest, hits: JSON.stringify(hits), guess: guess ? JSON.stringify(guess) : '' };
   };
   const { hit: revealed, last_scored, winner, standings, deadline, clue, ...rest } = g;
   return {
     ...rest,
     players: g.players.map(p),
-    ...(revealed ? { hit: h(revealed) } : {}),
+    hit: revealed ? JSON.stringify(revealed) : '',
     last_scored: last_scored?.id ?? '',
     ...(winner ? { winner: p(winner) } : {}),
     standings: (standings ?? []).map(p),
     deadline: deadline ?? 0,
-    ...(clue ? { clue } : {}),
+    clue: clue ? JSON.stringify(clue) : '',
     seq,
   };
 }

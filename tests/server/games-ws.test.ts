@@ -117,7 +117,7 @@ function serverRoom(id: string): GameRoom {
 // the schema mirror, computed independently of server/rooms/schema.ts
 
 function hitShape(h: HitPayload) {
-  return { id: h.id, title: h.title, artist: h.artist, belongs_to: h.belongs_to, year: h.year, packs: h.packs.join(',') };
+  return { id: h.id, title: h.title, artist: h.artist, belongs_to: h.belongs_to, year: h.year, packs: [...h.packs] };
 }
 function slotShape(s: Slot) {
   return { id: s.id, from_year: s.from_year, to_year: s.to_year };
@@ -137,7 +137,7 @@ function playerShape(p: PlayerPayload) {
   };
 }
 
-/** What the room state must hold for the engine view `v` (null → '' / 0 / absent, packs joined, no slots, as schema.ts documents). */
+/** What the room state must hold for the engine view `v` (null → '' / 0 / absent, no slots, JSON fields parsed by actualState, as schema.ts documents). */
 function expectedState(v: GamePayload, seq: number) {
   return {
     id: v.id,
@@ -163,17 +163,18 @@ function expectedState(v: GamePayload, seq: number) {
   };
 }
 
-/** The client's state as plain JSON, absent optional refs as null. */
+/** The client's state as plain JSON, its JSON fields parsed ('' as null). */
 function actualState(c: Conn): any {
   const s = c.room.state.toJSON() as any;
-  const player = (p: any) => ({ ...p, guess: p.guess ?? null });
+  const json = (v: string) => (v === '' ? null : JSON.parse(v));
+  const player = (p: any) => ({ ...p, hits: json(p.hits), guess: json(p.guess) });
   return {
     ...s,
     players: (s.players ?? []).map(player),
     standings: (s.standings ?? []).map(player),
-    hit: s.hit ?? null,
+    hit: json(s.hit),
     winner: s.winner ? player(s.winner) : null,
-    clue: s.clue ?? null,
+    clue: json(s.clue),
   };
 }
 
@@ -183,14 +184,15 @@ function assertHidden(game: Game, conns: readonly Conn[], sse?: SseReader): void
   const clean = (x: Record<string, unknown>) => JSON.stringify({ ...x, clue: undefined });
   // positive control: the same search finds a card that is shown (the revealed one)
   if (game.hit) {
-    for (const c of conns) expect(clean(c.room.state.toJSON()).includes(JSON.stringify(game.hit.title))).toBe(true);
+    for (const c of conns) expect(clean(actualState(c)).includes(JSON.stringify(game.hit.title))).toBe(true);
   }
   const h = game.current;
   if (!h) return;
   hiddenChecks++;
   const needles = [h.id, JSON.stringify(h.title), ...(h.yt_id ? [h.yt_id] : [])];
   for (const c of conns) {
-    const s = c.room.state.toJSON() as Record<string, unknown>;
+    // parsed: inside the state's JSON strings a title's quotes are escaped
+    const s = actualState(c) as Record<string, unknown>;
     const text = clean(s);
     for (const n of needles) expect(text.includes(n), `${c.label}: hidden card ${n} in state`).toBe(false);
     if (game.settings.clue_mode === 'card') {
