@@ -14,6 +14,7 @@ import {
   type GameEvent,
   type GameMode,
   type GamePayload,
+  type GameSummary,
   type RuleError,
 } from '../../shared/rules/index.ts';
 import { processedFiles } from '../services/audio/pipeline.ts';
@@ -114,7 +115,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   private timerAt: number | undefined;
   private readonly connections = new Map<string, number>();
   private readonly absentTimers = new Map<string, Timer>();
-  private lastSummary = '';
+  private lastSummary: GameSummary | null = null;
   /**
    * Whether an SSE stream (on any process) has started from this game: only then
    * do its events go out on the presence, where each publish is a Redis round
@@ -448,7 +449,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       return;
     }
     const meta = this.meta();
-    if (JSON.stringify(meta) !== JSON.stringify(this.metadata)) void this.setMetadata(meta);
+    if (!sameMetadata(meta, this.metadata)) void this.setMetadata(meta);
     this.publishSummary();
     // whoever no longer lists the game (left a Private game) takes it off his lobby
     const now = this.listAudience();
@@ -535,11 +536,17 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
 
   private publishSummary(): void {
     const summary = summarizeGame(this.game);
-    const key = JSON.stringify(summary);
-    if (key === this.lastSummary) return;
-    this.lastSummary = key;
+    const last = this.lastSummary;
+    // most actions change none of it (P1: its fields are compared, no JSON per action)
+    if (last && (Object.keys(summary) as (keyof GameSummary)[]).every((k) => summary[k] === last[k])) return;
+    this.lastSummary = summary;
     roomServices().hub.publishGlobalLater(this.roomId, { event: 'game_summary', data: summary, audience: this.listAudience() });
   }
+}
+
+/** Whether two metadata say the same (the lobby's matchmaking filter needs no update). */
+function sameMetadata(a: GameMetadata, b: GameMetadata | undefined): boolean {
+  return !!b && a.mode === b.mode && a.players === b.players && a.creator === b.creator && a.members.length === b.members.length && a.members.every((id, i) => id === b.members[i]);
 }
 
 /** Maps a validated room message to the engine action it asks for. */
