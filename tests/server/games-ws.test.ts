@@ -965,6 +965,23 @@ describe('schema projection', () => {
     new Decoder(late).decode(encoder.encodeAll());
     expect(roomStateToPayload(late.toJSON())).toEqual({ ok: true, data: { game: after, seq: 2 } });
   });
+
+  it('a state whose JSON fields are broken is refused, naming the field', () => {
+    const server = new GameState();
+    new StateMirror(server).sync(payload('Guessing', [A([hit(1, 1990)], { id: 2, from_year: 1990, to_year: 0 }), B([hit(2, 1980)])], { clue: { title: 'T', artist: 'A', belongs_to: '' } }), 1);
+    const good = server.toJSON() as any;
+    expect(roomStateToPayload(good).ok).toBe(true);
+    const broken = (change: (s: any) => void) => {
+      const s = structuredClone(good);
+      change(s);
+      return roomStateToPayload(s);
+    };
+    expect(broken((s) => (s.players[0].hits = '[{"id":'))).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^players\[0\]\.hits /) } });
+    expect(broken((s) => (s.players[1].hits = '{"year":1980}'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^players\[1\]\.hits /) } });
+    expect(broken((s) => (s.players[0].guess = 'slot 2'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^players\[0\]\.guess /) } });
+    expect(broken((s) => (s.clue = '{"title":'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^clue /) } });
+    expect(broken((s) => (s.hit = '[]'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^hit /) } });
+  });
 });
 
 describe('SIGTERM', () => {
