@@ -63,6 +63,16 @@ function hitSetOf(hits: readonly Hit[]): HitSet {
   return set;
 }
 
+/**
+ * A stored base as the engine's Game. Bases written before the engine counted
+ * drawn cards (`deck_at`) hold only the cards still to draw: none drawn.
+ */
+function storedGame(json: string): Game {
+  const game = JSON.parse(json) as Game;
+  game.deck_at ??= 0;
+  return game;
+}
+
 /** Batch sizes whose insert SQL is kept. */
 const KEPT_INSERTS = 32;
 
@@ -268,7 +278,7 @@ export class GameStore {
     this.loadingSets = sets;
     for (const row of rows) {
       try {
-        out.push(await this.replay(row.id, JSON.parse(row.base) as Game, row.base_seq, Date.parse(row.updated_at)));
+        out.push(await this.replay(row.id, storedGame(row.base), row.base_seq, Date.parse(row.updated_at)));
       } catch (err) {
         this.log.error({ err, game: row.id }, 'a stored game could not be restored; it stays in the database untouched');
       }

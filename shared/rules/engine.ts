@@ -35,12 +35,12 @@ interface Step {
 
 /**
  * Copies everything a step may change; Hit objects are shared and never mutated.
- * The deck, the discard pile and the played keys (hundreds of entries, changed a
- * few times per turn) are shared too, and so are the settings, the deadline and
- * each player's timeline (`hits`) and guess: a step that changes one replaces it
- * with a new array or object and never writes into it (budget P1: most actions do
- * not touch them, and a timeline that stays the same array keeps its payload, see
- * views.ts).
+ * The deck (never changed once made: a draw moves `deck_at`), the discard pile
+ * and the played keys (changed a few times per turn) are shared too, and so are
+ * the settings, the deadline and each player's timeline (`hits`) and guess: a
+ * step that changes one replaces it with a new array or object and never writes
+ * into it (budget P1: most actions do not touch them, and a timeline that stays
+ * the same array keeps its payload, see views.ts).
  */
 function cloneGame(game: Game): Game {
   return {
@@ -78,6 +78,7 @@ export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: fals
     settings,
     players: [newPlayer(opts.creator.id, opts.creator.name, false, true)],
     deck: [],
+    deck_at: 0,
     current: null,
     discard: [],
     played: [],
@@ -184,19 +185,25 @@ function refill(s: Step, last?: Hit): void {
   const rest = s.g.discard.filter((h) => h !== last);
   s.g.deck = s.rng.shuffle(rest);
   if (last && rest.length !== s.g.discard.length) s.g.deck.push(last);
+  s.g.deck_at = 0;
   s.g.discard = [];
 }
 
 /** Draws the next mystery card; false when no card is left anywhere. */
 function drawCurrent(s: Step, last?: Hit): boolean {
-  if (s.g.deck.length === 0) refill(s, last);
-  const next = s.g.deck[0];
+  if (s.g.deck_at >= s.g.deck.length) refill(s, last);
+  const next = s.g.deck[s.g.deck_at];
   if (!next) return false;
-  s.g.deck = s.g.deck.slice(1);
+  s.g.deck_at += 1;
   s.g.current = next;
   s.g.draws += 1;
   markPlayed(s.g, next);
   return true;
+}
+
+/** The cards still to draw, the next first. */
+export function remainingDeck(g: Pick<Game, 'deck' | 'deck_at'>): Hit[] {
+  return g.deck.slice(g.deck_at);
 }
 
 function armDeadline(s: Step): void {
@@ -343,6 +350,7 @@ function endRound(s: Step, winner: Player | null, extra: GameUpdate = {}): void 
 function clearTable(g: Game): void {
   g.state = 'Open';
   g.deck = [];
+  g.deck_at = 0;
   g.discard = [];
   g.current = null;
   g.hit = null;
@@ -442,12 +450,13 @@ const HANDLERS: Handlers = {
     const heard: Hit[] = [];
     for (const [key, h] of byKey) (played.has(key) ? heard : fresh).push(h);
     g.deck = [...s.rng.shuffle(fresh), ...s.rng.shuffle(heard)];
+    g.deck_at = 0;
     g.discard = [];
     g.players = s.rng.shuffle(g.players);
     g.winner = null;
     g.standings = null;
     for (const p of g.players) {
-      const card = g.deck.shift() as Hit;
+      const card = g.deck[g.deck_at++] as Hit;
       markPlayed(g, card);
       p.hits = [card];
       p.tokens = g.settings.start_tokens;
@@ -528,9 +537,9 @@ const HANDLERS: Handlers = {
     const p = actor(g, a.by, a.player, 'claim');
     if (!p.turn_player || p.state !== 'Guessing') fail('cannot_claim');
     if (p.tokens < COST_CLAIM) fail('no_tokens_claim');
-    if (g.deck.length === 0) refill(s);
-    const card = g.deck[0] ?? fail('no_hit_left');
-    g.deck = g.deck.slice(1);
+    if (g.deck_at >= g.deck.length) refill(s);
+    const card = g.deck[g.deck_at] ?? fail('no_hit_left');
+    g.deck_at += 1;
     p.tokens -= COST_CLAIM;
     p.hits = [...p.hits, card];
     markPlayed(g, card);

@@ -118,8 +118,15 @@ export interface Game {
   settings: Settings;
   /** Seat order. */
   players: Player[];
-  /** Draw pile; the next mystery card is deck[0]. */
+  /**
+   * The draw pile as dealt or last refilled; its first `deck_at` cards are drawn
+   * already, the next mystery card is deck[deck_at] (`remainingDeck`). Never
+   * changed once made: every later state of the game shares it instead of a copy
+   * per draw (budget P1: a copy of hundreds of cards per turn and room).
+   */
   deck: Hit[];
+  /** How many cards of `deck` were drawn. */
+  deck_at: number;
   /** The hidden mystery card while Guessing/Intercepting; null otherwise. */
   current: Hit | null;
   /** Played cards nobody owns (revealed and lost, skipped, left behind). */

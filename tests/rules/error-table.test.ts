@@ -11,6 +11,7 @@ import {
   type Player,
   type RuleError,
   type SettingsPatch,
+  remainingDeck,
 } from '../../shared/rules/index.ts';
 import { act, makeHits, newGame, PACK_A, PACK_B, uid } from './helpers.ts';
 
@@ -674,7 +675,7 @@ describe('§16 audio (audioAccess)', () => {
     expectAudioError(g, ALICE, g.current!.id, e);
     expectAudioError(g, null, g.current!.id, e);
     // a card still in the deck, and an id nobody knows
-    expectAudioError(g, ALICE, g.deck[0]!.id, e);
+    expectAudioError(g, ALICE, remainingDeck(g)[0]!.id, e);
     expectAudioError(g, ALICE, 'no-such-hit', e);
     // a card somebody owns is fine, in full
     const owned = seats(g).turn.hits[0]!;

@@ -16,6 +16,7 @@ import {
   type GamePayload,
   type Hit,
   type Player,
+  remainingDeck,
 } from '../../shared/rules/index.ts';
 
 export interface FuzzStep {
@@ -196,7 +197,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 function cardsOf(g: Game): Hit[] {
-  return [...g.deck, ...(g.current ? [g.current] : []), ...g.discard, ...g.players.flatMap((p) => p.hits)];
+  return [...remainingDeck(g), ...(g.current ? [g.current] : []), ...g.discard, ...g.players.flatMap((p) => p.hits)];
 }
 
 /** Checks every invariant of `g` after a step; returns a description of the first breach. */

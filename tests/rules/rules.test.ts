@@ -14,6 +14,7 @@ import {
   type Hit,
   type Settings,
   type Slot,
+  remainingDeck,
 } from '../../shared/rules/index.ts';
 import { act, makeHits, newGame, PACK_A, PACK_B, reject, uid } from './helpers.ts';
 
@@ -294,10 +295,10 @@ describe('deck (rules.md A8, B5)', () => {
       [1, 4],
       [1, 4],
     ]);
-    expect(g.deck).toHaveLength(12 - 3 - 1);
+    expect(remainingDeck(g)).toHaveLength(12 - 3 - 1);
     expect(g.discard).toEqual([]);
     expect(g.draws).toBe(1);
-    const all = [...g.players.flatMap((p) => p.hits), g.current as Hit, ...g.deck].map((h) => h.id).sort();
+    const all = [...g.players.flatMap((p) => p.hits), g.current as Hit, ...remainingDeck(g)].map((h) => h.id).sort();
     expect(all).toEqual(hits.map((h) => h.id).sort());
   });
 
@@ -306,7 +307,7 @@ describe('deck (rules.md A8, B5)', () => {
     g = act(g, { type: 'join', by: uid(2), name: 'bob' }).game;
     const hits = [...makeHits(20, { packs: [PACK_A], prefix: 'a' }), ...makeHits(8, { packs: [PACK_B], prefix: 'b' })];
     g = act(g, { type: 'start', by: uid(1), hits }).game;
-    const dealt = [...g.players.flatMap((p) => p.hits), g.current as Hit, ...g.deck];
+    const dealt = [...g.players.flatMap((p) => p.hits), g.current as Hit, ...remainingDeck(g)];
     expect(dealt).toHaveLength(8);
     expect(dealt.every((h) => h.packs.includes(PACK_B))).toBe(true);
   });
@@ -318,7 +319,7 @@ describe('deck (rules.md A8, B5)', () => {
     const again = act(g, { type: 'start', by: uid(1), hits }).game;
     const fresh = hits.length - [...heard].filter((k) => hits.some((h) => hitKey(h) === k)).length;
     // the first `fresh` cards of the new round (dealt + current + top of the deck) are all unheard
-    const order = [...again.players.flatMap((p) => p.hits), again.current as Hit, ...again.deck];
+    const order = [...again.players.flatMap((p) => p.hits), again.current as Hit, ...remainingDeck(again)];
     expect(order.slice(0, fresh).every((h) => !heard.has(hitKey(h)))).toBe(true);
     expect(order.slice(fresh).every((h) => heard.has(hitKey(h)))).toBe(true);
     expect(order).toHaveLength(hits.length);
@@ -330,7 +331,7 @@ describe('deck (rules.md A8, B5)', () => {
     g = act(g, { type: 'start', by: uid(1), hits: makeHits(12) }, 1000).game;
     const turn = g.players.find((p) => p.turn_player)?.id;
     const before = g.current as Hit;
-    const next = g.deck[0] as Hit;
+    const next = remainingDeck(g)[0] as Hit;
     const r = act(g, { type: 'replace_hit' }, 5000);
     expect(r.game.current?.id).toBe(next.id);
     expect(r.game.players.find((p) => p.turn_player)?.id).toBe(turn);
@@ -340,7 +341,7 @@ describe('deck (rules.md A8, B5)', () => {
     expect(r.events.map((e) => e.event)).toEqual(['change_state']);
     expect(JSON.stringify(r.events)).not.toContain(JSON.stringify(before.id));
     // the unplayable card is out of this round: it does not come back from the discard pile
-    expect([...r.game.deck, ...r.game.discard].map((h) => h.id)).not.toContain(before.id);
+    expect([...remainingDeck(r.game), ...r.game.discard].map((h) => h.id)).not.toContain(before.id);
     // only while a hidden card is being guessed
     const placed = act(r.game, { type: 'guess', by: turn as string, slot: 1 }).game;
     expect(reject(placed, { type: 'replace_hit' }).code).toBe('no_hit');
@@ -454,9 +455,9 @@ describe('seeded RNG', () => {
     expect(b.events).toEqual(a.events);
     expect(a.game.rng).not.toBe(seedFrom(1234));
     const c = play(4321);
-    expect([c.game.players.map((p) => p.id), c.game.deck.map((h) => h.id)]).not.toEqual([
+    expect([c.game.players.map((p) => p.id), remainingDeck(c.game).map((h) => h.id)]).not.toEqual([
       a.game.players.map((p) => p.id),
-      a.game.deck.map((h) => h.id),
+      remainingDeck(a.game).map((h) => h.id),
     ]);
   });
 

@@ -13,6 +13,7 @@ import {
   type PlayerPayload,
   type RuleError,
   type Slot,
+  remainingDeck,
 } from '../../shared/rules/index.ts';
 import { act, makeHits, newGame, PACK_A, PACK_B, reject, uid } from './helpers.ts';
 
@@ -91,7 +92,7 @@ function last<T>(xs: readonly T[]): T {
   return xs[xs.length - 1] as T;
 }
 function cardLocations(g: Game): string[] {
-  return [...idsOf(g.deck), ...(g.current ? [g.current.id] : []), ...idsOf(g.discard), ...g.players.flatMap((p) => idsOf(p.hits))];
+  return [...idsOf(remainingDeck(g)), ...(g.current ? [g.current.id] : []), ...idsOf(g.discard), ...g.players.flatMap((p) => idsOf(p.hits))];
 }
 
 // ---------------------------------------------------------------------------
@@ -361,10 +362,10 @@ describe('a 4-player game with interceptions, a boundary tie, skips, a claim and
 
     /** Checks a draw from an empty deck refilled from the discard pile. */
     const watchRefill = (before: Game, after: Game, lost?: Hit) => {
-      if (before.deck.length !== 0 || after.state === 'Open') return;
+      if (remainingDeck(before).length !== 0 || after.state === 'Open') return;
       const pile = new Set([...idsOf(before.discard), ...(lost ? [lost.id] : [])]);
       expect(pile.size).toBeGreaterThan(0);
-      expect(sorted([...(after.current ? [after.current.id] : []), ...idsOf(after.deck)])).toEqual(sorted([...pile]));
+      expect(sorted([...(after.current ? [after.current.id] : []), ...idsOf(remainingDeck(after))])).toEqual(sorted([...pile]));
       expect(after.discard).toEqual([]);
       seen.refills += 1;
     };
@@ -376,8 +377,8 @@ describe('a 4-player game with interceptions, a boundary tie, skips, a claim and
       const refilled = seen.refills > 0;
 
       // --- claim (A3): once, by the turn player while Guessing, the card under the mystery card
-      if (seen.claims === 0 && turn.tokens >= 3 && turn.hits.length < goal - 1 && t.game.deck.length > 0) {
-        const under = t.game.deck[0] as Hit;
+      if (seen.claims === 0 && turn.tokens >= 3 && turn.hits.length < goal - 1 && remainingDeck(t.game).length > 0) {
+        const under = remainingDeck(t.game)[0] as Hit;
         const mystery = hidden(t.game);
         const other = nextSeat(t.game, turn.id);
         // not while it is someone else's turn
@@ -410,8 +411,8 @@ describe('a 4-player game with interceptions, a boundary tie, skips, a claim and
         expect(t.game.state).toBe('Guessing');
         expect(turnOf(t.game).id).toBe(turn.id);
         expect(t.game.draws).toBe(before.draws + 1);
-        if (before.deck.length > 0) {
-          expect(hidden(t.game).id).toBe((before.deck[0] as Hit).id);
+        if (remainingDeck(before).length > 0) {
+          expect(hidden(t.game).id).toBe((remainingDeck(before)[0] as Hit).id);
           expect(last(t.game.discard).id).toBe(skipped.id);
         } else {
           // W11: the skipped card goes to the bottom of the refilled deck
@@ -637,14 +638,14 @@ describe('the deck runs out (B8, B9, B11, W11)', () => {
   function emptyDeck(seed: number, start_tokens: number): Table {
     const t = started(2, { seed, goal: 3, settings: { start_tokens } });
     let guard = 0;
-    while (t.game.deck.length > 0) {
+    while (remainingDeck(t.game).length > 0) {
       if (++guard > 20) throw new Error('deck never ran out');
       place(t, false);
       declineAll(t);
       t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: false });
     }
     expect(t.game.state).toBe('Guessing');
-    expect(t.game.deck).toEqual([]);
+    expect(remainingDeck(t.game)).toEqual([]);
     expect(t.game.discard.length).toBeGreaterThan(0);
     return t;
   }
@@ -658,7 +659,7 @@ describe('the deck runs out (B8, B9, B11, W11)', () => {
     const claimed = eventOf(r, 'claim').hit?.id as string;
     expect(pile).toContain(claimed);
     expect(hidden(t.game).id).toBe(mystery.id);
-    expect(sorted(idsOf(t.game.deck))).toEqual(sorted(pile.filter((id) => id !== claimed)));
+    expect(sorted(idsOf(remainingDeck(t.game)))).toEqual(sorted(pile.filter((id) => id !== claimed)));
     expect(t.game.discard).toEqual([]);
     expect(last(turnOf(t.game).hits).id).toBe(claimed);
   });
@@ -672,7 +673,7 @@ describe('the deck runs out (B8, B9, B11, W11)', () => {
     expect(eventOf(r, 'skip').hit?.id).toBe(skipped.id);
     expect(pile).toContain(hidden(t.game).id);
     expect(hidden(t.game).id).not.toBe(skipped.id);
-    expect(last(t.game.deck).id).toBe(skipped.id);
+    expect(last(remainingDeck(t.game)).id).toBe(skipped.id);
     expect(t.game.discard).toEqual([]);
     expect(t.game.draws).toBe(draws + 1);
   });
@@ -686,7 +687,7 @@ describe('the deck runs out (B8, B9, B11, W11)', () => {
     expect(pile).toContain(card.id);
     const draws = t.game.draws;
     t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: true });
-    expect(sorted([hidden(t.game).id, ...idsOf(t.game.deck)])).toEqual(sorted(pile));
+    expect(sorted([hidden(t.game).id, ...idsOf(remainingDeck(t.game))])).toEqual(sorted(pile));
     expect(t.game.discard).toEqual([]);
     expect(t.game.draws).toBe(draws + 1);
   });
@@ -746,7 +747,7 @@ describe('a local game', () => {
         skipped = true;
       }
       if (!claimed && turnOf(t.game).tokens >= 3 && turn.hits.length < 2) {
-        const under = t.game.deck[0] as Hit;
+        const under = remainingDeck(t.game)[0] as Hit;
         const r = t.do({ type: 'claim', by: me, player: turn.id });
         pay(turn.id, 3);
         expect(eventOf(r, 'claim').hit?.id).toBe(under.id);
@@ -1384,7 +1385,7 @@ describe('events per action (rules.md §15.1) and secrecy', () => {
   it('a winning claim emits claim then change_state(Open) with the winner and the standings', () => {
     const t = started(2, { seed: 104, goal: 2, settings: { start_tokens: 3 } });
     const turn = turnOf(t.game);
-    const under = t.game.deck[0] as Hit;
+    const under = remainingDeck(t.game)[0] as Hit;
     const r = t.do({ type: 'claim', by: turn.id });
     expect(names(r)).toEqual(['claim', 'change_state']);
     expect(eventOf(r, 'claim').hit?.id).toBe(under.id);
@@ -1452,6 +1453,6 @@ describe('determinism', () => {
     expect(run(5)).toEqual(run(5));
     const a = run(5).game;
     const b = run(6).game;
-    expect([a.players.map((p) => p.id), idsOf(a.deck)]).not.toEqual([b.players.map((p) => p.id), idsOf(b.deck)]);
+    expect([a.players.map((p) => p.id), idsOf(remainingDeck(a))]).not.toEqual([b.players.map((p) => p.id), idsOf(remainingDeck(b))]);
   });
 });

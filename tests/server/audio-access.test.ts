@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import { matchMaker } from '@colyseus/core';
 import type { GameRoom } from '../../server/rooms/game-room.ts';
+import { remainingDeck } from '../../shared/rules/index.ts';
 import { bootServer, User, waitFor, type TestServer } from './harness.ts';
 
 /**
@@ -133,8 +134,8 @@ describe('GET /api/games/{id}/hit', () => {
     const id = await runningGame('Public', 'audio');
     const room = matchMaker.getLocalRoomById(id) as unknown as GameRoom;
     const turn = room.game.players.find((p) => p.turn_player)!;
-    const next = room.game.deck[0]!;
-    const after = room.game.deck[1]!;
+    const next = remainingDeck(room.game)[0]!;
+    const after = remainingDeck(room.game)[1]!;
     for (const ext of ['opus', 'mp3']) rmSync(join(t.server.config.AUDIO_DIR, `${next.id}.${ext}`));
     const skipper = turn.id === alice.id ? alice : bob;
     expect((await skipper.request('POST', `/api/games/${id}/skip`)).status).toBe(200);

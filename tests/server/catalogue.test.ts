@@ -17,6 +17,7 @@ import {
   type FullHitPayload,
   type SortKey,
 } from '../../shared/protocol/index.ts';
+import { remainingDeck } from '../../shared/rules/index.ts';
 import { bootServer, SseReader, User, type Reply, type TestServer } from './harness.ts';
 
 /**
@@ -678,7 +679,7 @@ describe('changes', () => {
     expectSuccess(await host.request('PATCH', `/api/games/${gameId}/join/Bob`), 'joined the game successfully');
     expectSuccess(await host.request('PATCH', `/api/games/${gameId}/start`), 'started game');
     const room = matchMaker.getLocalRoomById(gameId) as unknown as GameRoom;
-    const deckBefore = structuredClone(room.game.deck);
+    const deckBefore = structuredClone(remainingDeck(room.game));
     const currentBefore = structuredClone(room.game.current);
     const gameBefore = (await host.request('GET', `/api/games/${gameId}`)).body;
     expect(deckBefore.length).toBeGreaterThan(0);
@@ -693,7 +694,7 @@ describe('changes', () => {
     const full = (await editor.request('GET', `/api/hits/${gone.id}`)).body as FullHitPayload;
     expectSuccess(await editor.request('DELETE', `/api/hits/${gone.id}`), 'hit deleted successfully');
 
-    expect(room.game.deck).toEqual(deckBefore);
+    expect(remainingDeck(room.game)).toEqual(deckBefore);
     expect(room.game.current).toEqual(currentBefore);
     expect((await host.request('GET', `/api/games/${gameId}`)).body.players).toEqual(gameBefore.players);
 

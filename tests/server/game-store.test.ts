@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/index.ts';
 import { createLogger } from '../../server/logger.ts';
 import { GameStore } from '../../server/services/game-store.ts';
-import { applyAction, createGame, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
+import { applyAction, createGame, type Action, type Game, type Hit, remainingDeck } from '../../shared/rules/index.ts';
 import { TEST_ON_POSTGRES, testDatabase } from './harness.ts';
 
 let dir: string;
@@ -122,7 +122,7 @@ describe('action log', () => {
     const a = await table('storeHs1');
     const b = await table('storeHs2');
     expect(a.game.state).toBe('Guessing');
-    expect(a.game.deck.length).toBeGreaterThan(30);
+    expect(remainingDeck(a.game).length).toBeGreaterThan(30);
     const sets = await db.selectFrom('hit_sets').select(['hash', 'hits']).execute();
     expect(sets).toHaveLength(1);
     expect(JSON.parse(sets[0]!.hits)).toEqual(hits);
@@ -156,6 +156,34 @@ describe('action log', () => {
     expect(await db.selectFrom('hit_sets').select('hash').execute()).toHaveLength(1);
     loaded = await store.load();
     expect(loaded.find((g) => g.game.id === 'storeHs1')?.game).toEqual(restarted);
+  });
+
+  it('restores a base stored before the engine counted drawn cards (no deck_at): the cards still to draw, the same next draw', async () => {
+    const pack = randomUUID();
+    const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Old ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1950 + i, packs: [pack] }));
+    const creator = { id: randomUUID(), name: 'Ada' };
+    const made = createGame({ id: 'storeOld', mode: 'Public', creator, seed: 5, packIds: [pack] });
+    if (!made.ok) throw new Error(made.error.message);
+    await store.snapshot(made.game, 0, NOW);
+    const counter = { n: 0, seq: 0 };
+    const game = await play(made.game, [{ type: 'join', by: randomUUID(), name: 'Bo' }, { type: 'start', by: creator.id, hits }], counter, NOW);
+    expect(game.deck_at).toBeGreaterThan(0);
+    // the old format: the deck held only the cards still to draw, and nothing counted the drawn ones
+    const { deck_at: _drawn, ...old } = { ...game, deck: remainingDeck(game) };
+    await store.snapshot(old as Game, counter.seq, NOW);
+    const restored = (await store.load()).find((g) => g.game.id === 'storeOld')!.game;
+    expect(restored.deck_at).toBe(0);
+    expect(remainingDeck(restored)).toEqual(remainingDeck(game));
+    expect(restored.current).toEqual(game.current);
+    // the next draw (a skip) brings up the same card in both
+    const turn = game.players.find((p) => p.turn_player)!;
+    const skip: Action = { type: 'skip', by: turn.id };
+    const a = applyAction(game, skip, { now: NOW + 1 });
+    const b = applyAction(restored, skip, { now: NOW + 1 });
+    if (!a.ok || !b.ok) throw new Error('skip refused');
+    expect(b.game.current).toEqual(a.game.current);
+    expect(remainingDeck(b.game)).toEqual(remainingDeck(a.game));
+    await store.remove('storeOld');
   });
 
   it('keeps appends and snapshots out of another transaction open on the database, which may roll back', async () => {

@@ -13,7 +13,7 @@ import {
   type PlayerPayload,
   type Slot,
 } from '../../shared/protocol/index.ts';
-import { ERRORS, type ErrorCode, type Game, type Hit } from '../../shared/rules/index.ts';
+import { ERRORS, type ErrorCode, type Game, type Hit, remainingDeck } from '../../shared/rules/index.ts';
 import { bootServer, PACK_ONE, PACK_TWO, SseReader, User, type Reply, type TestServer } from './harness.ts';
 
 /**
@@ -289,7 +289,7 @@ async function playToTheEnd(w: GameWatch, byId: Map<string, User>, viewer: User)
 
     // claim (A3): the turn player, while Guessing, takes the card under the mystery hit
     if (stats.claims === 0 && tp.tokens >= 3) {
-      const next = engine(id).deck[0] as Hit;
+      const next = remainingDeck(engine(id))[0] as Hit;
       const mystery = engine(id).current as Hit;
       await act(tu, 'POST', '/claim', undefined, 'claimed hit successfully');
       const claim = await w.one('claim');
