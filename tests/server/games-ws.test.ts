@@ -983,6 +983,36 @@ describe('schema projection', () => {
   });
 });
 
+describe('room timers', () => {
+  it('parked rooms hold no timers of their own, and the message limit still counts per second', async () => {
+    // timers that keep the process alive: each room used to have two (its Colyseus clock, its idle check)
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const creators = await Promise.all(Array.from({ length: 12 }, () => User.guest(t.base)));
+    const before = timers();
+    const ids: string[] = [];
+    for (const c of creators) ids.push(await createGame(c, { mode: 'Public' }));
+    expect(ids.every((id) => serverRoom(id).game.state === 'Open')).toBe(true);
+    // at most the one timer all rooms share, if these are the first rooms
+    expect(timers() - before).toBeLessThanOrEqual(1);
+
+    // Colyseus drops a client above 30 messages a second by the room's clock, which the
+    // shared timer ticks: 25 a second for 3 s are all answered...
+    const c = await connect('fast', creators[0]!, ids[0]!);
+    for (let second = 0; second < 3; second++) {
+      const t0 = Date.now();
+      for (let i = 0; i < 25; i++) c.room.send('guess', { slot: 'one' });
+      await new Promise((r) => setTimeout(r, Math.max(0, 1050 - (Date.now() - t0))));
+    }
+    await waitFor(() => c.errors.length === 75, 5000, '75 answers');
+    expect(c.errors.every((e) => e.code === 'invalid_input')).toBe(true);
+    expect(c.left).toBeNull();
+    // ...and 40 at once are not
+    for (let i = 0; i < 40; i++) c.room.send('guess', { slot: 'one' });
+    await waitFor(() => c.left !== null, 5000, 'dropped for flooding');
+    expect(c.errors.length).toBeLessThanOrEqual(75 + 31);
+  });
+});
+
 describe('SIGTERM', () => {
   it('ends streams and sockets and exits with 0 while a game runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hitline-sigterm-'));
