@@ -693,7 +693,8 @@ function cpuSplit(m: ServerMeter, actions: number): string {
 function sentText(m: ServerMeter, actions: number): string {
   const n = Math.max(1, actions);
   const calls = m.writeCalls !== undefined ? `, ${(m.writeCalls / n).toFixed(1)} write calls` : '';
-  return `sent ${(m.wsFrames / n).toFixed(1)} frames, ${(m.wsBytes / n / 1024).toFixed(1)} KB per move (patches ${(m.wsPatchBytes / n / 1024).toFixed(1)} KB)${calls}`;
+  const wakes = m.wakeups !== undefined ? `, ${(m.wakeups / n).toFixed(2)} wake-ups of the main thread` : '';
+  return `sent ${(m.wsFrames / n).toFixed(1)} frames, ${(m.wsBytes / n / 1024).toFixed(1)} KB per move (patches ${(m.wsPatchBytes / n / 1024).toFixed(1)} KB)${calls}${wakes}`;
 }
 
 /** Moves of process p's tables in the window: those of its generators (generator i drives process i mod processes). */

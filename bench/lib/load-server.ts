@@ -62,6 +62,8 @@ export interface ServerMeter extends ProcessMeter {
   wsPatchBytes: number;
   /** Write system calls of the process over the window (Linux /proc/self/io `syscw`). */
   writeCalls?: number;
+  /** Times the main thread went to sleep and woke up again (its voluntary context switches). */
+  wakeups?: number;
   rooms: number;
   clients: number;
 }
@@ -127,6 +129,7 @@ let meter: ReturnType<typeof meterProcess> | undefined;
 let cpu0 = process.cpuUsage();
 let mainCpu0 = process.threadCpuUsage();
 let syscw0: number | undefined;
+let wakes0: number | undefined;
 let wall0 = 0;
 const gc = { ms: 0, max: 0, count: 0 };
 const gcObserver = new PerformanceObserver((list) => {
@@ -156,6 +159,7 @@ serve({ port, pid: process.pid } satisfies ServerReady, {
     wall0 = performance.now();
     sent.frames = sent.bytes = sent.patchBytes = 0;
     syscw0 = writeCalls();
+    wakes0 = wakeups();
   },
   'meter-stop': async (): Promise<ServerMeter> => {
     if (!meter) throw new Error('meter-stop without meter-start');
@@ -191,6 +195,7 @@ serve({ port, pid: process.pid } satisfies ServerReady, {
       wsBytes: sent.bytes,
       wsPatchBytes: sent.patchBytes,
       ...(syscw0 !== undefined ? { writeCalls: (writeCalls() ?? NaN) - syscw0 } : {}),
+      ...(wakes0 !== undefined ? { wakeups: (wakeups() ?? NaN) - wakes0 } : {}),
       rooms: matchMaker.stats.local.roomCount,
       clients: matchMaker.stats.local.ccu,
     };
@@ -229,6 +234,18 @@ function heapSpaces(): ServerMeter['heapSpacesMB'] {
 function writeCalls(): number | undefined {
   try {
     return Number(/^syscw:\s+(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The main thread's voluntary context switches so far (/proc, undefined where there
+ * is none): each is a sleep in the event loop's poll and a wake-up after it.
+ */
+function wakeups(): number | undefined {
+  try {
+    return Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/self/task/${process.pid}/status`, 'utf8'))?.[1]);
   } catch {
     return undefined;
   }
