@@ -653,12 +653,12 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
 
   if (s.processes === 1) {
     notes.push(
-      `server: its own process, fresh SQLite database, demo catalogue (card mode), LOG_LEVEL=warn, RATE_LIMIT_FACTOR=100 (guest creation from one address: 4,800 guests in minutes); figures from process.cpuUsage, monitorEventLoopDelay (1 ms), memoryUsage.rss`,
+      `server: its own process, fresh SQLite database, demo catalogue (card mode), LOG_LEVEL=warn, RATE_LIMIT_FACTOR=100 (guest creation from one address: 4,800 guests in minutes); figures from process.cpuUsage, monitorEventLoopDelay (10 ms), memoryUsage.rss`,
     );
   } else {
     const names = PROCESS_NAMES.slice(0, s.processes).join(', ');
     notes.push(
-      `${s.processes} server processes (${names}), each its own process, on one fresh PostgreSQL database and one Redis (RedisPresence + RedisDriver), started one after the other (A runs the migrations and loads the demo catalogue); card mode, LOG_LEVEL=warn, RATE_LIMIT_FACTOR=100; each measures itself (process.cpuUsage, monitorEventLoopDelay (1 ms), memoryUsage.rss)`,
+      `${s.processes} server processes (${names}), each its own process, on one fresh PostgreSQL database and one Redis (RedisPresence + RedisDriver), started one after the other (A runs the migrations and loads the demo catalogue); card mode, LOG_LEVEL=warn, RATE_LIMIT_FACTOR=100; each measures itself (process.cpuUsage, monitorEventLoopDelay (10 ms), memoryUsage.rss)`,
       `this mode measures the WebSocket load split over ${s.processes} processes: every table is created and played on its home process (tables dealt out evenly, generator i → process i mod ${s.processes}); ${s.crossSeats} of each table's 6 seats ${s.crossSeats === 1 ? 'joins' : 'join'} through another process's matchmaking (seat reserved over Redis, WebSocket to the room's process); ` +
         `P1 (CPU per accepted move of the process's own tables, event-loop delay p99, RSS peak, errors) judged per process against the one-process budgets at the total room count, P2 over all moves; P4 and P5 as in the one-process mode; the bare room and the REST/SSE run (P3) are not run (the one-process mode measures them)`,
     );
