@@ -83,9 +83,10 @@ const CLOCK_TICK_MS = 1000;
 /**
  * What the one process-wide timer does each CLOCK_TICK_MS for each room, all in
  * one turn of the event loop (budget P12: parked games must not matter). With two
- * timers per room (its clock, its idle check), 2,000 parked games kept an idle
- * server waking up thousands of times a second: 3.3 % of a core against 1.7 %
- * with the shared timer (`npm run bench -- idle`, its meter sampling every 10 ms).
+ * timers per room (its clock ticking every second, its idle check), 2,050 parked
+ * games woke an idle server up to about 2,000 times a second: 3.3 % of a core
+ * against 1.7 % with the shared timer (`npm run bench -- idle`, its meter
+ * sampling every 10 ms).
  */
 const ticking = new Map<Room, () => void>();
 let ticker: ReturnType<typeof setInterval> | undefined;
