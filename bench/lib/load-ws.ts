@@ -2,6 +2,10 @@ import { Client, type Room } from '@colyseus/sdk';
 import { BARE_ROOM } from './bare-room.ts';
 import { nextMove, Rng, type BotMove, type BotSlot, type BotView, type MoveKind } from './load-bot.ts';
 import { HttpUser } from './load-http.ts';
+import { installFastStringDecoding } from '../../shared/protocol/schema-strings.ts';
+
+// the bots decode the room state as the web client does (client/src/net/room.ts)
+installFastStringDecoding();
 
 /** The parts of a Hitline room state the bots read (server/rooms/schema.ts: JSON strings for the timeline, the guess and the clue). */
 interface RoomState {

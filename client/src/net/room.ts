@@ -1,7 +1,11 @@
 import { Client, type Room } from '@colyseus/sdk';
 import { ErrorBodySchema, type ErrorBody } from '../../../shared/protocol/common.ts';
 import { ROOM_SERVER_MESSAGES, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
+import { installFastStringDecoding } from '../../../shared/protocol/schema-strings.ts';
 import type { z } from 'zod';
+
+// the players' timelines arrive as long strings: decode them flat (shared/protocol/schema-strings.ts)
+installFastStringDecoding();
 
 /**
  * The game room over WebSocket (Colyseus), for the game screen only: import it
