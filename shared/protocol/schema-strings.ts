@@ -11,8 +11,9 @@ import { decode } from '@colyseus/schema';
  * ropes (2.2 million objects), and a phone decodes every patch that way. Strings of
  * 32 bytes or more (the str 8/16/32 headers: player ids, timelines, the clue) are
  * decoded with one TextDecoder call instead, into a flat string: 75 ns for a
- * 36-byte id against 250 ns (Node 24). Shorter ones (a fixstr) keep the library's
- * loop, which is quicker below about 16 bytes.
+ * 36-byte id against 250 ns (Node 24). Shorter ones (a fixstr: state names,
+ * short player names) keep the library's loop, which is quicker below about 16
+ * bytes and costs little up to 31.
  *
  * The library reads its decoders from the exported `decode` table at each field,
  * so replacing `decode.string` there reaches the SDK's decoder. The wire format
@@ -20,7 +21,8 @@ import { decode } from '@colyseus/schema';
  * library's own decoders. Bytes that are not UTF-8 (the server never sends any)
  * become U+FFFD where the library would log an error and cut the string short.
  */
-const utf8 = new TextDecoder('utf-8');
+// a leading U+FEFF is a character of the string, as the library decodes it, not a byte-order mark
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const libraryString = decode.string;
 type Bytes = Parameters<typeof libraryString>[0];
 type Iterator = Parameters<typeof libraryString>[1];

@@ -163,6 +163,7 @@ async function step(seats: Seat[]): Promise<void> {
   // every accepted action adds at least one event: wait for all of this step's, not
   // just the first one's (else the next step could read the game between two declines)
   let actions = 1;
+  let done = (): boolean => true;
   if (g.state === 'Guessing') {
     const t = seats.find((s) => me(s, g).turn_player)!;
     t.link.room.send('guess', { slot: slotFor(g, true).id });
@@ -170,11 +171,13 @@ async function step(seats: Seat[]): Promise<void> {
     const waiting = seats.filter((s) => me(s, g).state === 'Intercepting');
     for (const s of waiting) await expectOk(s.user.request('POST', `/api/games/${g.id}/guess`, { id: null }));
     actions = waiting.length;
+    // (an event of something else, a presence change, would count too: every seat must show every decline)
+    done = () => seats.every((s) => waiting.every((w) => me(w, view(s)).state !== 'Intercepting'));
   } else if (g.state === 'Confirming') {
     const c = seats.find((s) => me(s, g).state === 'Confirming')!;
     await expectOk(c.user.request('POST', `/api/games/${g.id}/confirm`, { confirm: true }));
   }
-  await waitFor(() => seats.every((s) => seqOf(s) >= before + actions), 10_000, `the game to move on from ${g.state}`);
+  await waitFor(() => seats.every((s) => seqOf(s) >= before + actions) && done(), 10_000, `the game to move on from ${g.state}`);
 }
 
 /** The game as REST shows it, without what a restart may change by design (presence, the deadline). */
