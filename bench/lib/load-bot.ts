@@ -65,7 +65,8 @@ export class Rng {
   }
 }
 
-const clueKey = (c: { title: string; artist: string; belongs_to: string }) => `${c.title}\u0000${c.artist}\u0000${c.belongs_to}`;
+/** A clue's key in `loadYears`' map. */
+export const clueKey = (c: { title: string; artist: string; belongs_to: string }) => `${c.title}\u0000${c.artist}\u0000${c.belongs_to}`;
 
 /** Years of the demo catalogue by clue (what a player who knows the song would know). */
 export function loadYears(file = join(import.meta.dirname, '..', '..', 'assets', 'demo-hits.yml')): Map<string, number> {

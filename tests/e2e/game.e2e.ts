@@ -26,9 +26,8 @@
  *
  * Screenshots go to test-results/e2e/screens/game-*.png.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { parse } from 'yaml';
+import { clueKey, loadYears } from '../../bench/lib/load-bot.ts';
 import type { GamePayload } from '../../shared/protocol/game.ts';
 import { isCorrect } from '../../shared/rules/slots.ts';
 import { User } from '../server/harness.ts';
@@ -81,10 +80,8 @@ async function createGame(page: Page, mode: 'Public' | 'Local', lang: Lang = 'en
 
 const guessHeading = async (page: Page): Promise<string> => ((await page.locator('#guess-heading').textContent()) ?? '').trim();
 
-/** Years of the demo catalogue by title and artist: what a player who knows the song knows. */
-const demoYears = new Map(
-  (parse(readFileSync(new URL('../../assets/demo-hits.yml', import.meta.url), 'utf8')) as { hits: { title: string; artist: string; year: number }[] }).hits.map((h) => [`${h.title}\u0000${h.artist}`, h.year]),
-);
+/** Years of the demo catalogue by clue: what a player who knows the song knows (the load benchmark's bots use them too). */
+const demoYears = loadYears();
 
 /**
  * Where the card on the table belongs (card clue mode), as a player who knows the
@@ -92,16 +89,19 @@ const demoYears = new Map(
  * from the screen (the card's artist and title, the slots' labels).
  */
 async function rightSlotIndex(page: Page): Promise<number> {
-  const { artist, title, slots } = await page.evaluate((label) => {
-    // the card: "Read this card aloud:", the artist, "?", the title (each after a label for screen readers only)
+  const { artist, title, from, slots } = await page.evaluate((label) => {
+    // the card: "Read this card aloud:", the artist, "?", the title (each after a label for
+    // screen readers only), and "from …" when the hit belongs to something
     const head = [...document.querySelectorAll('p')].find((p) => p.textContent?.trim() === label);
     const lines = [...(head?.parentElement?.children ?? [])].map((el) => el.lastChild?.textContent?.trim() ?? '');
     const section = document.querySelector('[aria-labelledby="guess-heading"]');
     const slotLabels = [...(section?.querySelectorAll('[data-part="item-text"]') ?? [])].map((l) => l.firstChild?.textContent?.trim() ?? '');
-    return { artist: lines[1] ?? '', title: lines[3] ?? '', slots: slotLabels };
+    return { artist: lines[1] ?? '', title: lines[3] ?? '', from: lines[4] ?? '', slots: slotLabels };
   }, en('game.hit.clue'));
-  const year = demoYears.get(`${title}\u0000${artist}`);
-  assert(year !== undefined, `the card (${JSON.stringify({ artist, title })}) is in the demo catalogue`);
+  const belongsTo = exact(en('game.hit.belongs_to', { name: '\u0000' })).source.replace('\u0000', '(.*)');
+  const clue = { artist, title, belongs_to: new RegExp(belongsTo).exec(from)?.[1] ?? '' };
+  const year = demoYears.get(clueKey(clue));
+  assert(year !== undefined, `the card (${JSON.stringify(clue)}) is in the demo catalogue`);
   const ranges = slots.map((label) => {
     const m = /^(?:before (\d+)|after (\d+)|between (\d+) and (\d+))$/.exec(label);
     assert(m, `a slot label: ${JSON.stringify(label)} (of ${JSON.stringify(slots)})`);
