@@ -317,7 +317,11 @@ describe('two processes on one PostgreSQL database and one Redis', () => {
           throw new Error(`unexpected state ${g.state}`);
         }
         actions++;
-        await waitFor(() => (bobWs.state.seq as number) > seq, 5000, `the action in ${g.state} to reach bob's socket`);
+        await waitFor(() => (bobWs.state.seq as number) > seq || errors.length > 0, 5000, `the action in ${g.state} to reach bob's socket`).catch(async (e: Error) => {
+          // say what each side saw: a refused message, a lost patch, or a stale view
+          const now = await getGame(aliceB, id).catch((x: Error) => x.message);
+          throw new Error(`${e.message}; seq before ${seq}, bob's socket ${bobWs.state.seq} (${bobWs.state.state}), alice's ${aliceWs.state.seq}; errors ${JSON.stringify(errors)}; the game before: ${JSON.stringify(g)}; now: ${JSON.stringify(now)}\n--- a:\n${a.output.slice(-3000)}\n--- b:\n${b.output.slice(-3000)}`);
+        });
         expect(errors).toEqual([]);
         if (turns > 80) throw new Error('no winner after 80 turns');
       }
