@@ -2,6 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GameEndedDialog } from '../../client/src/routes/game/GameEndedDialog.tsx';
 import { GameSettingsDialog } from '../../client/src/routes/game/GameSettingsDialog.tsx';
+import { announcer } from '../../client/src/a11y/announcer.ts';
+import * as actions from '../../client/src/routes/game/game-actions.ts';
 import { GuessPanel } from '../../client/src/routes/game/GuessPanel.tsx';
 import { PlayerTable } from '../../client/src/routes/game/PlayerTable.tsx';
 import { useCatalogue } from '../../client/src/stores/catalogue.ts';
@@ -87,6 +89,35 @@ describe('GuessPanel', () => {
     fireEvent.click(screen.getByRole('radio', { name: "Don't intercept" }));
     fireEvent.click(submit());
     expect(sent).toEqual([{ type: 'guess', payload: { slot: null } }]);
+  });
+
+  it('reads a taken slot once: when the shortcut moves onto it, and when someone takes the chosen one', async () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    const ana = turnAna();
+    const intercepting = (cleoTakes: number | null) =>
+      game(
+        [
+          { ...ana, guess: ana.slots[0] ?? null },
+          player('ben', { state: 'Intercepting', years: [2001] }),
+          player('cleo', { state: cleoTakes === null ? 'Intercepting' : 'Waiting', guess: cleoTakes === null ? null : (ana.slots[cleoTakes] ?? null) }),
+        ],
+        { state: 'Intercepting' },
+      );
+    show(intercepting(null));
+    renderApp(<GuessPanel />);
+    const heard = (): string[] => announcer.getSnapshot().assertive.map((a) => a.text);
+    act(() => announcer.clear());
+    // Alt+Shift+Down from no choice lands on Ana's slot
+    act(() => actions.stepSlot(1));
+    await act(async () => undefined);
+    expect(heard()).toEqual(['before 1975, already taken']);
+    act(() => actions.stepSlot(1));
+    await act(async () => undefined);
+    expect(heard()).toEqual(['before 1975, already taken', 'between 1975 and 1988']);
+    // Cleo intercepts on the slot Ben has chosen: said once, as taken
+    show(intercepting(1));
+    await act(async () => undefined);
+    expect(heard()).toEqual(['before 1975, already taken', 'between 1975 and 1988', 'between 1975 and 1988, already taken']);
   });
 
   it('Local mode acts for the local acting player and names him', async () => {

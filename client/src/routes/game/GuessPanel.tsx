@@ -55,12 +55,13 @@ export function GuessPanel() {
     if (kept !== choice) useGame.getState().setChoice(kept);
   }, [model, choice]);
 
-  // the chosen slot was taken by someone else meanwhile: say so (it now counts as none)
+  // the chosen slot was taken by someone else meanwhile: say so (it now counts as none);
+  // moving the choice onto a taken slot is read by whatever moved it, once
   const taken = choiceTaken(model, choice);
-  const wasTaken = useRef(taken);
+  const before = useRef({ taken, choice });
   useEffect(() => {
-    if (taken && !wasTaken.current) actions.announceChoice(choice);
-    wasTaken.current = taken;
+    if (taken && !before.current.taken && choice === before.current.choice) actions.announceChoice(choice);
+    before.current = { taken, choice };
   }, [taken, choice]);
 
   // After a guess or a confirmation the control that had the focus is gone and
