@@ -1,7 +1,7 @@
 import { Box, Button, chakra, Field, Fieldset, Flex, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import type { HitBodyInput, PackPayload } from '../../../../shared/protocol/catalogue.ts';
-import { afterCreate, hitBody, MAX_OFFSET, MAX_TEXT, validateHit, type FieldError, type FieldName, type HitFormValues } from './hit-form.ts';
+import { afterCreate, hitBody, MAX_OFFSET, validateHit, type FieldError, type FieldName, type HitFormValues } from './hit-form.ts';
 import { CreatePackButton, PackList } from './PackChooser.tsx';
 import { sortPacks } from './packs.ts';
 import './recipes.ts';
@@ -95,14 +95,14 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
           {field(
             'title',
             t('fields.title'),
-            <Input ref={first} name="title" value={values.title} maxLength={MAX_TEXT} autoComplete="off" onChange={set('title')} onBlur={blur('title')} />,
+            <Input ref={first} name="title" value={values.title} autoComplete="off" onChange={set('title')} onBlur={blur('title')} />,
             undefined,
             true,
           )}
           {field(
             'artist',
             t('fields.artist'),
-            <Input name="artist" value={values.artist} maxLength={MAX_TEXT} autoComplete="off" onChange={set('artist')} onBlur={blur('artist')} />,
+            <Input name="artist" value={values.artist} autoComplete="off" onChange={set('artist')} onBlur={blur('artist')} />,
             undefined,
             true,
           )}
@@ -116,7 +116,7 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
           {field(
             'belongs_to',
             t('fields.belongs_to'),
-            <Input name="belongs_to" value={values.belongs_to} maxLength={MAX_TEXT} autoComplete="off" onChange={set('belongs_to')} onBlur={blur('belongs_to')} />,
+            <Input name="belongs_to" value={values.belongs_to} autoComplete="off" onChange={set('belongs_to')} onBlur={blur('belongs_to')} />,
             t('form.belongs_to_help'),
           )}
           {field(
