@@ -46,4 +46,55 @@ describe('AppDialog', () => {
       off();
     }
   });
+
+  it('gives the focus back to its opener, or to the main region when it opened by itself', async () => {
+    function Page({ auto }: { auto: boolean }) {
+      const [open, setOpen] = useState(auto);
+      return (
+        <main id="main" tabIndex={-1}>
+          <button type="button" onClick={() => setOpen(true)}>
+            Open settings
+          </button>
+          <AppDialog open={open} onClose={() => setOpen(false)} title="Settings">
+            <button type="button">Inside</button>
+          </AppDialog>
+        </main>
+      );
+    }
+    const closeWithEscape = async () => {
+      const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+      await act(async () => fireEvent.keyDown(dialog, { key: 'Escape', code: 'Escape' }));
+      await act(async () => new Promise((r) => setTimeout(r, 50)));
+      expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull();
+    };
+    // opened by itself, nothing focused before
+    const first = renderApp(<Page auto />);
+    await closeWithEscape();
+    expect(document.activeElement?.id).toBe('main');
+    first.unmount();
+
+    // opened from its button: the button again
+    renderApp(<Page auto={false} />);
+    const opener = screen.getByRole('button', { name: 'Open settings' });
+    opener.focus();
+    await act(async () => fireEvent.click(opener));
+    await closeWithEscape();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('is a Tab stop of its own only while its body scrolls', async () => {
+    renderApp(
+      <AppDialog open onClose={() => undefined} title="Short">
+        <button type="button">Only control</button>
+      </AppDialog>,
+    );
+    await screen.findByRole('dialog', { name: 'Short' });
+    const body = screen.getByRole('button', { name: 'Only control' }).parentElement!;
+    expect(body.hasAttribute('tabindex')).toBe(false);
+    // jsdom lays nothing out: make the body report more content than room
+    Object.defineProperty(body, 'scrollHeight', { configurable: true, value: 900 });
+    Object.defineProperty(body, 'clientHeight', { configurable: true, value: 300 });
+    await act(async () => body.append(document.createElement('p')));
+    expect(body.getAttribute('tabindex')).toBe('0');
+  });
 });

@@ -1,5 +1,5 @@
 import { CloseButton, Dialog, Portal, useBreakpointValue } from '@chakra-ui/react';
-import { useEffect, type ReactNode, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dialogSlotRecipe } from '@chakra-ui/react/theme';
 import { notify } from '../a11y/notify.ts';
@@ -40,6 +40,21 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
   useEffect(() => {
     if (open && navigator.userActivation?.hasBeenActive !== false) notify.popup('');
   }, [open]);
+  // Focus goes back where it was when the dialog opened. A dialog that opened by itself
+  // (the welcome, "game over") had nothing focused, or its opener is gone: the page's main
+  // region takes the focus then, so a keyboard user goes on from the page, not from its top.
+  const opener = useRef<Element | null>(null);
+  const wasOpen = useRef(false);
+  if (open && !wasOpen.current) opener.current = document.activeElement;
+  wasOpen.current = open;
+  const returnFocus = (): HTMLElement | null => {
+    const chosen = finalFocusEl?.current;
+    if (chosen?.isConnected) return chosen;
+    const before = opener.current;
+    if (before instanceof HTMLElement && before !== document.body && before.isConnected) return before;
+    return document.getElementById('main');
+  };
+  const body = useScrollableBody();
   return (
     <Dialog.Root
       open={open}
@@ -53,7 +68,7 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
       lazyMount
       unmountOnExit
       {...(initialFocusEl ? { initialFocusEl } : {})}
-      {...(finalFocusEl ? { finalFocusEl: () => finalFocusEl.current } : {})}
+      finalFocusEl={returnFocus}
     >
       <Portal>
         <Dialog.Backdrop />
@@ -62,8 +77,10 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
             <Dialog.Header pe="14">
               <Dialog.Title>{title}</Dialog.Title>
             </Dialog.Header>
-            {/* focusable, so a body that scrolls can be scrolled with the keyboard even when nothing in it takes focus */}
-            <Dialog.Body tabIndex={0}>{children}</Dialog.Body>
+            {/* focusable while it scrolls, so it can be scrolled with the keyboard even when nothing in it takes focus */}
+            <Dialog.Body ref={body.ref} tabIndex={body.scrolls ? 0 : undefined}>
+              {children}
+            </Dialog.Body>
             {footer && <Dialog.Footer>{footer}</Dialog.Footer>}
             <Dialog.CloseTrigger asChild>
               <CloseButton aria-label={t('common.close')} />
@@ -73,4 +90,37 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
       </Portal>
     </Dialog.Root>
   );
+}
+
+/**
+ * Whether the dialog body scrolls (its content is taller than the space it has),
+ * checked after every render and whenever the body or its content changes size
+ * (content that arrives later, such as a loaded list): only then is the body a
+ * stop of its own for the Tab key.
+ */
+function useScrollableBody(): { ref: (el: HTMLDivElement | null) => void; scrolls: boolean } {
+  const [el, setEl] = useState<HTMLDivElement | null>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    if (el) setScrolls(el.scrollHeight > el.clientHeight + 1);
+  });
+  useEffect(() => {
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const check = () => setScrolls(el.scrollHeight > el.clientHeight + 1);
+    const sizes = new ResizeObserver(check);
+    const watch = () => {
+      sizes.disconnect();
+      sizes.observe(el);
+      for (const child of el.children) sizes.observe(child);
+      check();
+    };
+    const children = new MutationObserver(watch);
+    children.observe(el, { childList: true });
+    watch();
+    return () => {
+      sizes.disconnect();
+      children.disconnect();
+    };
+  }, [el]);
+  return { ref: setEl, scrolls };
 }
