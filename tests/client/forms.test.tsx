@@ -42,6 +42,21 @@ describe('login form', () => {
     expect(status.getAttribute('role')).toBe('status');
     expect(status.getAttribute('aria-live')).toBe('polite');
   });
+
+  it('clears the server error as soon as a field is edited', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json({ type: 'error', code: 'incorrect_credentials', message: 'incorrect user credentials' }, 401)));
+    renderApp(<LoginScreen />);
+    type(/^Username/, 'ana');
+    type(/^Password/, 'wrong-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('An error occurred: Incorrect user credentials.'));
+    type(/^Password/, 'right-password');
+    expect(screen.getByRole('status').textContent).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('An error occurred: Incorrect user credentials.'));
+    type(/^Username/, 'ben');
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
 });
 
 describe('register form', () => {
@@ -98,5 +113,35 @@ describe('register form', () => {
     type(/^Repeat password/, 'longenough');
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('An error occurred: That username is already in use.'));
+  });
+
+  it('clears the server error as soon as a field is edited, and keeps the success message', async () => {
+    const fetch = vi.fn(async () => json({ type: 'error', code: 'username_taken', message: 'username is already in use' }, 409));
+    vi.stubGlobal('fetch', fetch);
+    useSession.setState({ user: guest, ready: true });
+    renderApp(<RegisterScreen />);
+    const taken = 'An error occurred: That username is already in use.';
+    type(/^Username/, 'curator');
+    type(/^Password/, 'longenough');
+    type(/^Repeat password/, 'longenough');
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(taken));
+    type(/^Username/, 'curator2');
+    expect(screen.getByRole('status').textContent).toBe('');
+    expect(screen.queryByText(taken)).toBeNull();
+
+    // any field: the password fields too
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(taken));
+    type(/^Repeat password/, 'longenougH');
+    expect(screen.getByRole('status').textContent).toBe('');
+
+    // a success message is no server error: editing afterwards keeps it
+    fetch.mockImplementation(async () => json({ type: 'success', message: 'user registered' }));
+    type(/^Repeat password/, 'longenough');
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await screen.findByText(/Welcome, curator2!/);
+    type(/^Username/, 'curator3');
+    expect(screen.getByRole('status').textContent).toMatch(/^Welcome, curator2!/);
   });
 });

@@ -1,5 +1,6 @@
-import { renderHook } from '@testing-library/react';
+import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { announcer } from '../../client/src/a11y/announcer.ts';
 import {
   createShortcutMatcher,
   formatKeys,
@@ -177,6 +178,33 @@ describe('useShortcuts', () => {
     a.unmount();
     press('U');
     expect(outer).toHaveBeenCalledTimes(2);
+    uninstall();
+  });
+
+  it('does not act behind an open modal dialog: the key is kept from the browser and the user hears why', () => {
+    const uninstall = installShortcuts();
+    const handler = vi.fn();
+    renderHook(() => useShortcuts({ create_local: handler }));
+    const press = () => {
+      const e = new KeyboardEvent('keydown', { key: 'L', code: 'KeyL', altKey: true, shiftKey: true, bubbles: true, cancelable: true });
+      window.dispatchEvent(e);
+      return e;
+    };
+    const dialog = document.createElement('div');
+    dialog.setAttribute('role', 'dialog');
+    dialog.setAttribute('aria-modal', 'true');
+    document.body.append(dialog);
+    act(() => announcer.clear());
+    expect(press().defaultPrevented).toBe(true);
+    expect(handler).not.toHaveBeenCalled();
+    expect(announcer.getSnapshot().assertive.map((a) => a.text)).toEqual(['Close the dialog first.']);
+    // a popover (a dialog that is not modal) does not stop it, nor does a closed dialog
+    dialog.removeAttribute('aria-modal');
+    press();
+    expect(handler).toHaveBeenCalledTimes(1);
+    dialog.remove();
+    press();
+    expect(handler).toHaveBeenCalledTimes(2);
     uninstall();
   });
 

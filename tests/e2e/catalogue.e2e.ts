@@ -437,12 +437,12 @@ test(
       const apply = importDialog.getByRole('button', { name: h('import.apply') });
       assert(await apply.isDisabled(), 'nothing to apply before a file is chosen');
       await importDialog.getByLabel(h('import.file')).setInputFiles({ name: 'hits.yml', mimeType: 'application/x-yaml', buffer: Buffer.from(changed) });
-      await importDialog.getByText(h('import.ready', { added: 0, changed: 1 })).waitFor();
+      await importDialog.getByText(h('import.ready', { count: 0, changed: 1 })).waitFor();
       await importDialog.getByRole('heading', { name: h('import.changed_hits', { count: 1 }) }).waitFor();
       await importDialog.getByText(h('import.change', { field: 'year', before: 1992, after: 1993 })).waitFor();
       await scan(page, 'import-diff');
       await apply.click();
-      await importDialog.getByText(h('import.applied', { added: 0, changed: 1 })).first().waitFor();
+      await importDialog.getByText(h('import.applied', { count: 0, changed: 1 })).first().waitFor();
       await importDialog.getByRole('button', { name: h('common.close'), exact: true }).last().click();
       await importDialog.waitFor({ state: 'detached' });
       await eventually(async () => assert((await page.getByRole('table').innerText()).includes('1993'), 'the list shows the imported year'));
@@ -673,7 +673,7 @@ const SCREENS: readonly MatrixScreen[] = [
       await page.getByRole('button', { name: hl(lang, 'import.button') }).click();
       const dialog = page.getByRole('dialog', { name: hl(lang, 'import.title') });
       await dialog.getByLabel(hl(lang, 'import.file')).setInputFiles({ name: 'hits.yml', mimeType: 'application/x-yaml', buffer: Buffer.from(data.yaml) });
-      await dialog.getByText(hl(lang, 'import.ready', { added: 0, changed: 1 })).waitFor();
+      await dialog.getByText(hl(lang, 'import.ready', { count: 0, changed: 1 })).waitFor();
     },
     close: escapeAll,
   },

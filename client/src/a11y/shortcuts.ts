@@ -1,4 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
+import { i18next } from '../i18n.ts';
+import { notify } from './notify.ts';
 
 /**
  * Keyboard shortcuts (spec §2): every one is Alt+Shift plus a key, so none
@@ -158,10 +160,35 @@ function registeredHandler(id: ShortcutId): ShortcutHandler | undefined {
 
 let installed: (() => void) | null = null;
 
-/** Installs the one keydown listener (capture phase, before any widget sees the key). Idempotent. */
-export function installShortcuts(target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+/** An open modal dialog (Chakra's dialogs mark their content so): the page behind it is out of reach. */
+export const modalDialogOpen = (doc: Document = document): boolean =>
+  doc.querySelector('[role="dialog"][aria-modal="true"], [role="alertdialog"][aria-modal="true"]') !== null;
+
+export interface InstallOptions {
+  /** True while the screens' shortcuts must not act (default: a modal dialog is open). */
+  blocked?: () => boolean;
+  /** Tells why a shortcut did nothing (default: says "close the dialog first"). */
+  onBlocked?: () => void;
+}
+
+const sayCloseDialogFirst = (): void => {
+  notify.notification(i18next.t('shortcuts.close_dialog_first'), { interrupt: true, toast: false });
+};
+
+/**
+ * Installs the one keydown listener (capture phase, before any widget sees the key). Idempotent.
+ * While a modal dialog is open the screens' shortcuts do not act on the page behind it (the
+ * dialog stays open and its user would not see what changed); the key is still kept from the
+ * browser, and the user hears why nothing happened.
+ */
+export function installShortcuts(target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window, options: InstallOptions = {}): () => void {
   if (installed) return installed;
-  const matcher = createShortcutMatcher<ShortcutId>(SHORTCUTS, registeredHandler);
+  const blocked = options.blocked ?? (() => modalDialogOpen());
+  const onBlocked = options.onBlocked ?? sayCloseDialogFirst;
+  const matcher = createShortcutMatcher<ShortcutId>(SHORTCUTS, (id) => {
+    const handler = registeredHandler(id);
+    return handler && blocked() ? onBlocked : handler;
+  });
   const listener = (e: Event): void => {
     matcher.handle(e as KeyboardEvent);
   };

@@ -161,15 +161,15 @@ function GamePage({ id, heading, actions, children }: { id: string; heading: str
 }
 
 /** The rules of this game in one line, under the heading. */
-function SettingsSummary() {
+export function SettingsSummary() {
   const { t } = useTranslation();
   const settings = useGameSettings();
   const mode = useGame((s) => s.game?.mode);
   if (!settings || !mode) return null;
-  const clue = settings.clue_mode === 'card' ? t('game.summary_card') : t('game.summary_audio', { seconds: settings.hit_duration });
+  const clue = settings.clue_mode === 'card' ? t('game.summary_card') : t('game.summary_audio', { count: settings.hit_duration });
   return (
     <Text color="fg.muted" mt="-3">
-      {t('game.summary', { goal: settings.goal, tokens: settings.start_tokens, clue, mode: t(`game.mode.${mode}`) })}
+      {t('game.summary', { goal: t('count.hits', { count: settings.goal }), tokens: settings.start_tokens, clue, mode: t(`game.mode.${mode}`) })}
     </Text>
   );
 }

@@ -104,7 +104,7 @@ export function BrowseHits() {
             : reply && reply.total === 0
               ? t('browse.none')
               : reply && reply.results.length === 0
-                ? t('browse.past_end', { total: reply.total })
+                ? t('browse.past_end', { count: reply.total })
                 : reply
                   ? t('browse.summary', { start: reply.start, end: reply.end, total: reply.total })
                   : ''}

@@ -17,6 +17,14 @@ export function reportChanges(r: ImportReportPayload): boolean {
   return hits.added + hits.changed + packs.added + packs.changed > 0;
 }
 
+/**
+ * The interpolation values of the hit counts (`import.checked`, `.ready`, `.applied`):
+ * the counts, and the added hits as `count`, which picks the plural form ("1 hit to add").
+ */
+export function hitCounts(r: ImportReportPayload): ImportReportPayload['summary']['hits'] & { count: number } {
+  return { ...r.summary.hits, count: r.summary.hits.added };
+}
+
 /** A field value of a diff as text: lists joined (pack ids by name when known), empty as a dash. */
 function valueText(value: unknown, packName: (id: string) => string | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
@@ -157,7 +165,7 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
       const r = await importHits(chosen, false);
       setReport(r);
       setPhase('checked');
-      notify.notification(t('import.checked', r.summary.hits), { toast: false });
+      notify.notification(t('import.checked', hitCounts(r)), { toast: false });
     } catch (err) {
       setError(err);
       setPhase('idle');
@@ -172,7 +180,7 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
       setReport(r);
       if (r.applied) {
         setPhase('applied');
-        notify.notification(t('import.applied', r.summary.hits), { toast: 'success' });
+        notify.notification(t('import.applied', hitCounts(r)), { toast: 'success' });
         void useCatalogue.getState().loadPacks();
         onApplied();
       } else setPhase('checked');
@@ -228,14 +236,14 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
             {phase === 'applied' && (
               <Alert.Root status="success">
                 <Alert.Indicator />
-                <Alert.Title>{t('import.applied', report?.summary.hits ?? {})}</Alert.Title>
+                <Alert.Title>{report && t('import.applied', hitCounts(report))}</Alert.Title>
               </Alert.Root>
             )}
             {phase === 'checked' && report && (
               <Alert.Root status={report.ok ? (reportChanges(report) ? 'info' : 'neutral') : 'warning'}>
                 <Alert.Indicator />
                 <Alert.Title>
-                  {!report.ok ? t('import.not_ok') : reportChanges(report) ? t('import.ready', report.summary.hits) : t('import.nothing')}
+                  {!report.ok ? t('import.not_ok') : reportChanges(report) ? t('import.ready', hitCounts(report)) : t('import.nothing')}
                 </Alert.Title>
               </Alert.Root>
             )}

@@ -20,6 +20,11 @@ export function LoginScreen() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState('');
   const incomplete = username.trim() === '' || password === '';
+  /** Editing a field makes an earlier server error stale: it goes. */
+  const edit = (setValue: (value: string) => void) => (e: { target: { value: string } }) => {
+    setValue(e.target.value);
+    setMessage('');
+  };
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
@@ -45,14 +50,14 @@ export function LoginScreen() {
               {t('auth.username')}
               <Field.RequiredIndicator />
             </Field.Label>
-            <Input name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} />
+            <Input name="username" autoComplete="username" value={username} onChange={edit(setUsername)} />
           </Field.Root>
           <Field.Root required>
             <Field.Label>
               {t('auth.password')}
               <Field.RequiredIndicator />
             </Field.Label>
-            <Input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <Input name="password" type="password" autoComplete="current-password" value={password} onChange={edit(setPassword)} />
           </Field.Root>
           <Text role="status" aria-live="polite" color="red.fg" minH="1.5em">
             {message}

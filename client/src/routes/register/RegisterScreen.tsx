@@ -53,7 +53,11 @@ export function RegisterScreen() {
     if (user?.virtual) setFields((f) => (f.username === '' ? { ...f, username: user.name } : f));
   }, [user?.virtual, user?.name]);
 
-  const set = (key: keyof RegisterFields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [key]: e.target.value }));
+  // editing a field makes an earlier server error stale ("username taken" for a name no longer typed): it goes
+  const set = (key: keyof RegisterFields) => (e: { target: { value: string } }) => {
+    setFields((f) => ({ ...f, [key]: e.target.value }));
+    setMessage((m) => (m && !m.ok ? null : m));
+  };
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
