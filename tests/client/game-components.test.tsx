@@ -189,8 +189,10 @@ describe('GameSettingsDialog', () => {
     show(game([player('ana', { creator: true }), player('ben')], { packs: [packs[0]!.id, packs[1]!.id] }));
     renderApp(<GameSettingsDialog open onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog', { name: 'Game settings' });
-    // natural order by name; each toggle shows its count
-    expect(toggles(dialog).map((b) => b.textContent)).toEqual(['Pack 1, 16 hits', 'Pack 2, 15 hits', 'Pack 3, 14 hits', 'Pack 4, 13 hits', 'Pack 5, 12 hits', 'Pack 6, 11 hits', 'Pack 7, 10 hits']);
+    // natural order by name; each toggle shows its count, and is named "name, count" (no space before the comma)
+    expect(toggles(dialog).map((b) => b.textContent)).toEqual(['Pack 1 16 hits', 'Pack 2 15 hits', 'Pack 3 14 hits', 'Pack 4 13 hits', 'Pack 5 12 hits', 'Pack 6 11 hits', 'Pack 7 10 hits']);
+    const names = ['Pack 1, 16 hits', 'Pack 2, 15 hits', 'Pack 3, 14 hits', 'Pack 4, 13 hits', 'Pack 5, 12 hits', 'Pack 6, 11 hits', 'Pack 7, 10 hits'];
+    expect(names.map((name) => within(dialog).getByRole('button', { name }))).toEqual(toggles(dialog));
     expect(pressed(dialog)).toBe(2);
     const all = within(dialog).getByRole('checkbox', { name: 'All packs' });
     expect(all.closest('[data-scope=checkbox][data-part=root]')?.getAttribute('data-state')).toBe('indeterminate');

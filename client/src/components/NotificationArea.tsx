@@ -12,6 +12,8 @@ export function NotificationArea() {
   const toasts = useNotifications((s) => s.toasts);
   const dismiss = useNotifications((s) => s.dismiss);
   if (toasts.length === 0) return null;
+  // Never wider than the screen, and long words (a 300-letter title, a
+  // 100-letter pack name) break inside the toast instead of running off it.
   return (
     <Stack
       as="section"
@@ -23,11 +25,13 @@ export function NotificationArea() {
       zIndex="toast"
       gap="2"
       w={{ base: 'auto', sm: '22rem' }}
+      maxW="calc(100vw - 1rem)"
+      overflowWrap="anywhere"
     >
       {toasts.map((toast) => (
         <Alert.Root key={toast.id} status={toast.kind} variant="surface" boxShadow="md" alignItems="center" role="note">
           <Alert.Indicator />
-          <Alert.Content>
+          <Alert.Content minW="0">
             <Alert.Title>{toast.title}</Alert.Title>
             {toast.description && <Alert.Description>{toast.description}</Alert.Description>}
           </Alert.Content>

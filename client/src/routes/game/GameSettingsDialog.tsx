@@ -242,9 +242,13 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
                 <Wrap gap="2">
                   {sorted.map((pack) => {
                     const on = shown.packs.has(pack.id);
+                    const count = t('count.hits', { count: pack.hits });
                     return (
                       <Button
                         key={pack.id}
+                        // name and count as one phrase; a visually hidden comma (a block
+                        // in the button's flex row) got spaces around it: "1950s , 40 hits"
+                        aria-label={`${pack.name}, ${count}`}
                         size="sm"
                         variant={on ? 'solid' : 'outline'}
                         colorPalette={on ? 'purple' : 'gray'}
@@ -253,16 +257,14 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
                         onClick={() => togglePack(pack.id)}
                         maxW="full"
                         whiteSpace="normal"
+                        overflowWrap="anywhere"
                         textAlign="start"
                         h="auto"
                         py="2"
                       >
-                        {pack.name}
-                        <Text as="span" srOnly>
-                          ,
-                        </Text>{' '}
+                        {pack.name}{' '}
                         <Badge size="sm" variant={on ? 'surface' : 'subtle'} colorPalette={on ? 'purple' : 'gray'}>
-                          {t('count.hits', { count: pack.hits })}
+                          {count}
                         </Badge>
                       </Button>
                     );

@@ -152,7 +152,7 @@ function DeletePackDialog({ pack, onClose }: { pack: PackPayload | null; onClose
         </HStack>
       }
     >
-      <Text>{pack ? t('packs.delete_question', { name: pack.name, count: pack.hits }) : ''}</Text>
+      <Text overflowWrap="anywhere">{pack ? t('packs.delete_question', { name: pack.name, count: pack.hits }) : ''}</Text>
     </AppDialog>
   );
 }
@@ -185,8 +185,10 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
   const manageable = canWritePacks;
   const sorted = sortPacks(packs);
 
+  // A pack name can be one 100-letter word: it breaks anywhere (inherited by
+  // every row), so the list never gets wider than its dialog or form.
   return (
-    <Stack gap="3">
+    <Stack gap="3" overflowWrap="anywhere" minW="0">
       {canWritePacks && (
         <Box>
           <CreatePackButton />
@@ -198,7 +200,7 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
         <Box
           as="ul"
           display="grid"
-          gridTemplateColumns={columns ? { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } : '1fr'}
+          gridTemplateColumns={columns ? { base: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } : 'minmax(0, 1fr)'}
           columnGap="4"
           rowGap="1"
           aria-label={label}
@@ -207,9 +209,9 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
           p="0"
         >
           {sorted.map((pack) => (
-            <Flex as="li" key={pack.id} gap="2" align="center" wrap="wrap" minH="44px">
+            <Flex as="li" key={pack.id} gap="2" align="center" wrap="wrap" minH="44px" minW="0">
               {mode === 'browse' ? (
-                <Link asChild color="purple.fg" minH="44px" display="inline-flex" alignItems="center">
+                <Link asChild color="purple.fg" minH="44px" minW="0" maxW="full" overflowWrap="anywhere" display="inline-flex" alignItems="center">
                   <RouterLink to={packHref(pack.id)} onClick={onNavigate}>
                     {t('packs.entry', { name: pack.name, count: pack.hits })}
                   </RouterLink>
@@ -229,10 +231,12 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
                   >
                     <Checkbox.HiddenInput />
                     <Checkbox.Control />
-                    <Checkbox.Label>{t('packs.entry', { name: pack.name, count: pack.hits })}</Checkbox.Label>
+                    <Checkbox.Label minW="0" overflowWrap="anywhere">
+                      {t('packs.entry', { name: pack.name, count: pack.hits })}
+                    </Checkbox.Label>
                   </Checkbox.Root>
                   {(links || canWritePacks) && (
-                    <HStack gap="1" ms={{ base: '6', sm: '0' }}>
+                    <HStack gap="1" wrap="wrap" ms={{ base: '6', sm: '0' }}>
                       {links && (
                         <Button asChild size="xs" variant="ghost">
                           <RouterLink to={packHref(pack.id)} onClick={onNavigate}>

@@ -37,7 +37,7 @@ export function PackFilter({ selected, packs, onChange }: { selected: readonly s
           {selected.length === 0 ? t('filter.button_all') : t('filter.button', { count: selected.length })}
         </Button>
         {chosen.map((p) => (
-          <Badge key={p.id} size="md" variant="subtle" colorPalette="purple">
+          <Badge key={p.id} size="md" variant="subtle" colorPalette="purple" maxW="full" whiteSpace="normal" overflowWrap="anywhere">
             {p.name}
           </Badge>
         ))}
