@@ -1,15 +1,18 @@
-import { fireEvent, screen } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadNamespace } from '../../client/src/i18n.ts';
 import { HitForm } from '../../client/src/routes/hits/HitForm.tsx';
+import { CreatePackButton } from '../../client/src/routes/hits/PackChooser.tsx';
 import { EMPTY_VALUES, MAX_TEXT } from '../../client/src/routes/hits/hit-form.ts';
 import { renderApp } from './render.tsx';
 
 /**
  * The hit form as a curator meets it: a text longer than the catalogue takes is
  * not cut short by the field (a pasted text would be saved shortened without a
- * word); the form says what is wrong and does not save.
+ * word); the form says what is wrong and does not save. The same for a pack name.
  */
+
+afterEach(() => vi.unstubAllGlobals());
 
 beforeAll(async () => {
   await loadNamespace('hits');
@@ -46,5 +49,29 @@ describe('HitForm', () => {
     expect(save.disabled).toBe(false);
     fireEvent.submit(save.closest('form')!);
     expect(saved).toEqual([expect.objectContaining({ title: 'y'.repeat(MAX_TEXT), artist: 'Artist', year: 1999 })]);
+  });
+
+  it('create pack: an over-long name is kept as typed, refused with a message, and nothing is sent', async () => {
+    const requests: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
+        return new Response('{}', { status: 500 });
+      }),
+    );
+    renderApp(<CreatePackButton />);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create pack' })));
+    const name = (await screen.findByRole('textbox', { name: /Pack name/ })) as HTMLInputElement;
+    const create = screen.getByRole('button', { name: 'Create' }) as HTMLButtonElement;
+    fireEvent.change(name, { target: { value: 'P'.repeat(500) } });
+    expect(name.value).toHaveLength(500);
+    expect(screen.getByText('At most 100 characters.')).toBeTruthy();
+    expect(create.disabled).toBe(true);
+    await act(async () => fireEvent.submit(create.closest('form')!));
+    expect(requests).toEqual([]);
+    fireEvent.change(name, { target: { value: 'P'.repeat(100) } });
+    expect(screen.queryByText('At most 100 characters.')).toBeNull();
+    expect(create.disabled).toBe(false);
   });
 });

@@ -22,6 +22,9 @@ import { useCanWritePacks, useHitsT } from './use-hits.ts';
 
 const MAX_NAME = 100;
 
+/** What is wrong with a pack name as typed (a pasted text is kept whole and refused, not cut short), if anything. */
+const nameProblem = (name: string): 'empty' | 'too_long' | null => (name.trim() === '' ? 'empty' : name.trim().length > MAX_NAME ? 'too_long' : null);
+
 /** Re-reads the packs after a change (the global stream would too, a moment later). */
 const refreshPacks = (): Promise<void> => useCatalogue.getState().loadPacks();
 
@@ -35,7 +38,7 @@ export function CreatePackButton({ onCreated }: { onCreated?: (pack: PackPayload
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
-    if (name.trim() === '' || busy) return;
+    if (nameProblem(name) || busy) return;
     setBusy(true);
     try {
       const pack = await createPack(name.trim());
@@ -60,14 +63,15 @@ export function CreatePackButton({ onCreated }: { onCreated?: (pack: PackPayload
       <AppDialog open={open} onClose={() => setOpen(false)} title={t('packs.create_title')} size="sm" finalFocusEl={opener}>
         <chakra.form onSubmit={(e: FormEvent) => void submit(e)} noValidate>
           <Stack gap="4">
-            <Field.Root required>
+            <Field.Root required invalid={nameProblem(name) === 'too_long'}>
               <Field.Label>
                 {t('packs.name')}
                 <Field.RequiredIndicator />
               </Field.Label>
-              <Input name="pack_name" value={name} maxLength={MAX_NAME} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+              <Input name="pack_name" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+              {nameProblem(name) === 'too_long' && <Field.ErrorText color="red.fg">{t('packs.name_too_long', { max: MAX_NAME })}</Field.ErrorText>}
             </Field.Root>
-            <Button type="submit" colorPalette="purple" alignSelf="flex-start" disabled={name.trim() === ''} loading={busy}>
+            <Button type="submit" colorPalette="purple" alignSelf="flex-start" disabled={nameProblem(name) !== null} loading={busy}>
               {t('packs.create_submit')}
             </Button>
           </Stack>
@@ -85,7 +89,7 @@ function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void })
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
     const next = name.trim();
-    if (next === '' || busy) return;
+    if (nameProblem(name) || busy) return;
     if (next === pack.name) return onDone();
     setBusy(true);
     try {
@@ -101,11 +105,12 @@ function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void })
   return (
     <chakra.form onSubmit={(e: FormEvent) => void submit(e)} noValidate flex="1">
       <Flex gap="2" wrap="wrap" align="flex-end">
-        <Field.Root flex="1" minW="10rem">
+        <Field.Root flex="1" minW="10rem" invalid={nameProblem(name) === 'too_long'}>
           <Field.Label srOnly>{t('packs.rename_label', { name: pack.name })}</Field.Label>
-          <Input size="sm" value={name} maxLength={MAX_NAME} autoFocus onChange={(e) => setName(e.target.value)} />
+          <Input size="sm" value={name} autoFocus onChange={(e) => setName(e.target.value)} />
+          {nameProblem(name) === 'too_long' && <Field.ErrorText color="red.fg">{t('packs.name_too_long', { max: MAX_NAME })}</Field.ErrorText>}
         </Field.Root>
-        <Button type="submit" size="sm" colorPalette="purple" disabled={name.trim() === ''} loading={busy}>
+        <Button type="submit" size="sm" colorPalette="purple" disabled={nameProblem(name) !== null} loading={busy}>
           {t('common.save')}
         </Button>
         <Button size="sm" variant="ghost" onClick={onDone}>
