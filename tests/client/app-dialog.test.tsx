@@ -82,6 +82,55 @@ describe('AppDialog', () => {
     expect(document.activeElement).toBe(opener);
   });
 
+  it('inside another dialog, gives the focus to that dialog when its opener is gone, and that dialog stays open', async () => {
+    function Nested() {
+      const [outer, setOuter] = useState(true);
+      const [inner, setInner] = useState(false);
+      const [items, setItems] = useState(['Pack A', 'Pack B']);
+      return (
+        <main id="main" tabIndex={-1}>
+          <AppDialog open={outer} onClose={() => setOuter(false)} title="Packs">
+            {items.map((name) => (
+              <button key={name} type="button" onClick={() => setInner(true)}>
+                Delete {name}
+              </button>
+            ))}
+          </AppDialog>
+          <AppDialog
+            open={inner}
+            onClose={() => setInner(false)}
+            title="Delete pack?"
+            role="alertdialog"
+            footer={
+              <button
+                type="button"
+                onClick={() => {
+                  setItems((list) => list.slice(1));
+                  setInner(false);
+                }}
+              >
+                Yes
+              </button>
+            }
+          >
+            Sure?
+          </AppDialog>
+        </main>
+      );
+    }
+    renderApp(<Nested />);
+    const outer = await screen.findByRole('dialog', { name: 'Packs' });
+    const remove = screen.getByRole('button', { name: 'Delete Pack A' });
+    remove.focus();
+    await act(async () => fireEvent.click(remove));
+    await screen.findByRole('alertdialog', { name: 'Delete pack?' });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Yes' })));
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByRole('dialog', { name: 'Packs' })).toBe(outer);
+    expect(outer.contains(document.activeElement)).toBe(true);
+  });
+
   it('is a Tab stop of its own only while its body scrolls', async () => {
     renderApp(
       <AppDialog open onClose={() => undefined} title="Short">

@@ -40,18 +40,23 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
   useEffect(() => {
     if (open && navigator.userActivation?.hasBeenActive !== false) notify.popup('');
   }, [open]);
-  // Focus goes back where it was when the dialog opened. A dialog that opened by itself
-  // (the welcome, "game over") had nothing focused, or its opener is gone: the page's main
-  // region takes the focus then, so a keyboard user goes on from the page, not from its top.
-  const opener = useRef<Element | null>(null);
+  // Focus goes back where it was when the dialog opened. When that is gone (a deleted
+  // pack's delete button), the dialog it was in takes the focus, so that dialog stays open;
+  // a dialog that opened by itself (the welcome, "game over") had nothing focused: the page's
+  // main region takes the focus then, so a keyboard user goes on from the page, not its top.
+  const opener = useRef<{ element: Element | null; dialog: HTMLElement | null }>({ element: null, dialog: null });
   const wasOpen = useRef(false);
-  if (open && !wasOpen.current) opener.current = document.activeElement;
+  if (open && !wasOpen.current) {
+    const element = document.activeElement;
+    opener.current = { element, dialog: element?.closest<HTMLElement>('[role="dialog"], [role="alertdialog"]') ?? null };
+  }
   wasOpen.current = open;
   const returnFocus = (): HTMLElement | null => {
     const chosen = finalFocusEl?.current;
     if (chosen?.isConnected) return chosen;
-    const before = opener.current;
-    if (before instanceof HTMLElement && before !== document.body && before.isConnected) return before;
+    const { element, dialog } = opener.current;
+    if (element instanceof HTMLElement && element !== document.body && element.isConnected) return element;
+    if (dialog?.isConnected) return dialog;
     return document.getElementById('main');
   };
   const body = useScrollableBody();
