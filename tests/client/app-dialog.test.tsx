@@ -1,4 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react';
+import { Menu } from '@chakra-ui/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { onNotification, type Notification } from '../../client/src/a11y/notify.ts';
@@ -120,6 +121,8 @@ describe('AppDialog', () => {
     }
     renderApp(<Nested />);
     const outer = await screen.findByRole('dialog', { name: 'Packs' });
+    // the outer dialog hides the page behind it a frame after opening; a person is slower than that
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
     const remove = screen.getByRole('button', { name: 'Delete Pack A' });
     remove.focus();
     await act(async () => fireEvent.click(remove));
@@ -129,6 +132,48 @@ describe('AppDialog', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(screen.getByRole('dialog', { name: 'Packs' })).toBe(outer);
     expect(outer.contains(document.activeElement)).toBe(true);
+  });
+
+  it('opened from a menu item, gives the focus back to the menu button, every time', async () => {
+    function WithMenu() {
+      const [open, setOpen] = useState(false);
+      return (
+        <main id="main" tabIndex={-1}>
+          <Menu.Root onSelect={({ value }) => value === 'settings' && setOpen(true)}>
+            <Menu.Trigger asChild>
+              <button type="button">Menu</button>
+            </Menu.Trigger>
+            <Menu.Positioner>
+              <Menu.Content>
+                <Menu.Item value="settings">Settings</Menu.Item>
+              </Menu.Content>
+            </Menu.Positioner>
+          </Menu.Root>
+          <AppDialog open={open} onClose={() => setOpen(false)} title="Settings">
+            <button type="button">Inside</button>
+          </AppDialog>
+        </main>
+      );
+    }
+    renderApp(<WithMenu />);
+    const menuButton = screen.getByRole('button', { name: 'Menu' });
+    for (let round = 0; round < 2; round++) {
+      // as with the keyboard: Enter opens the menu with its first item highlighted, Enter chooses it
+      menuButton.focus();
+      await act(async () => fireEvent.keyDown(menuButton, { key: 'Enter', code: 'Enter' }));
+      await screen.findByRole('menuitem', { name: 'Settings' });
+      await act(async () => new Promise((r) => setTimeout(r, 20)));
+      const menu = screen.getByRole('menu');
+      // how the dialog finds the menu's button once the item is gone
+      expect(menuButton.getAttribute('aria-controls')).toBe(menu.id);
+      await act(async () => fireEvent.keyDown(menu, { key: 'Enter', code: 'Enter' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+      await act(async () => new Promise((r) => setTimeout(r, 50)));
+      await act(async () => fireEvent.keyDown(dialog, { key: 'Escape', code: 'Escape' }));
+      await act(async () => new Promise((r) => setTimeout(r, 50)));
+      expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull();
+      expect(document.activeElement, `round ${round + 1}`).toBe(menuButton);
+    }
   });
 
   it('is a Tab stop of its own only while its body scrolls', async () => {

@@ -2,7 +2,8 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadNamespace } from '../../client/src/i18n.ts';
 import { HitForm } from '../../client/src/routes/hits/HitForm.tsx';
-import { CreatePackButton } from '../../client/src/routes/hits/PackChooser.tsx';
+import { CreatePackButton, PackList } from '../../client/src/routes/hits/PackChooser.tsx';
+import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import { EMPTY_VALUES, MAX_TEXT } from '../../client/src/routes/hits/hit-form.ts';
 import { renderApp } from './render.tsx';
 
@@ -36,7 +37,8 @@ describe('HitForm', () => {
     const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     fireEvent.change(title, { target: { value: 'x'.repeat(5000) } });
     expect(title.value).toHaveLength(5000);
-    expect(title.maxLength).toBe(-1);
+    // a browser cuts what is typed or pasted at maxLength (setting the value from code is not cut)
+    for (const name of [/Title/, /Artist/, /Belongs to/]) expect((screen.getByRole('textbox', { name }) as HTMLInputElement).maxLength, String(name)).toBe(-1);
     expect(screen.getByText(`At most ${MAX_TEXT} characters.`)).toBeTruthy();
     expect(title.getAttribute('aria-invalid')).toBe('true');
     expect(save.disabled).toBe(true);
@@ -66,6 +68,7 @@ describe('HitForm', () => {
     const create = screen.getByRole('button', { name: 'Create' }) as HTMLButtonElement;
     fireEvent.change(name, { target: { value: 'P'.repeat(500) } });
     expect(name.value).toHaveLength(500);
+    expect(name.maxLength).toBe(-1);
     expect(screen.getByText('At most 100 characters.')).toBeTruthy();
     expect(create.disabled).toBe(true);
     await act(async () => fireEvent.submit(create.closest('form')!));
@@ -73,5 +76,41 @@ describe('HitForm', () => {
     fireEvent.change(name, { target: { value: 'P'.repeat(100) } });
     expect(screen.queryByText('At most 100 characters.')).toBeNull();
     expect(create.disabled).toBe(false);
+  });
+
+  it('rename pack: an over-long name is kept as typed, refused with a message, and nothing is sent', async () => {
+    resetSessionForTests();
+    useSession.setState({
+      ready: true,
+      user: {
+        id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+        name: 'curator',
+        virtual: false,
+        valid_until: '2030-01-01T10:00:00.000Z',
+        permissions: { write_hits: true, write_packs: true, read_issues: false, write_issues: false, delete_issues: false },
+      },
+    });
+    const requests: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
+        return new Response('{}', { status: 500 });
+      }),
+    );
+    const pack = { id: '0b6f6f5e-1c7a-4b7e-9a43-2f1f3c1d0a01', name: '1950s', hits: 40 };
+    renderApp(<PackList packs={[pack]} mode="select" selected={[]} onToggle={() => undefined} manage label="Filter by pack" />);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /Rename/ })));
+    const name = screen.getByRole('textbox', { name: 'Rename 1950s' }) as HTMLInputElement;
+    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    fireEvent.change(name, { target: { value: 'R'.repeat(101) } });
+    expect(name.maxLength).toBe(-1);
+    expect(screen.getByText('At most 100 characters.')).toBeTruthy();
+    expect(save.disabled).toBe(true);
+    await act(async () => fireEvent.submit(save.closest('form')!));
+    expect(requests).toEqual([]);
+    fireEvent.change(name, { target: { value: 'R'.repeat(100) } });
+    expect(screen.queryByText('At most 100 characters.')).toBeNull();
+    expect(save.disabled).toBe(false);
   });
 });

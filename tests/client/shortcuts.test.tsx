@@ -193,18 +193,24 @@ describe('useShortcuts', () => {
     const dialog = document.createElement('div');
     dialog.setAttribute('role', 'dialog');
     dialog.setAttribute('aria-modal', 'true');
+    dialog.dataset.state = 'open';
     document.body.append(dialog);
     act(() => announcer.clear());
     expect(press().defaultPrevented).toBe(true);
     expect(handler).not.toHaveBeenCalled();
     expect(announcer.getSnapshot().assertive.map((a) => a.text)).toEqual(['Close the dialog first.']);
-    // a popover (a dialog that is not modal) does not stop it, nor does a closed dialog
-    dialog.removeAttribute('aria-modal');
+    // a dialog closing (still in the page for its animation) does not stop it, nor does a
+    // popover (a dialog that is not modal), nor a dialog gone
+    dialog.dataset.state = 'closed';
     press();
     expect(handler).toHaveBeenCalledTimes(1);
-    dialog.remove();
+    dialog.dataset.state = 'open';
+    dialog.removeAttribute('aria-modal');
     press();
     expect(handler).toHaveBeenCalledTimes(2);
+    dialog.remove();
+    press();
+    expect(handler).toHaveBeenCalledTimes(3);
     uninstall();
   });
 

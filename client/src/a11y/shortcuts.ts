@@ -149,7 +149,10 @@ export function createShortcutMatcher<Id extends string>(
 type Handlers = Partial<Record<ShortcutId, ShortcutHandler>>;
 const registrations: { current: Handlers }[] = [];
 
-/** The most recently registered handler for `id` wins (a dialog over a screen). */
+/**
+ * The most recently registered handler for `id` wins (a screen mounted over another). Only
+ * screens register: while a modal dialog is open none of them acts (see installShortcuts).
+ */
 function registeredHandler(id: ShortcutId): ShortcutHandler | undefined {
   for (let i = registrations.length - 1; i >= 0; i--) {
     const h = registrations[i]?.current[id];
@@ -160,9 +163,12 @@ function registeredHandler(id: ShortcutId): ShortcutHandler | undefined {
 
 let installed: (() => void) | null = null;
 
-/** An open modal dialog (Chakra's dialogs mark their content so): the page behind it is out of reach. */
+/**
+ * An open modal dialog (Chakra's dialogs mark their content so; one that is closing, still in
+ * the page for its animation, says data-state="closed"): the page behind it is out of reach.
+ */
 export const modalDialogOpen = (doc: Document = document): boolean =>
-  doc.querySelector('[role="dialog"][aria-modal="true"], [role="alertdialog"][aria-modal="true"]') !== null;
+  doc.querySelector('[role="dialog"][aria-modal="true"][data-state="open"], [role="alertdialog"][aria-modal="true"][data-state="open"]') !== null;
 
 export interface InstallOptions {
   /** True while the screens' shortcuts must not act (default: a modal dialog is open). */

@@ -40,24 +40,22 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
   useEffect(() => {
     if (open && navigator.userActivation?.hasBeenActive !== false) notify.popup('');
   }, [open]);
-  // Focus goes back where it was when the dialog opened. When that is gone (a deleted
-  // pack's delete button), the dialog it was in takes the focus, so that dialog stays open;
-  // a dialog that opened by itself (the welcome, "game over") had nothing focused: the page's
-  // main region takes the focus then, so a keyboard user goes on from the page, not its top.
-  const opener = useRef<{ element: Element | null; dialog: HTMLElement | null }>({ element: null, dialog: null });
+  // Focus goes back where it was when the dialog opened. When that is gone: an item of the
+  // menu that opened the dialog gives it to the menu's button; an element of another dialog
+  // (a deleted pack's delete button) gives it to that dialog, which so stays open; a dialog
+  // that opened by itself (the welcome, "game over") had nothing focused, and the page's main
+  // region takes it, so a keyboard user goes on from the page, not from its top.
+  const opener = useRef<Opener>(NO_OPENER);
   const wasOpen = useRef(false);
-  if (open && !wasOpen.current) {
-    const element = document.activeElement;
-    opener.current = { element, dialog: element?.closest<HTMLElement>('[role="dialog"], [role="alertdialog"]') ?? null };
-  }
+  if (open && !wasOpen.current) opener.current = openerOf(document.activeElement);
   wasOpen.current = open;
   const returnFocus = (): HTMLElement | null => {
     const chosen = finalFocusEl?.current;
     if (chosen?.isConnected) return chosen;
-    const { element, dialog } = opener.current;
-    if (element instanceof HTMLElement && element !== document.body && element.isConnected) return element;
-    if (dialog?.isConnected) return dialog;
-    return document.getElementById('main');
+    const { element, menuButton, dialog } = opener.current;
+    for (const candidate of [element, menuButton, dialog]) if (candidate?.isConnected) return candidate;
+    // nothing had the focus: the main region; an opener gone without trace: the library's own choice
+    return element ? null : document.getElementById('main');
   };
   const body = useScrollableBody();
   return (
@@ -128,4 +126,23 @@ function useScrollableBody(): { ref: (el: HTMLDivElement | null) => void; scroll
     };
   }, [el]);
   return { ref: setEl, scrolls };
+}
+
+/** Where a dialog was opened from: the focused element, and what can stand in for it once it is gone. */
+interface Opener {
+  /** Null when nothing (the page's body) had the focus. */
+  element: HTMLElement | null;
+  /** The button of the menu the element was an item of. */
+  menuButton: HTMLElement | null;
+  /** The dialog the element was in. */
+  dialog: HTMLElement | null;
+}
+
+const NO_OPENER: Opener = { element: null, menuButton: null, dialog: null };
+
+function openerOf(active: Element | null): Opener {
+  if (!(active instanceof HTMLElement) || active === document.body) return NO_OPENER;
+  const menu = active.closest<HTMLElement>('[role="menu"]');
+  const menuButton = menu?.id ? document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(menu.id)}"]`) : null;
+  return { element: active, menuButton, dialog: active.closest<HTMLElement>('[role="dialog"], [role="alertdialog"]') };
 }
