@@ -3,9 +3,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadNamespace } from '../../client/src/i18n.ts';
 import { HitForm } from '../../client/src/routes/hits/HitForm.tsx';
 import { CreatePackButton, PackList } from '../../client/src/routes/hits/PackChooser.tsx';
-import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import { EMPTY_VALUES, MAX_TEXT } from '../../client/src/routes/hits/hit-form.ts';
-import { renderApp } from './render.tsx';
+import { renderApp, signInCurator } from './render.tsx';
 
 /**
  * The hit form as a curator meets it: a text longer than the catalogue takes is
@@ -14,6 +13,19 @@ import { renderApp } from './render.tsx';
  */
 
 afterEach(() => vi.unstubAllGlobals());
+
+/** Every request the page makes, as "METHOD url" (each answered with an error: none should be made). */
+function recordRequests(): string[] {
+  const requests: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return new Response('{}', { status: 500 });
+    }),
+  );
+  return requests;
+}
 
 beforeAll(async () => {
   await loadNamespace('hits');
@@ -54,14 +66,7 @@ describe('HitForm', () => {
   });
 
   it('create pack: an over-long name is kept as typed, refused with a message, and nothing is sent', async () => {
-    const requests: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
-        return new Response('{}', { status: 500 });
-      }),
-    );
+    const requests = recordRequests();
     renderApp(<CreatePackButton />);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create pack' })));
     const name = (await screen.findByRole('textbox', { name: /Pack name/ })) as HTMLInputElement;
@@ -79,25 +84,8 @@ describe('HitForm', () => {
   });
 
   it('rename pack: an over-long name is kept as typed, refused with a message, and nothing is sent', async () => {
-    resetSessionForTests();
-    useSession.setState({
-      ready: true,
-      user: {
-        id: '0f8fad5b-d9cb-469f-a165-70867728950e',
-        name: 'curator',
-        virtual: false,
-        valid_until: '2030-01-01T10:00:00.000Z',
-        permissions: { write_hits: true, write_packs: true, read_issues: false, write_issues: false, delete_issues: false },
-      },
-    });
-    const requests: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
-        return new Response('{}', { status: 500 });
-      }),
-    );
+    signInCurator();
+    const requests = recordRequests();
     const pack = { id: '0b6f6f5e-1c7a-4b7e-9a43-2f1f3c1d0a01', name: '1950s', hits: 40 };
     renderApp(<PackList packs={[pack]} mode="select" selected={[]} onToggle={() => undefined} manage label="Filter by pack" />);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /Rename/ })));

@@ -4,8 +4,7 @@ import { NotificationArea } from '../../client/src/components/NotificationArea.t
 import { loadNamespace } from '../../client/src/i18n.ts';
 import { PackList } from '../../client/src/routes/hits/PackChooser.tsx';
 import { useNotifications } from '../../client/src/stores/notifications.ts';
-import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
-import { renderApp } from './render.tsx';
+import { renderApp, signInCurator } from './render.tsx';
 
 /**
  * Names that are one long word (a pack name of 100 letters, the most the
@@ -33,19 +32,7 @@ beforeAll(async () => {
 });
 
 describe('the pack list with a 100-letter pack name', () => {
-  beforeEach(() => {
-    resetSessionForTests();
-    useSession.setState({
-      ready: true,
-      user: {
-        id: '0f8fad5b-d9cb-469f-a165-70867728950e',
-        name: 'curator',
-        virtual: false,
-        valid_until: '2030-01-01T10:00:00.000Z',
-        permissions: { write_hits: true, write_packs: true, read_issues: false, write_issues: false, delete_issues: false },
-      },
-    });
-  });
+  beforeEach(signInCurator);
 
   it('lets the name break anywhere and keeps the row actions in the row', () => {
     renderApp(<PackList packs={packs} mode="select" selected={[]} onToggle={() => undefined} links manage label="Filter by pack" />);
