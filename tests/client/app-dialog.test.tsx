@@ -176,6 +176,45 @@ describe('AppDialog', () => {
     }
   });
 
+  it('opening only after the chosen menu item is gone (its code loaded lazily), still gives the focus to the menu button', async () => {
+    function LateDialog() {
+      const [menuOpen, setMenuOpen] = useState(true);
+      const [open, setOpen] = useState(false);
+      return (
+        <main id="main" tabIndex={-1}>
+          <button type="button" aria-controls="late-menu">
+            Menu
+          </button>
+          {menuOpen && (
+            <div role="menu" id="late-menu">
+              <button type="button" role="menuitem" onClick={() => setMenuOpen(false)}>
+                Settings
+              </button>
+            </div>
+          )}
+          <button type="button" onClick={() => setOpen(true)} hidden>
+            loaded
+          </button>
+          <AppDialog open={open} onClose={() => setOpen(false)} title="Settings">
+            <button type="button">Inside</button>
+          </AppDialog>
+        </main>
+      );
+    }
+    renderApp(<LateDialog />);
+    const item = screen.getByRole('menuitem', { name: 'Settings' });
+    item.focus();
+    await act(async () => fireEvent.click(item));
+    // the item is gone and nothing has the focus when the dialog opens
+    expect(document.activeElement).toBe(document.body);
+    await act(async () => fireEvent.click(screen.getByText('loaded')));
+    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    await act(async () => fireEvent.keyDown(dialog, { key: 'Escape', code: 'Escape' }));
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Menu' }));
+  });
+
   it('is a Tab stop of its own only while its body scrolls', async () => {
     renderApp(
       <AppDialog open onClose={() => undefined} title="Short">

@@ -42,20 +42,19 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
   }, [open]);
   // Focus goes back where it was when the dialog opened. When that is gone: an item of the
   // menu that opened the dialog gives it to the menu's button; an element of another dialog
-  // (a deleted pack's delete button) gives it to that dialog, which so stays open; a dialog
-  // that opened by itself (the welcome, "game over") had nothing focused, and the page's main
-  // region takes it, so a keyboard user goes on from the page, not from its top.
+  // (a deleted pack's delete button) gives it to that dialog, which so stays open; else (a
+  // dialog that opened by itself on a fresh page, like the welcome) the page's main region
+  // takes it, so a keyboard user goes on from the page, not from its top.
   const opener = useRef<Opener>(NO_OPENER);
   const wasOpen = useRef(false);
-  if (open && !wasOpen.current) opener.current = openerOf(document.activeElement);
+  if (open && !wasOpen.current) opener.current = currentOpener();
   wasOpen.current = open;
   const returnFocus = (): HTMLElement | null => {
     const chosen = finalFocusEl?.current;
     if (chosen?.isConnected) return chosen;
     const { element, menuButton, dialog } = opener.current;
     for (const candidate of [element, menuButton, dialog]) if (candidate?.isConnected) return candidate;
-    // nothing had the focus: the main region; an opener gone without trace: the library's own choice
-    return element ? null : document.getElementById('main');
+    return document.getElementById('main');
   };
   const body = useScrollableBody();
   return (
@@ -140,9 +139,23 @@ interface Opener {
 
 const NO_OPENER: Opener = { element: null, menuButton: null, dialog: null };
 
-function openerOf(active: Element | null): Opener {
+function openerOf(active: EventTarget | null): Opener {
   if (!(active instanceof HTMLElement) || active === document.body) return NO_OPENER;
   const menu = active.closest<HTMLElement>('[role="menu"]');
   const menuButton = menu?.id ? document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(menu.id)}"]`) : null;
   return { element: active, menuButton, dialog: active.closest<HTMLElement>('[role="dialog"], [role="alertdialog"]') };
+}
+
+/**
+ * The element that had the focus last, as an opener. A menu item chosen with the keyboard
+ * leaves nothing focused when its menu closes; a dialog whose code loads only then opens a
+ * moment later and finds the page's body focused, not the item.
+ */
+let lastFocused: Opener = NO_OPENER;
+if (typeof document !== 'undefined') document.addEventListener('focusin', (e) => (lastFocused = openerOf(e.target)), true);
+
+/** The opener of a dialog opening now: the focused element, or the one focused last. */
+function currentOpener(): Opener {
+  const active = document.activeElement;
+  return active && active !== document.body ? openerOf(active) : lastFocused;
 }
