@@ -29,10 +29,13 @@ export const JoinEventSchema = z.strictObject({
   data: z.strictObject({ players: OnePlayerSchema }),
 });
 
-/** `leave`: a player left or was removed; always followed by `change_state`. */
+/**
+ * `leave`: a player left or was removed (`removed_by`: the creator who removed
+ * him); always followed by `change_state`.
+ */
 export const LeaveEventSchema = z.strictObject({
   event: z.literal('leave'),
-  data: z.strictObject({ players: OnePlayerSchema }),
+  data: z.strictObject({ players: OnePlayerSchema, removed_by: PlayerPayloadSchema.optional() }),
 });
 
 /**

@@ -137,6 +137,8 @@ export const GameUpdateSchema = z.strictObject({
   standings: z.array(PlayerPayloadSchema).optional(),
   deadline: CountSchema.optional(),
   clue: ClueSchema.optional(),
+  /** `leave`: the creator who removed the player; absent when the player left himself. */
+  removed_by: PlayerPayloadSchema.optional(),
 });
 
 /** `GET /api/games` reply: the games the caller may see in the lobby. */

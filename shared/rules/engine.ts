@@ -418,7 +418,7 @@ const HANDLERS: Handlers = {
       if (!caller.creator) fail('creator_only_kick');
       target = g.players.find((p) => p.id === a.player) ?? fail('player_not_found');
     }
-    removePlayer(s, target);
+    removePlayer(s, target, target === caller ? undefined : caller);
   },
 
   update(s, a) {
@@ -597,12 +597,14 @@ const HANDLERS: Handlers = {
   },
 };
 
-/** Removes a player (leave, kick, logout, expiry) as rules.md A7 says. */
-function removePlayer(s: Step, target: Player): void {
+/** Removes a player (leave, kick by `remover`, logout, expiry) as rules.md A7 says. */
+function removePlayer(s: Step, target: Player, remover?: Player): void {
   const g = s.g;
   const seat = g.players.indexOf(target);
   const n = g.players.length;
   const leaving = playerPayload(target);
+  // who removed him, as he was before the removal (still the creator)
+  const removedBy = remover ? playerPayload(remover) : undefined;
   if (target.creator) {
     target.creator = false;
     for (let i = 1; i < n; i++) {
@@ -629,7 +631,7 @@ function removePlayer(s: Step, target: Player): void {
   g.players.splice(seat, 1);
   g.intercepts = g.intercepts.filter((id) => id !== target.id);
   if (g.last_scored === target.id) g.last_scored = null;
-  emit(s, 'leave', { players: [leaving] });
+  emit(s, 'leave', removedBy ? { players: [leaving], removed_by: removedBy } : { players: [leaving] });
 
   if (!g.players.some((p) => !p.virtual)) {
     s.deleted = true;

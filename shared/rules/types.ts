@@ -161,6 +161,8 @@ export interface GameUpdate {
   standings?: PlayerPayload[];
   deadline?: number;
   clue?: Clue;
+  /** `leave`: the creator who removed the player (a kick); absent when he left himself. */
+  removed_by?: PlayerPayload;
 }
 
 export const GAME_EVENT_NAMES = ['join', 'leave', 'change_state', 'guess', 'skip', 'claim', 'update'] as const;

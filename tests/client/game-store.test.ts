@@ -6,7 +6,7 @@ import { useNotifications } from '../../client/src/stores/notifications.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import type { GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
 import { roomEvent, type RoomEvent } from '../../shared/protocol/room.ts';
-import { game, hit, player, roomJson, users } from './game-fixtures.ts';
+import { game, hit, ids, player, roomJson, users } from './game-fixtures.ts';
 
 let heard: Notification[] = [];
 let off = (): void => undefined;
@@ -69,6 +69,19 @@ describe('events → announcements', () => {
     step(game([ana]), ev('leave', { players: [ben] }), ev('change_state', { state: 'Open', players: [ana] }));
     expect(texts()).toEqual(['Ben joined the game.', 'Ben left the game.']);
     expect(heard.map((n) => n.sfx)).toEqual(['join_game', 'leave_game']);
+  });
+
+  it('says who removed a player: the table hears it, the removed player is told so (assertively, and in a toast)', () => {
+    const cleo = player('cleo');
+    step(game([ana, ben, cleo]));
+    step(game([ana, cleo]), ev('leave', { players: [ben], removed_by: ana }), ev('change_state', { state: 'Open', players: [ana, cleo] }));
+    expect(heard.at(-1)).toMatchObject({ type: 'left', text: 'Ana removed Ben from the game.', interrupt: false, sfx: 'leave_game' });
+    // the same event on Ben's own screen
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    const toasts = useNotifications.getState().toasts.length;
+    useGame.getState().applyEvent(ev('leave', { players: [ben], removed_by: ana }));
+    expect(heard.at(-1)).toMatchObject({ type: 'left', text: 'Ana removed you from the game.', interrupt: true });
+    expect(useNotifications.getState().toasts.slice(toasts).map((t) => t.title)).toEqual(['Ana removed you from the game.']);
   });
 
   it('plays a whole turn: start, guess, interception, reveal, score, token', () => {

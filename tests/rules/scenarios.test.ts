@@ -965,9 +965,14 @@ describe('leaving mid-turn (A7), kicks, hand-over, deletion', () => {
     const r = t.do({ type: 'leave', by: creator, player: victim.id });
     expect(names(r)).toEqual(['leave', 'change_state']);
     expect(eventOf(r, 'leave').players?.[0]?.id).toBe(victim.id);
+    // the event names who removed him, so he and the table hear it was a kick
+    expect(eventOf(r, 'leave').removed_by).toMatchObject({ id: creator, creator: true });
     expect(t.game.players.map((p) => p.id)).not.toContain(victim.id);
     expect(player(t.game, creator).creator).toBe(true);
     expect(t.game.state).toBe('Guessing');
+    // leaving by himself names nobody, also when the creator "kicks" himself
+    expect(eventOf(t.do({ type: 'leave', by: other.id }), 'leave')).not.toHaveProperty('removed_by');
+    expect(eventOf(t.do({ type: 'leave', by: creator, player: creator }), 'leave')).not.toHaveProperty('removed_by');
   });
 
   it('creator hand-over goes to the next real player, while Open and while running', () => {

@@ -522,6 +522,7 @@ describe('a whole game over REST, watched over SSE', () => {
     expectOk(await byId.get(tp.id)!.request('PATCH', `/api/games/${id}/leave`), 'left the game successfully');
     const left = await w.one('leave');
     expect(left.data.players[0].id).toBe(tp.id);
+    expect(left.data).not.toHaveProperty('removed_by');
     const next = await w.one('change_state');
     expect(next.data.state).toBe('Guessing');
     expect(next.data).not.toHaveProperty('hit');
@@ -539,7 +540,9 @@ describe('a whole game over REST, watched over SSE', () => {
     const victim = seats.find((p) => !p.turn_player && p.id !== creator.id) as PlayerPayload;
     w.track();
     expectOk(await creator.request('PATCH', `/api/games/${id}/leave/${victim.id}`), 'left the game successfully');
-    expect((await w.one('leave')).data.players[0].id).toBe(victim.id);
+    const kicked = await w.one('leave');
+    expect(kicked.data.players[0].id).toBe(victim.id);
+    expect(kicked.data.removed_by).toMatchObject({ id: creator.id, creator: true });
     const afterKick = await w.one('change_state');
     expect(afterKick.data.state).toBe('Guessing');
     expect((afterKick.data.players as PlayerPayload[]).map((p) => p.id)).toEqual(seats.filter((p) => p.id !== victim.id).map((p) => p.id));

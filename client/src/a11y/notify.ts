@@ -73,7 +73,13 @@ export const isYou = (playerId: string, myId: string | undefined, mode: GameMode
 
 export const notify = {
   joined: (who: Who) => publish('joined', youOr(who, 'notify.joined'), false, 'join_game'),
-  left: (who: Who) => publish('left', youOr(who, 'notify.left'), false, 'leave_game'),
+  /** Someone left; `by`: the creator removed him. Being removed interrupts, and shows as a toast too. */
+  left: (who: Who, by?: Who) => {
+    if (!by) return publish('left', youOr(who, 'notify.left'), false, 'leave_game');
+    const text = youOr(who, 'notify.removed', { by: by.name });
+    if (who.you) useNotifications.getState().toast({ kind: 'warning', title: text });
+    return publish('left', text, !!who.you, 'leave_game');
+  },
   tokenReceived: (who: Who) => publish('token_received', youOr(who, 'notify.token_received'), false, 'receive_token'),
   hitRevealed: (hit: HitLike) => publish('hit_revealed', t('notify.hit_revealed', { hit: hitText(hit) }), false),
   /** A guess or interception; `slot` null = declined ("don't intercept"); `paid` = an interception that cost a token. */

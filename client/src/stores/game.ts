@@ -173,7 +173,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
           before = { ...prev, players: [...prev.players, ...changed] };
           return;
         case 'leave':
-          if (first) notify.left(who(first));
+          if (first) notify.left(who(first), data.removed_by ? who(data.removed_by) : undefined);
           before = { ...prev, players: prev.players.filter((p) => !changed.some((c) => c.id === p.id)) };
           return;
         case 'guess':
