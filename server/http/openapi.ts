@@ -291,7 +291,7 @@ const NOT_A_PLAYER = rule('not_a_player');
 const GAME_EVENT_DOCS: Record<GameStreamEventName, string> = {
   snapshot: 'always first (unless resuming): the whole game as the subscriber sees it (GamePayload); its `id:` is the game\'s event sequence number',
   join: '`{players:[joined player]}`',
-  leave: '`{players:[removed player]}`, always followed by `change_state`',
+  leave: '`{players:[player who left]}`, with `removed_by` (the creator) when he was removed; always followed by `change_state`',
   change_state: '`{state, players, …}`: the phase or the seats changed; `hit` and `last_scored` on a reveal, `winner` and `standings` when a round ended, `deadline` (epoch ms) and `clue`',
   guess: '`{players:[acting player]}`: a guess was placed or an interception declined',
   skip: '`{players:[turn player], hit:<skipped card>}`',
