@@ -185,6 +185,16 @@ describe('GameSettingsDialog', () => {
   const toggles = (dialog: HTMLElement): HTMLButtonElement[] => [...dialog.querySelectorAll<HTMLButtonElement>('button[aria-pressed]')];
   const pressed = (dialog: HTMLElement): number => toggles(dialog).filter((b) => b.getAttribute('aria-pressed') === 'true').length;
 
+  it('offers no more random packs than there are (spec: max the number of packs)', async () => {
+    useCatalogue.setState({ packs: packs.slice(0, 2) });
+    show(game([player('ana', { creator: true }), player('ben')], { packs: [packs[0]!.id] }));
+    renderApp(<GameSettingsDialog open onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Game settings' });
+    const count = within(dialog).getByLabelText('Number of random packs') as HTMLInputElement;
+    await waitFor(() => expect(count.value).toBe('2'));
+    expect(count.max).toBe('2');
+  });
+
   it('has a select-all tri-state, a random-N picker and a toggle per pack with its hit count', async () => {
     show(game([player('ana', { creator: true }), player('ben')], { packs: [packs[0]!.id, packs[1]!.id] }));
     renderApp(<GameSettingsDialog open onClose={() => undefined} />);

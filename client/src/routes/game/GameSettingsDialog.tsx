@@ -96,6 +96,10 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
 
   const sorted = useMemo(() => [...packs].sort(byName), [packs]);
   const allIds = useMemo(() => sorted.map((p) => p.id), [sorted]);
+  // the default count (5) never shows more packs than there are, once they are known
+  useEffect(() => {
+    if (allIds.length > 0) setRandomCount((c) => String(clampRandomCount(c, allIds.length)));
+  }, [allIds.length]);
 
   if (!settings || !shown) return null;
 
