@@ -170,13 +170,6 @@ let installed: (() => void) | null = null;
 export const modalDialogOpen = (doc: Document = document): boolean =>
   doc.querySelector('[role="dialog"][aria-modal="true"][data-state="open"], [role="alertdialog"][aria-modal="true"][data-state="open"]') !== null;
 
-export interface InstallOptions {
-  /** True while the screens' shortcuts must not act (default: a modal dialog is open). */
-  blocked?: () => boolean;
-  /** Tells why a shortcut did nothing (default: says "close the dialog first"). */
-  onBlocked?: () => void;
-}
-
 const sayCloseDialogFirst = (): void => {
   notify.notification(i18next.t('shortcuts.close_dialog_first'), { interrupt: true, toast: false });
 };
@@ -187,13 +180,11 @@ const sayCloseDialogFirst = (): void => {
  * dialog stays open and its user would not see what changed); the key is still kept from the
  * browser, and the user hears why nothing happened.
  */
-export function installShortcuts(target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window, options: InstallOptions = {}): () => void {
+export function installShortcuts(target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
   if (installed) return installed;
-  const blocked = options.blocked ?? (() => modalDialogOpen());
-  const onBlocked = options.onBlocked ?? sayCloseDialogFirst;
   const matcher = createShortcutMatcher<ShortcutId>(SHORTCUTS, (id) => {
     const handler = registeredHandler(id);
-    return handler && blocked() ? onBlocked : handler;
+    return handler && modalDialogOpen() ? sayCloseDialogFirst : handler;
   });
   const listener = (e: Event): void => {
     matcher.handle(e as KeyboardEvent);
