@@ -79,6 +79,10 @@ describe('HitStatus', () => {
     expect(button.getAttribute('aria-expanded')).toBe('true');
     const panel = screen.getByRole('region', { name: 'Downloading hits' });
     expect(within(panel).getAllByRole('listitem').map((l) => l.textContent)).toEqual(['2 hits downloading', '1 hit processing', '5 hits downloaded']);
+    // local files (or re-processing) only: nothing downloads, so the indicator says processing
+    act(() => useCatalogue.setState({ progress: { available: 5, downloading: 0, processing: 2 } }));
+    expect(screen.getByRole('button', { name: 'Processing hits' }).getAttribute('aria-expanded')).toBe('true');
+    expect(within(screen.getByRole('region', { name: 'Processing hits' })).getAllByRole('listitem').map((l) => l.textContent)).toEqual(['0 hits downloading', '2 hits processing', '5 hits downloaded']);
     act(() => useCatalogue.setState({ progress: { available: 8, downloading: 0, processing: 0 } }));
     expect(screen.getByRole('button', { name: 'Hits ready' })).toBeTruthy();
     expect(screen.getByText('8 hits available')).toBeTruthy();

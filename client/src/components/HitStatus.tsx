@@ -8,8 +8,8 @@ import { CheckIcon } from './icons.tsx';
 
 /**
  * The hit-download indicator (spec §4): "processing" while the audio pipeline
- * downloads or processes anything, else "finished"; its popover gives the
- * counts. Built as a disclosure (a button that shows a panel) rather than a
+ * downloads or processes anything (named for downloading while any download
+ * runs, else for processing), else "finished"; its popover gives the counts. Built as a disclosure (a button that shows a panel) rather than a
  * Chakra Popover, whose machinery would cost the first page ~5 kB gzip (P9):
  * the panel holds only text, so it needs no focus trap.
  */
@@ -17,7 +17,8 @@ export function HitStatus() {
   const { t } = useTranslation();
   const progress = useCatalogue((s) => s.progress);
   const status = hitStatus(progress);
-  const label = status === 'processing' ? t('hit_status.processing') : t('hit_status.finished');
+  // "downloading" while any download runs; only local files or re-processing: "processing"
+  const label = status === 'finished' ? t('hit_status.finished') : progress && progress.downloading === 0 ? t('hit_status.processing_only') : t('hit_status.processing');
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
