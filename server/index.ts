@@ -80,6 +80,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // CORS headers reflecting any Origin with credentials; a same-origin app needs none.
   matchMaker.controller.DEFAULT_CORS_HEADERS = {} as typeof matchMaker.controller.DEFAULT_CORS_HEADERS;
   matchMaker.controller.getCorsHeaders = () => ({});
+  // Games are created by the API only (POST /api/games), which checks the session and
+  // the request; the matchmaker's own create / join routes would hand any body to the
+  // room's onCreate, unchecked. Clients only join a game by its id, or reconnect.
+  matchMaker.controller.exposedMethods = ['joinById', 'reconnect'];
   const colyseus = defineServer({
     rooms: { [ROOM_NAME]: defineRoom(GameRoom) },
     transport,

@@ -704,6 +704,29 @@ describe('games over WebSocket', () => {
     await b.room.leave();
   });
 
+  it('the matchmaker creates no game for a client, nor a second room for an existing game: only the API creates games', async () => {
+    const alice = await User.guest(t.base);
+    const id = await createGame(alice, { mode: 'Public' });
+    const before = await alice.request('GET', `/api/games/${id}`);
+    const forged = { mode: 'Local', creator: { id: alice.id, name: 'forged' }, seed: 1, packIds: [] };
+    for (const method of ['create', 'joinOrCreate', 'join']) {
+      for (const gameId of ['EVIL0001', id]) {
+        const r = await fetch(`${t.base}/matchmake/${method}/game`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: alice.cookieHeader() },
+          body: JSON.stringify({ ...forged, gameId }),
+        });
+        expect(r.status, `${method} ${gameId}`).toBeGreaterThanOrEqual(400);
+        expect(JSON.stringify(await r.json())).toContain(`invalid method`);
+      }
+    }
+    expect((await alice.request('GET', '/api/games/EVIL0001')).status).toBe(404);
+    expect((await alice.request('GET', `/api/games/${id}`)).body).toEqual(before.body);
+    // joining by id still works
+    const a = await connect('alice', alice, id);
+    await a.room.leave();
+  });
+
   it('deleting a Private game over the room tells its last member\'s lobby', async () => {
     const bob = await User.guest(t.base);
     const id = await createGame(bob, { mode: 'Private' });
