@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { GameIdSchema, INVALID_INPUT_CODE, UuidSchema } from '../../shared/protocol/index.ts';
+import { GameIdSchema, UuidSchema } from '../../shared/protocol/index.ts';
 import { gameNotFound, ruleError } from '../../shared/rules/index.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
@@ -194,11 +194,10 @@ export function audioRouter(deps: AudioRouterDeps): Router {
     }
     if (!access.ok) return sendError(res, access.error);
 
-    // the current card's URL names its turn: the hidden clip needs it, a revealed card may pin it
+    // The current card's URL may name its turn (`draw`, as the web client does): a request
+    // of a past turn is refused, and a revealed card so named may be cached. Without it
+    // (Part B's `?key=<random>`, ignored) it is whatever card is current, never stored.
     const current = hit === undefined;
-    if (current && access.hidden && query.draw === undefined) {
-      return sendError(res, apiError(400, INVALID_INPUT_CODE, `draw is required for the hidden clip: ask for ?draw=${access.draws} (the game's draws)`));
-    }
     if (current && query.draw !== undefined && query.draw !== access.draws) {
       return sendError(
         res,

@@ -292,8 +292,8 @@ const GAME_EVENT_DOCS: Record<GameStreamEventName, string> = {
   snapshot: 'always first (unless resuming): the whole game as the subscriber sees it (GamePayload); its `id:` is the game\'s event sequence number',
   join: '`{players:[joined player]}`',
   leave: '`{players:[player who left]}`, with `removed_by` (the creator) when he was removed; always followed by `change_state`',
-  change_state: '`{state, players, …}`: the phase or the seats changed; `hit` and `last_scored` on a reveal, `winner` and `standings` when a round ended, `deadline` (epoch ms) and `clue`',
-  guess: '`{players:[acting player]}`: a guess was placed or an interception declined',
+  change_state: '`{state, players, …}`: the phase or the seats changed; `hit` and `last_scored` on a reveal, `winner` and `standings` when a round ended, `deadline` (epoch ms) and `clue`; `cause` when no player\'s own choice explains it: `confirmed` or `rejected` (the next turn after the confirmer `by` answered), `timeout` (the phase\'s time ran out), `absent` (the player the game waited for is not connected), `stopped` (the creator `by` stopped the game)',
+  guess: '`{players:[acting player]}`: a guess was placed or an interception declined; `cause`: `timeout` or `absent` when the interceptor did not answer',
   skip: '`{players:[turn player], hit:<skipped card>}`',
   claim: '`{players:[turn player], hit:<claimed card>}`',
   update: '`{settings}`: the stored settings after a change',
@@ -663,7 +663,7 @@ function audioPaths(): ZodOpenApiPathsObject {
         ? {}
         : {
             draw: z.string().optional().meta({
-              description: "The game's `draws` (in every game payload and the room state): required while the hit is hidden, so the clip's URL changes every turn; any other number → 409 `stale_clip`. While Confirming it pins the revealed card (the answer may then be cached).",
+              description: "The game's `draws` (in every game payload and the room state): names the turn, so the clip's URL changes every turn; any other number → 409 `stale_clip`. While Confirming it pins the revealed card (the answer may then be cached). Without it (Part B clients add `?key=<random>`, which is ignored) the current card is served, never cached.",
               example: '7',
             }),
           }),
@@ -688,7 +688,7 @@ function audioPaths(): ZodOpenApiPathsObject {
       206: { description: 'A byte range (`Range` request), with `Content-Range`.' },
       304: { description: 'Not modified (`If-None-Match` matched the `ETag`).' },
       ...errorResponses([
-        INVALID(withHit ? 'The game id, hit id or a query parameter' : 'The game id, `draw` (required for the hidden clip) or `format`', withHit ? BAD_UUID('hit') : 'draw is required for the hidden clip: ask for ?draw=7 (the game\'s draws)'),
+        INVALID(withHit ? 'The game id, hit id or a query parameter' : 'The game id, `draw` or `format`', withHit ? BAD_UUID('hit') : "query.draw: must be the game's draws counter (a whole number)"),
         rule('audio_not_running'),
         ...(withHit ? [rule('hit_not_revealed')] : [rule('no_hit'), rule('audio_members_only'), rule('no_audio_card_mode')]),
         ...(withHit ? [] : [{ status: 409, code: 'stale_clip', message: "this clip's turn is over: the game is at draw <draws>, ask for ?draw=<draws>" }]),

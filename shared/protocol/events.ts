@@ -49,10 +49,14 @@ export const ChangeStateEventSchema = z.strictObject({
   data: z.strictObject({ ...GameUpdateSchema.shape, state: GameStateSchema }),
 });
 
-/** `guess`: a player placed (or declined, or timed out of) his guess; shows him after paying. */
+/**
+ * `guess`: a player placed (or declined, or timed out of) his guess; shows him
+ * after paying. `cause`: an interceptor who did not answer in time (`timeout`)
+ * or is not connected (`absent`).
+ */
 export const GuessEventSchema = z.strictObject({
   event: z.literal('guess'),
-  data: z.strictObject({ players: OnePlayerSchema }),
+  data: z.strictObject({ players: OnePlayerSchema, cause: z.enum(['timeout', 'absent']).optional() }),
 });
 
 /** `skip`: the turn player paid to skip; `hit` is the skipped card, deadline and clue belong to the new one. */

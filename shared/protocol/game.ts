@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, MAX_PLAYERS, MAX_TOKENS, NAME_MAX, NAME_MIN, type NumericSetting } from '../rules/constants.ts';
-import { CLUE_MODES, GAME_MODES, GAME_STATES, PLAYER_STATES } from '../rules/types.ts';
+import { CLUE_MODES, EVENT_CAUSES, GAME_MODES, GAME_STATES, PLAYER_STATES } from '../rules/types.ts';
 import { boundedText, CountSchema, GameIdSchema, UuidSchema } from './common.ts';
 
 /**
@@ -139,6 +139,10 @@ export const GameUpdateSchema = z.strictObject({
   clue: ClueSchema.optional(),
   /** `leave`: the creator who removed the player; absent when the player left himself. */
   removed_by: PlayerPayloadSchema.optional(),
+  /** Why it happened, where no player's own choice says it (EVENT_CAUSES). */
+  cause: z.enum(EVENT_CAUSES).optional(),
+  /** `change_state` with cause `confirmed`, `rejected` or `stopped`: the player who did it. */
+  by: PlayerPayloadSchema.optional(),
 });
 
 /** `GET /api/games` reply: the games the caller may see in the lobby. */

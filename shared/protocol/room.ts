@@ -69,6 +69,7 @@ export const RoomEventDataSchema = GameUpdateSchema.extend({
   players: z.array(RoomEventPlayerSchema).optional(),
   last_scored: RoomEventPlayerSchema.optional(),
   removed_by: RoomEventPlayerSchema.optional(),
+  by: RoomEventPlayerSchema.optional(),
 });
 
 /** Server → client messages of a game room, by message name. */
@@ -93,11 +94,12 @@ function eventPlayer(p: PlayerPayload): RoomEventPlayer {
 
 /** The room message of engine event `e`, number `seq` (see RoomEventDataSchema). */
 export function roomEvent(seq: number, e: GameEvent, final = false): RoomEvent {
-  const { players, last_scored, removed_by, ...rest } = e.data;
+  const { players, last_scored, removed_by, by, ...rest } = e.data;
   const data: RoomEvent['data'] = rest;
   if (players && e.event !== 'change_state') data.players = players.map(eventPlayer);
   if (last_scored) data.last_scored = eventPlayer(last_scored);
   if (removed_by) data.removed_by = eventPlayer(removed_by);
+  if (by) data.by = eventPlayer(by);
   return final ? { seq, event: e.event, data, final } : { seq, event: e.event, data };
 }
 

@@ -297,7 +297,7 @@ function reveal(s: Step): void {
   armDeadline(s);
   emitState(s, extra);
   // nobody present to ask: the confirmation counts as "no" and play goes on (A1, A5)
-  if (confirmer && !isPresent(g, confirmer)) finishConfirm(s, false);
+  if (confirmer && !isPresent(g, confirmer)) finishConfirm(s, false, { cause: 'absent' });
 }
 
 /** Hands the confirmation to the next present player, or counts it as "no" when there is none. */
@@ -305,29 +305,32 @@ function reassignConfirmer(s: Step, absent?: string): void {
   const g = s.g;
   const next = pickConfirmer(g, absent);
   if (!next || !isPresent(g, next)) {
-    finishConfirm(s, false);
+    finishConfirm(s, false, { cause: 'absent' });
     return;
   }
   for (const p of g.players) p.state = p === next ? 'Confirming' : 'Waiting';
   emitState(s);
 }
 
-/** Continues after the reveal: +1 token on a "yes", then the next seat's turn. */
-function finishConfirm(s: Step, yes: boolean): void {
+/**
+ * Continues after the reveal: +1 token on a "yes", then the next seat's turn.
+ * `why`: the answer's cause and confirmer, for the next turn's event.
+ */
+function finishConfirm(s: Step, yes: boolean, why: Pick<GameUpdate, 'cause' | 'by'>): void {
   const g = s.g;
   const t = turnIndex(g);
   const turn = g.players[t];
   if (yes && turn) turn.tokens = Math.min(MAX_TOKENS, turn.tokens + 1);
   startTurn(s, t + 1);
-  if (isRunning(g)) emitState(s);
+  if (isRunning(g)) emitState(s, why);
 }
 
-/** Passes the turn without a reveal (guess timeout, absent turn player): the card is discarded. */
-function passTurn(s: Step): void {
+/** Passes the turn without a reveal (`cause`: guess timeout, absent turn player): the card is discarded. */
+function passTurn(s: Step, cause: 'timeout' | 'absent'): void {
   const t = turnIndex(s.g);
   dropCurrent(s.g);
   startTurn(s, t + 1);
-  if (isRunning(s.g)) emitState(s);
+  if (isRunning(s.g)) emitState(s, { cause });
 }
 
 /**
@@ -470,7 +473,8 @@ const HANDLERS: Handlers = {
     visible(g, a.by, 'game_with_id_not_found');
     if (!g.players.some((p) => p.id === a.by && !p.virtual && p.creator)) fail('creator_only_stop');
     if (g.state === 'Open') fail('not_running');
-    endRound(s, null);
+    const creator = g.players.find((p) => p.id === a.by) as Player;
+    endRound(s, null, { cause: 'stopped', by: playerPayload(creator) });
   },
 
   guess(s, a) {
@@ -511,7 +515,7 @@ const HANDLERS: Handlers = {
     const caller = member(g, a.by);
     if (g.state === 'Open' && g.winner) fail('has_winner');
     if (caller.state !== 'Confirming') fail('cannot_confirm');
-    finishConfirm(s, a.confirm);
+    finishConfirm(s, a.confirm, { cause: a.confirm ? 'confirmed' : 'rejected', by: playerPayload(caller) });
   },
 
   skip(s, a) {
@@ -550,15 +554,15 @@ const HANDLERS: Handlers = {
   timeout(s) {
     const g = s.g;
     if (!g.deadline || s.now < g.deadline.at || g.deadline.state !== g.state) fail('no_deadline');
-    if (g.state === 'Guessing') passTurn(s);
+    if (g.state === 'Guessing') passTurn(s, 'timeout');
     else if (g.state === 'Intercepting') {
       for (const p of g.players) {
         if (p.state !== 'Intercepting') continue;
         p.state = 'Waiting';
-        emit(s, 'guess', { players: [playerPayload(p)] });
+        emit(s, 'guess', { players: [playerPayload(p)], cause: 'timeout' });
       }
       revealIfAllAnswered(s);
-    } else finishConfirm(s, false);
+    } else finishConfirm(s, false, { cause: 'timeout' });
   },
 
   presence(s, a) {
@@ -572,10 +576,10 @@ const HANDLERS: Handlers = {
       return;
     }
     if (g.state === 'Guessing' && p.turn_player) {
-      passTurn(s);
+      passTurn(s, 'absent');
     } else if (g.state === 'Intercepting' && p.state === 'Intercepting') {
       p.state = 'Waiting';
-      emit(s, 'guess', { players: [playerPayload(p)] });
+      emit(s, 'guess', { players: [playerPayload(p)], cause: 'absent' });
       revealIfAllAnswered(s);
     } else if (g.state === 'Confirming' && p.state === 'Confirming') {
       reassignConfirmer(s, p.id);

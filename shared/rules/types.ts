@@ -163,7 +163,20 @@ export interface GameUpdate {
   clue?: Clue;
   /** `leave`: the creator who removed the player (a kick); absent when he left himself. */
   removed_by?: PlayerPayload;
+  /** Why it happened, where no player's own choice says it (see EVENT_CAUSES). */
+  cause?: EventCause;
+  /** `change_state` with cause `confirmed`, `rejected` or `stopped`: the player who did it. */
+  by?: PlayerPayload;
 }
+
+/**
+ * An event's cause: `confirmed` / `rejected` (the next turn after the
+ * confirmer's answer), `timeout` (the phase's time ran out: the next turn, or
+ * an interceptor's `guess` with no slot), `absent` (the player the game waited
+ * for is not connected), `stopped` (the creator stopped the game).
+ */
+export const EVENT_CAUSES = ['confirmed', 'rejected', 'timeout', 'absent', 'stopped'] as const;
+export type EventCause = (typeof EVENT_CAUSES)[number];
 
 export const GAME_EVENT_NAMES = ['join', 'leave', 'change_state', 'guess', 'skip', 'claim', 'update'] as const;
 export type GameEventName = (typeof GAME_EVENT_NAMES)[number];

@@ -1083,7 +1083,8 @@ describe('timeouts (A5)', () => {
     const r = t.do({ type: 'timeout' }, 1);
     expect(t.now).toBe(at);
     expect(names(r)).toEqual(['change_state']);
-    expect(eventOf(r, 'change_state').state).toBe('Guessing');
+    expect(eventOf(r, 'change_state')).toMatchObject({ state: 'Guessing', cause: 'timeout' });
+    expect(eventOf(r, 'change_state').by).toBeUndefined();
     expect(turnOf(t.game).id).toBe(nextSeat(t.game, turn.id).id);
     expect(last(t.game.discard).id).toBe(card.id);
     expect(hidden(t.game).id).not.toBe(card.id);
@@ -1121,7 +1122,12 @@ describe('timeouts (A5)', () => {
     // a and c decline (one guess event each), then the reveal
     expect(names(r)).toEqual(['guess', 'guess', 'change_state']);
     expect(sorted(r.events.slice(0, 2).map((e) => e.data.players?.[0]?.id ?? ''))).toEqual(sorted([a.id, c.id]));
-    for (const e of r.events.slice(0, 2)) expect(e.data.players?.[0]).toMatchObject({ guess: null, state: 'Waiting' });
+    for (const e of r.events.slice(0, 2)) {
+      expect(e.data.players?.[0]).toMatchObject({ guess: null, state: 'Waiting' });
+      expect(e.data.cause).toBe('timeout');
+    }
+    // the reveal itself has no cause: it is what every answer leads to
+    expect(eventOf(r, 'change_state').cause).toBeUndefined();
     const cs = eventOf(r, 'change_state');
     expect(cs.state).toBe('Confirming');
     expect(cs.hit?.id).toBe(card.id);
@@ -1146,7 +1152,7 @@ describe('timeouts (A5)', () => {
     expect(t.reject({ type: 'timeout' }).code).toBe('no_deadline');
     const r = t.do({ type: 'timeout' }, 1);
     expect(names(r)).toEqual(['change_state']);
-    expect(eventOf(r, 'change_state').state).toBe('Guessing');
+    expect(eventOf(r, 'change_state')).toMatchObject({ state: 'Guessing', cause: 'timeout' });
     expect(player(t.game, turn.id).tokens).toBe(2);
     expect(turnOf(t.game).id).toBe(nextSeat(t.game, turn.id).id);
     expect(t.game.deadline).toEqual({ state: 'Guessing', at: t.now + 10_000 });
@@ -1184,6 +1190,7 @@ describe('presence: a player disconnected for 60 s (A5)', () => {
     const r = t.do({ type: 'presence', player: a.id, connected: false });
     expect(names(r)).toEqual(['guess']);
     expect(eventOf(r, 'guess').players?.[0]).toMatchObject({ id: a.id, guess: null, connected: false });
+    expect(eventOf(r, 'guess').cause).toBe('absent');
     expect(player(t.game, a.id)).toMatchObject({ state: 'Waiting', tokens: 2, connected: false });
     expect(t.game.state).toBe('Intercepting');
     const r2 = t.do({ type: 'presence', player: b.id, connected: false });
@@ -1242,7 +1249,7 @@ describe('presence: a player disconnected for 60 s (A5)', () => {
     const card = hidden(t.game);
     const r = t.do({ type: 'presence', player: turn.id, connected: false });
     expect(names(r)).toEqual(['change_state']);
-    expect(eventOf(r, 'change_state').state).toBe('Guessing');
+    expect(eventOf(r, 'change_state')).toMatchObject({ state: 'Guessing', cause: 'absent' });
     expect(turnOf(t.game).id).toBe(nextSeat(t.game, turn.id).id);
     expect(last(t.game.discard).id).toBe(card.id);
     expect(player(t.game, turn.id).tokens).toBe(2);
@@ -1341,15 +1348,19 @@ describe('events per action (rules.md §15.1) and secrecy', () => {
     expect(rev.last_scored?.id).toBe(a.id);
     expect(rev.deadline).toBe(t.now + 60_000);
 
-    const c = t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: true });
+    const confirmer = confirmerOf(t.game).id;
+    const c = t.do({ type: 'confirm', by: confirmer, confirm: true });
     expect(names(c)).toEqual(['change_state']);
-    expect(Object.keys(eventOf(c, 'change_state')).sort()).toEqual(['players', 'state']);
+    // the next turn says whose answer started it
+    expect(Object.keys(eventOf(c, 'change_state')).sort()).toEqual(['by', 'cause', 'players', 'state']);
+    expect(eventOf(c, 'change_state')).toMatchObject({ cause: 'confirmed', by: { id: confirmer } });
 
     const st = t.do({ type: 'stop', by: me });
     expect(names(st)).toEqual(['change_state']);
     const sd2 = eventOf(st, 'change_state');
     expect(sd2.state).toBe('Open');
     expect(sd2.winner).toBeUndefined();
+    expect(sd2).toMatchObject({ cause: 'stopped', by: { id: me, creator: true } });
     expect(sd2.standings).toHaveLength(3);
     for (const p of sd2.players ?? []) expect(p).toMatchObject({ hits: [], tokens: 0, slots: [], guess: null, turn_player: false });
     // stop clears the revealed hit and last_scored (A11)
@@ -1411,7 +1422,9 @@ describe('events per action (rules.md §15.1) and secrecy', () => {
     expect(t.reject({ type: 'claim', by: other.id }).code).toBe('cannot_claim');
     declineAll(t);
     expect(t.reject({ type: 'claim', by: turn.id }).code).toBe('cannot_claim');
-    t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: false });
+    const confirmer = confirmerOf(t.game);
+    const no = t.do({ type: 'confirm', by: confirmer.id, confirm: false });
+    expect(eventOf(no, 'change_state')).toMatchObject({ state: 'Guessing', cause: 'rejected', by: { id: confirmer.id } });
     const t2 = started(2, { seed: 106, settings: { start_tokens: 2 } });
     const e = t2.reject({ type: 'claim', by: turnOf(t2.game).id });
     expect([e.code, e.status]).toEqual(['no_tokens_claim', 409]);

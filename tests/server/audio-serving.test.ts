@@ -240,17 +240,19 @@ describe('the hidden clip', () => {
     expect(Math.abs((await duration(whole.bytes, 'audio/ogg')) - TRACK_SECONDS)).toBeLessThan(FRAME_TOLERANCE);
   });
 
-  it('needs the current draw: missing → 400, stale or future → 409; the URL changes on skip and confirm', async () => {
+  it('names the turn by its draw: stale or future → 409, none (Part B\'s ?key=) → the current card; the URL changes on skip and confirm', async () => {
     const id = await runningGame({ settings: { hit_duration: 20 } });
     const d0 = (await game(id)).draws as number;
-    const missing = await fetchAudio(alice, `/api/games/${id}/hit`);
-    expect(missing).toEqual(error(400, 'invalid_input'));
-    expect(missing.json!.message).toBe(`draw is required for the hidden clip: ask for ?draw=${d0} (the game's draws)`);
-    expect(missing.headers.get('cache-control')).toBe('no-store');
     expect(await fetchAudio(alice, `/api/games/${id}/hit?draw=abc`)).toEqual(error(400, 'invalid_input'));
     expect(await fetchAudio(alice, `/api/games/${id}/hit?draw=${d0 + 1}`)).toEqual(error(409, 'stale_clip'));
     const first = await fetchAudio(alice, `/api/games/${id}/hit?draw=${d0}`);
     expect(first.status).toBe(200);
+    // a client of the spec's API: a random key, ignored; the same clip, never stored
+    const keyed = await fetchAudio(alice, `/api/games/${id}/hit?key=0.8123`);
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers.get('cache-control')).toBe('no-store');
+    expect(keyed.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(keyed.bytes.equals(first.bytes)).toBe(true);
 
     // skip: a new card, a new URL; the old one is refused with a message naming the current draw
     await skip(id);
