@@ -2,6 +2,7 @@ import { Box, Link } from '@chakra-ui/react';
 import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes, useLocation } from 'react-router';
+import { installFocusKeeper } from './a11y/focus-keeper.ts';
 import { LiveRegion } from './a11y/LiveRegion.tsx';
 import { installShortcuts } from './a11y/shortcuts.ts';
 import { ErrorBoundary } from './components/ErrorBoundary.tsx';
@@ -76,7 +77,7 @@ export function App() {
 
   useEffect(() => {
     void useSession.getState().start();
-    const offs = [connectLobbyToEvents(), connectCatalogueToEvents(), syncSettingsAcrossTabs(), installShortcuts()];
+    const offs = [connectLobbyToEvents(), connectCatalogueToEvents(), syncSettingsAcrossTabs(), installShortcuts(), installFocusKeeper()];
     return () => offs.forEach((off) => off());
   }, []);
 

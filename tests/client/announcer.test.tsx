@@ -14,6 +14,9 @@ describe('announcer', () => {
     a.announce('one');
     a.announce('two');
     a.announce('three');
+    // the first goes out after the current task
+    expect(texts(a.getSnapshot().polite)).toEqual([]);
+    vi.advanceTimersByTime(0);
     expect(texts(a.getSnapshot().polite)).toEqual(['one']);
     vi.advanceTimersByTime(ANNOUNCE_SPACING_MS - 1);
     expect(texts(a.getSnapshot().polite)).toEqual(['one']);
@@ -23,11 +26,12 @@ describe('announcer', () => {
     expect(texts(a.getSnapshot().polite)).toEqual(['one', 'two', 'three']);
   });
 
-  it('announces an idle message at once, then spaces the next one', () => {
+  it('announces an idle message right after the current task, then spaces the next one', () => {
     const a = createAnnouncer();
     a.announce('first');
     vi.advanceTimersByTime(1000);
     a.announce('later');
+    vi.advanceTimersByTime(0);
     expect(texts(a.getSnapshot().polite).at(-1)).toBe('later');
     a.announce('right after');
     expect(texts(a.getSnapshot().polite).at(-1)).toBe('later');
@@ -65,6 +69,18 @@ describe('announcer', () => {
     // carried once: the next interruption does not repeat them
     a.announce('before 1975', { interrupt: true });
     expect(texts(a.getSnapshot().assertive).at(-1)).toBe('before 1975');
+  });
+
+  it('a burst with an interruption in it is read once: no polite message of it is released, then repeated', () => {
+    const a = createAnnouncer();
+    const politeEver: string[] = [];
+    a.subscribe(() => politeEver.push(...texts(a.getSnapshot().polite)));
+    a.announce('Ben does not intercept.');
+    a.announce('Ben scored.', { interrupt: true });
+    vi.advanceTimersByTime(10 * ANNOUNCE_SPACING_MS);
+    expect(texts(a.getSnapshot().assertive)).toEqual(['Ben does not intercept. Ben scored.']);
+    // a reader never started on it in the polite region
+    expect(politeEver).toEqual([]);
   });
 
   it('repeats a message released just before the interruption (a reader is still saying it), not older ones', () => {
@@ -112,6 +128,7 @@ describe('LiveRegion', () => {
     render(<LiveRegion announcer={a} />);
     const hostile = '<img src=x onerror="alert(1)"><b>Bob</b> joined';
     act(() => a.announce(hostile));
+    act(() => vi.advanceTimersByTime(0));
     expect(screen.getByRole('status').textContent).toBe(hostile);
     expect(screen.getByRole('status').querySelector('img, b')).toBeNull();
     // long enough ago not to be repeated by the interruption

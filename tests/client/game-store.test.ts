@@ -75,7 +75,12 @@ describe('events → announcements', () => {
     const cleo = player('cleo');
     step(game([ana, ben, cleo]));
     step(game([ana, cleo]), ev('leave', { players: [ben], removed_by: ana }), ev('change_state', { state: 'Open', players: [ana, cleo] }));
-    expect(heard.at(-1)).toMatchObject({ type: 'left', text: 'Ana removed Ben from the game.', interrupt: false, sfx: 'leave_game' });
+    // Ana removed him
+    expect(heard.at(-1)).toMatchObject({ type: 'left', text: 'You removed Ben from the game.', interrupt: false, sfx: 'leave_game' });
+    // the same event on Cleo's screen
+    useSession.setState({ user: { ...users.ana, id: ids.cleo, name: 'Cleo' } });
+    useGame.getState().applyEvent(ev('leave', { players: [ben], removed_by: ana }));
+    expect(heard.at(-1)).toMatchObject({ type: 'left', text: 'Ana removed Ben from the game.', interrupt: false });
     // the same event on Ben's own screen
     useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
     const toasts = useNotifications.getState().toasts.length;
@@ -124,9 +129,9 @@ describe('events → announcements', () => {
     heard = [];
     const a5 = { ...a4, tokens: 3, turn_player: false, guess: null };
     const b5 = { ...b4, state: 'Guessing' as const, turn_player: true, guess: null };
-    step(game([a5, b5], { state: 'Guessing', draws: 2 }), ev('change_state', { state: 'Guessing', players: [a5, b5] }));
-    expect(texts()).toEqual(['You received a token.', "Ben's turn."]);
-    expect(heard[0]?.sfx).toBe('receive_token');
+    step(game([a5, b5], { state: 'Guessing', draws: 2 }), ev('change_state', { state: 'Guessing', players: [a5, b5], cause: 'confirmed', by: b4 }));
+    expect(texts()).toEqual(['Ben confirmed your answer.', 'You received a token.', "Ben's turn."]);
+    expect(heard[1]?.sfx).toBe('receive_token');
   });
 
   it('announces no token when the confirmer said no', () => {
@@ -135,8 +140,91 @@ describe('events → announcements', () => {
     step(game([a1, b1], { state: 'Confirming', hit: hit(1970) }));
     const a2 = { ...a1, turn_player: false };
     const b2 = { ...b1, state: 'Guessing' as const, turn_player: true };
-    step(game([a2, b2], { state: 'Guessing' }), ev('change_state', { state: 'Guessing', players: [a2, b2] }));
-    expect(texts()).toEqual(["Ben's turn."]);
+    step(game([a2, b2], { state: 'Guessing' }), ev('change_state', { state: 'Guessing', players: [a2, b2], cause: 'rejected', by: b1 }));
+    expect(texts()).toEqual(['Ben rejected your answer.', "Ben's turn."]);
+  });
+
+  it('says when time ran out: for the turn player, for an interceptor, for the confirmation', () => {
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing' });
+    const b1 = player('ben', { years: [1990] });
+    step(game([a1, b1], { state: 'Guessing', draws: 1 }));
+    const a2 = { ...a1, turn_player: false, state: 'Waiting' as const };
+    const b2 = { ...b1, turn_player: true, state: 'Guessing' as const };
+    step(game([a2, b2], { state: 'Guessing', draws: 2 }), ev('change_state', { state: 'Guessing', players: [a2, b2], cause: 'timeout' }));
+    expect(texts()).toEqual(['Time is up: you did not place the hit.', "Ben's turn."]);
+
+    heard = [];
+    const b3 = { ...b2, state: 'Waiting' as const, guess: b2.slots[0] ?? null };
+    const a3 = { ...a2, state: 'Intercepting' as const };
+    step(game([a3, b3], { state: 'Intercepting', draws: 2 }), ev('guess', { players: [b3] }), ev('change_state', { state: 'Intercepting', players: [a3, b3] }));
+    vi.advanceTimersByTime(2000);
+    heard = [];
+    const a4 = { ...a3, state: 'Waiting' as const };
+    const confirming = game([{ ...a4, state: 'Confirming' as const }, b3], { state: 'Confirming', hit: hit(2000), draws: 2 });
+    step(confirming, ev('guess', { players: [a4], cause: 'timeout' }), ev('change_state', { state: 'Confirming', players: confirming.players, hit: hit(2000) }));
+    expect(texts()[0]).toBe('Time is up: you do not intercept.');
+    // Ben's screen hears the same with his name
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    heard = [];
+    useGame.getState().applyEvent(ev('guess', { players: [a4], cause: 'absent' }));
+    expect(texts()).toEqual(['Ana is not connected and does not intercept.']);
+
+    heard = [];
+    const a5 = { ...a4, turn_player: true, state: 'Guessing' as const };
+    const b5 = { ...b3, turn_player: false, guess: null };
+    step(game([a5, b5], { state: 'Guessing', draws: 3 }), ev('change_state', { state: 'Guessing', players: [a5, b5], cause: 'timeout' }));
+    expect(texts()).toEqual(['Time is up: your answer was not confirmed.', "Ana's turn."]);
+  });
+
+  it('says who lost the connection and who came back, not for oneself', () => {
+    step(game([ana, ben]));
+    const away = { ...ben, connected: false };
+    step(game([ana, away]), ev('change_state', { state: 'Open', players: [ana, away] }));
+    step(game([ana, ben]), ev('change_state', { state: 'Open', players: [ana, ben] }));
+    expect(texts()).toEqual(['Ben lost the connection.', 'Ben is back.']);
+  });
+
+  it('a Local game names the seat asked to intercept, once per seat', () => {
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing' });
+    const b1 = { ...player('ben', { years: [1990] }), virtual: true };
+    const c1 = { ...player('cleo', { years: [1970] }), virtual: true };
+    step(game([a1, b1, c1], { state: 'Guessing', mode: 'Local', draws: 1 }));
+    const a2 = { ...a1, state: 'Waiting' as const, guess: a1.slots[0] ?? null };
+    const b2 = { ...b1, state: 'Intercepting' as const };
+    const c2 = { ...c1, state: 'Intercepting' as const };
+    const asking = game([a2, b2, c2], { state: 'Intercepting', mode: 'Local', draws: 1 });
+    step(asking, ev('guess', { players: [a2] }), ev('change_state', { state: 'Intercepting', players: asking.players }));
+    expect(texts()).toEqual(['Ana chose before 1980.', "Ben may intercept Ana's guess."]);
+    heard = [];
+    const b3 = { ...b2, state: 'Waiting' as const };
+    step(game([a2, b3, c2], { state: 'Intercepting', mode: 'Local', draws: 1 }), ev('guess', { players: [b3] }));
+    expect(texts()).toEqual(['Ben does not intercept.', "Cleo may intercept Ana's guess."]);
+  });
+
+  it('reads a new card aloud in card clue mode, after whose turn it is', () => {
+    const a1 = player('ana', { creator: true, turn_player: true, state: 'Guessing' });
+    const clue = { title: 'Euphoria', artist: 'Loreen', belongs_to: '' };
+    step(game([ana, ben], { clue_mode: 'card' }));
+    step(game([a1, ben], { state: 'Guessing', clue, draws: 1 }), ev('change_state', { state: 'Guessing', players: [a1, ben], clue }));
+    expect(texts()).toEqual(['The game has started.', 'Your turn.', 'Card to read aloud: Euphoria by Loreen.']);
+    heard = [];
+    const next = { title: 'Let It Go', artist: 'Idina Menzel', belongs_to: 'Frozen' };
+    step(game([{ ...a1, tokens: 1 }, ben], { state: 'Guessing', clue: next, draws: 2 }), ev('skip', { players: [{ ...a1, tokens: 1 }], hit: hit(1990), clue: next }));
+    expect(texts()).toEqual(['You skipped Song 1990 by Artist 1990 (1990).', 'Card to read aloud: Let It Go by Idina Menzel, from Frozen.']);
+  });
+
+  it('says which settings changed, to the creator as his own change', () => {
+    const open = game([ana, ben]);
+    step(open);
+    const settings = { goal: 3, start_tokens: open.start_tokens, hit_duration: open.hit_duration, guess_timeout: open.guess_timeout, intercept_timeout: 0, confirm_timeout: open.confirm_timeout, packs: open.packs, clue_mode: 'card' as const };
+    step({ ...open, ...settings }, ev('update', { settings }));
+    const changes = `Goal (hits to win): 3; Time to intercept (seconds): no limit${open.clue_mode === 'card' ? '' : '; Clue: Card: read title and artist aloud'}`;
+    expect(texts()).toEqual([`You changed the game settings: ${changes}.`]);
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    heard = [];
+    const more = { ...settings, goal: 4 };
+    useGame.getState().applyEvent(ev('update', { settings: more }));
+    expect(texts()).toEqual(['The game settings were changed: Goal (hits to win): 4.']);
   });
 
   it('reveals a skipped card and names a claimed one', () => {
@@ -167,13 +255,30 @@ describe('events → announcements', () => {
     expect(useGame.getState().ended).toEqual({ winner, standings });
   });
 
-  it('a stop ends the round with no winner', () => {
+  it('a round with no winner ends the game; a stop only says who stopped it', () => {
     const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing' });
     step(game([a1, player('ben')], { state: 'Guessing' }));
     const standings = [a1, player('ben')];
-    step(game([player('ana', { creator: true }), player('ben')], { state: 'Open', standings }), ev('change_state', { state: 'Open', players: [player('ana', { creator: true }), player('ben')], standings }));
+    const reset = [player('ana', { creator: true }), player('ben')];
+    step(game(reset, { state: 'Open', standings }), ev('change_state', { state: 'Open', players: reset, standings }));
     expect(texts()).toEqual(['Game over: no one wins.']);
     expect(useGame.getState().ended?.winner).toBeNull();
+
+    useGame.getState().showEnded(null);
+    step(game([a1, player('ben')], { state: 'Guessing' }), ev('change_state', { state: 'Guessing', players: [a1, player('ben')] }));
+    heard = [];
+    step(game(reset, { state: 'Open', standings }), ev('change_state', { state: 'Open', players: reset, standings, cause: 'stopped', by: a1 }));
+    expect(heard.map((n) => [n.text, n.interrupt])).toEqual([['You stopped the game.', true]]);
+    // no end dialog: nobody won or lost
+    expect(useGame.getState().ended).toBeNull();
+    // the others hear who stopped it, and see it
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    step(game([a1, player('ben')], { state: 'Guessing' }), ev('change_state', { state: 'Guessing', players: [a1, player('ben')] }));
+    heard = [];
+    const toasts = useNotifications.getState().toasts.length;
+    step(game(reset, { state: 'Open', standings }), ev('change_state', { state: 'Open', players: reset, standings, cause: 'stopped', by: a1 }));
+    expect(texts()).toEqual(['Ana stopped the game.']);
+    expect(useNotifications.getState().toasts.slice(toasts).map((t) => t.title)).toEqual(['Ana stopped the game.']);
   });
 
   it('a game deleted mid-round says who left, not that the round ended', () => {

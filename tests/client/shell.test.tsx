@@ -85,7 +85,7 @@ describe('HitStatus', () => {
     expect(within(screen.getByRole('region', { name: 'Processing hits' })).getAllByRole('listitem').map((l) => l.textContent)).toEqual(['0 hits downloading', '2 hits processing', '5 hits downloaded']);
     act(() => useCatalogue.setState({ progress: { available: 8, downloading: 0, processing: 0 } }));
     expect(screen.getByRole('button', { name: 'Hits ready' })).toBeTruthy();
-    expect(screen.getByText('8 hits available')).toBeTruthy();
+    expect(screen.getByText('8 hits with audio, ready to play')).toBeTruthy();
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.getByRole('button', { name: 'Hits ready' }).getAttribute('aria-expanded')).toBe('false');
   });

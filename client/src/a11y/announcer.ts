@@ -6,6 +6,9 @@
  * of each replacing the last; an interrupting message clears that queue and is
  * announced assertively at once.
  *
+ * A polite message is released after the current task, so the messages of one
+ * burst are all queued before the first is read.
+ *
  * Clearing the queue must not lose news a player needs: the interruption is
  * usually the end of the same burst (the last guess, then "Nobody scored."), and
  * a reader cuts off whatever it is saying for an assertive message. So the
@@ -122,7 +125,10 @@ export function createAnnouncer(spacingMs = ANNOUNCE_SPACING_MS, timers: Announc
         return;
       }
       queue.push({ text: plain, transient: !!options.transient });
-      if (timer === null) pump();
+      // released after the current task, not at once: the rest of a burst (the events of one
+      // update) joins the queue first, and an interruption among them reads the queued news
+      // once, in itself, instead of cutting off a message it then repeats
+      if (timer === null) timer = timers.setTimeout(pump, 0);
     },
     clear() {
       queue.length = 0;

@@ -76,17 +76,21 @@ export const notify = {
   /** Someone left; `by`: the creator removed him. Being removed interrupts, and shows as a toast too. */
   left: (who: Who, by?: Who) => {
     if (!by) return publish('left', youOr(who, 'notify.left'), false, 'leave_game');
-    const text = youOr(who, 'notify.removed', { by: by.name });
+    const text = by.you ? t('notify.removed_by_you', { name: who.name }) : youOr(who, 'notify.removed', { by: by.name });
     if (who.you) useNotifications.getState().toast({ kind: 'warning', title: text });
     return publish('left', text, !!who.you, 'leave_game');
   },
   tokenReceived: (who: Who) => publish('token_received', youOr(who, 'notify.token_received'), false, 'receive_token'),
   hitRevealed: (hit: HitLike) => publish('hit_revealed', t('notify.hit_revealed', { hit: hitText(hit) }), false),
-  /** A guess or interception; `slot` null = declined ("don't intercept"); `paid` = an interception that cost a token. */
-  guessed: (who: Who, slot: YearRange | null, paid = false) =>
+  /**
+   * A guess or interception; `slot` null = declined ("don't intercept"), or did
+   * not answer: `cause` timeout (time ran out) or absent (not connected);
+   * `paid` = an interception that cost a token.
+   */
+  guessed: (who: Who, slot: YearRange | null, paid = false, cause?: 'timeout' | 'absent') =>
     slot
       ? publish('guessed', youOr(who, 'notify.guessed', { slot: slotText(slot) }), false, paid ? 'pay_token' : undefined)
-      : publish('guessed', youOr(who, 'notify.guessed_none'), false, 'no_interception'),
+      : publish('guessed', youOr(who, cause ? `notify.guessed_${cause}` : 'notify.guessed_none'), false, 'no_interception'),
   skippedHit: (who: Who, hit: HitLike) => publish('skipped_hit', youOr(who, 'notify.skipped_hit', { hit: hitText(hit) }), false, 'pay_token'),
   claimedHit: (who: Who, hit: HitLike) => publish('claimed_hit', youOr(who, 'notify.claimed_hit', { hit: hitText(hit) }), false, 'claim_hit'),
   /** The round's outcome: who won the card (null = nobody). Interrupts: it matters more than anything queued. */
@@ -106,8 +110,10 @@ export const notify = {
       true,
       unavailable ? 'slot_unavailable' : 'select_slot',
     ),
-  gameCreated: (id: string) => publish('game_created', t('notify.game_created', { id }), false),
-  gameRemoved: (id: string) => publish('game_removed', t('notify.game_removed', { id }), false),
+  /** A game appeared in the lobby (`creator`: its creator's name). */
+  gameCreated: (creator: string) => publish('game_created', t('notify.game_created', { name: creator }), false),
+  /** A game left the lobby (`creator`: its creator's name). */
+  gameRemoved: (creator: string) => publish('game_removed', t('notify.game_removed', { name: creator }), false),
   gameStarted: () => publish('game_started', t('notify.game_started'), true),
   hitsProgress: (p: ProcessHits) => publish('hits_progress', t('notify.hits_progress', p), false),
   /** A hit was saved in the catalogue; the text comes from the (lazily loaded) catalogue screens' messages. */

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { PackPayload, ProcessHits } from '../../../shared/protocol/catalogue.ts';
 import { listPacks } from '../net/catalogue.ts';
 import { onGlobalEvent } from '../net/events.ts';
+import { notify } from '../a11y/notify.ts';
 
 /**
  * What the shell shows of the catalogue: the packs with their hit counts (the
@@ -57,7 +58,13 @@ export const hitStatus = (progress: ProcessHits | null): 'processing' | 'finishe
 /** Wires the store to the global stream: progress updates, and a pack reload when the catalogue changes. */
 export function connectCatalogueToEvents(): () => void {
   const offs = [
-    onGlobalEvent('process_hits', (p) => useCatalogue.getState().setProgress(p)),
+    onGlobalEvent('process_hits', (p) => {
+      const was = useCatalogue.getState().progress;
+      useCatalogue.getState().setProgress(p);
+      // spec §4's hits progress update: said when downloading or processing starts or ends
+      // (not at every hit, and not over a running game, whose news matters more)
+      if (was && hitStatus(was) !== hitStatus(p) && !window.location.pathname.startsWith('/game/')) notify.hitsProgress(p);
+    }),
     onGlobalEvent('hits_changed', () => {
       if (useCatalogue.getState().packsLoaded) void useCatalogue.getState().loadPacks();
     }),

@@ -3,10 +3,11 @@ import { isYou, notify, type Who } from '../a11y/notify.ts';
 import { showError } from '../errors.ts';
 import { i18next } from '../i18n.ts';
 import { useSession } from './session.ts';
-import type { GamePayload, GameState, PlayerPayload } from '../../../shared/protocol/game.ts';
+import type { GamePayload, GameState, PlayerPayload, Settings } from '../../../shared/protocol/game.ts';
 import type { ErrorBody } from '../../../shared/protocol/common.ts';
 import { roomStateToPayload, type RoomEvent, type RoomEventPlayer, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
 import { gameClock, phaseMs } from './game-clock.ts';
+import { localActor } from '../routes/game/game-logic.ts';
 
 /**
  * The game screen's state (only lazily loaded code imports this module): the
@@ -37,6 +38,8 @@ export type Sender = <K extends RoomMessageName>(type: K, payload: RoomMessageIn
 interface Before {
   state: GameState;
   players: RoomEventPlayer[];
+  /** The settings (a GamePayload has them among its own fields). */
+  settings: Settings | null;
 }
 
 export interface GameStoreState {
@@ -115,6 +118,68 @@ export const useGame = create<GameStoreState>()((set, get) => {
     notify.notification(w.you ? i18next.t('game.announce.turn_you') : i18next.t('game.announce.turn_other', { name: turn.name }), { toast: false });
   };
 
+  /** How the confirmation of `turn`'s answer ended (`by`: the confirmer), before the next turn is announced. */
+  const announceAnswer = (turn: RoomEventPlayer, cause: RoomEvent['data']['cause'], by: RoomEventPlayer | undefined): void => {
+    if (cause !== 'confirmed' && cause !== 'rejected' && cause !== 'timeout' && cause !== 'absent') return;
+    const key = `game.announce.answer_${cause}`;
+    const owner = who(turn);
+    const confirmer = by ? who(by) : null;
+    const variant = confirmer?.you ? '_by_you' : owner.you ? '_you' : '';
+    notify.notification(i18next.t(key + variant, { name: owner.name, by: confirmer?.name ?? '' }), { toast: false });
+  };
+
+  /** Players who lost their connection or came back (not in Local games, whose seats share one screen). */
+  const announceConnections = (was: readonly RoomEventPlayer[], now: readonly RoomEventPlayer[]): void => {
+    if (get().game?.mode === 'Local') return;
+    for (const p of now) {
+      const old = was.find((q) => q.id === p.id);
+      if (!old || p.virtual || old.connected === p.connected || who(p).you) continue;
+      notify.notification(i18next.t(p.connected ? 'game.announce.connection_back' : 'game.announce.connection_lost', { name: p.name }), { toast: false });
+    }
+  };
+
+  /** Local games ask the seats one by one whether to intercept: who is asked now, said once per seat. */
+  let askedLocal: string | null = null;
+  const askLocalInterceptor = (): void => {
+    const g = get().game;
+    if (!g || g.mode !== 'Local' || g.state !== 'Intercepting') {
+      askedLocal = null;
+      return;
+    }
+    const seat = localActor(g);
+    const turn = g.players.find((p) => p.turn_player);
+    if (!seat || !turn || seat.id === askedLocal || seat.state !== 'Intercepting') return;
+    askedLocal = seat.id;
+    notify.notification(i18next.t('game.announce.intercept_local', { name: seat.name, turn: turn.name }), { toast: false });
+  };
+
+  /** Card clue mode: the new card, which someone reads aloud to the turn player. */
+  const announceClue = (clue: RoomEvent['data']['clue']): void => {
+    if (!clue) return;
+    const key = clue.belongs_to ? 'game.announce.clue_belongs_to' : 'game.announce.clue';
+    notify.notification(i18next.t(key, { title: clue.title, artist: clue.artist, belongs_to: clue.belongs_to }), { toast: false });
+  };
+
+  /** What the creator changed in the settings, each as its label and new value. */
+  const announceSettings = (was: Settings | null, now: Settings): void => {
+    const t = (key: string, params?: Record<string, unknown>) => i18next.t(key, params ?? {});
+    const changes: string[] = [];
+    const numbers = ['goal', 'start_tokens', 'hit_duration', 'guess_timeout', 'intercept_timeout', 'confirm_timeout'] as const;
+    for (const k of numbers) {
+      if (was && was[k] === now[k]) continue;
+      const off = now[k] === 0 && k.endsWith('_timeout');
+      changes.push(`${t(`game.settings.${k}`)}: ${off ? t('game.announce.no_limit') : now[k]}`);
+    }
+    if (!was || was.clue_mode !== now.clue_mode) changes.push(`${t('game.settings.clue_mode')}: ${t(`game.settings.clue_${now.clue_mode}`)}`);
+    if (!was || was.packs.length !== now.packs.length || was.packs.some((id, i) => id !== now.packs[i])) {
+      changes.push(`${t('game.settings.packs')}: ${now.packs.length}`);
+    }
+    if (changes.length === 0) return;
+    const creator = get().game?.players.find((p) => p.creator);
+    const mine = !!creator && who(creator).you;
+    notify.notification(t(mine ? 'game.announce.settings_changed_you' : 'game.announce.settings_changed', { changes: changes.join('; ') }), { toast: false });
+  };
+
   return {
     gameId: null,
     game: null,
@@ -128,6 +193,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
 
     reset(gameId) {
       before = null;
+      askedLocal = null;
       gameClock.reset();
       set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null });
     },
@@ -150,7 +216,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
       const converted = toGamePayload(raw);
       if (!converted) return;
       const { game, seq } = converted;
-      before ??= { state: game.state, players: game.players };
+      before ??= { state: game.state, players: game.players, settings: game };
       // a deadline in the state was armed at some moment before now: a bound for the server's clock
       if (game.deadline !== null) gameClock.seen(game.deadline, phaseMs(game, game.state));
       // the first snapshot sets the sequence; events up to it are history
@@ -161,7 +227,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
       const { seq, game } = get();
       if (event.seq <= seq) return;
       set({ seq: event.seq });
-      const prev: Before = before ?? { state: game?.state ?? 'Open', players: game?.players ?? [] };
+      const prev: Before = before ?? { state: game?.state ?? 'Open', players: game?.players ?? [], settings: game ?? null };
       const data = event.data;
       // events are sent once, as they happen: a deadline in one was armed just now (game-clock.ts)
       if (data.deadline !== undefined && game) gameClock.armed(data.deadline, phaseMs(game, data.state ?? game.state));
@@ -178,19 +244,25 @@ export const useGame = create<GameStoreState>()((set, get) => {
           return;
         case 'guess':
           // the turn player's placement is free; an interceptor's slot costs a token
-          if (first) notify.guessed(who(first), first.guess, !!first.guess && !first.turn_player);
+          if (first) {
+            const missed = data.cause === 'timeout' || data.cause === 'absent' ? data.cause : undefined;
+            notify.guessed(who(first), first.guess, !!first.guess && !first.turn_player, missed);
+          }
           before = { ...prev, players: replacePlayers(prev.players, changed) };
+          askLocalInterceptor();
           return;
         case 'skip':
           if (first && data.hit) notify.skippedHit(who(first), data.hit);
           before = { ...prev, players: replacePlayers(prev.players, changed) };
+          announceClue(data.clue);
           return;
         case 'claim':
           if (first && data.hit) notify.claimedHit(who(first), data.hit);
           before = { ...prev, players: replacePlayers(prev.players, changed) };
           return;
         case 'update':
-          notify.notification(i18next.t('game.announce.settings_changed'), { toast: false });
+          if (data.settings) announceSettings(prev.settings, data.settings);
+          before = { ...prev, settings: data.settings ?? prev.settings };
           return;
         case 'change_state':
           break;
@@ -198,33 +270,49 @@ export const useGame = create<GameStoreState>()((set, get) => {
       // change_state: the seats are the state's, which the patch before this event brought
       const state = data.state ?? prev.state;
       const players = get().game?.players ?? prev.players;
-      before = { state, players };
+      before = { ...prev, state, players };
       if (event.final) return; // the game was deleted; the room closes next
+      announceConnections(prev.players, players);
       if (prev.state === 'Open' && state === 'Guessing') {
         notify.gameStarted();
         set({ ended: null, choice: null });
         announceTurn(players);
+        announceClue(data.clue);
         return;
       }
       if (state === 'Intercepting' && prev.state === 'Guessing') {
         const turn = players.find((p) => p.turn_player);
         const mine = players.find((p) => p.state === 'Intercepting' && who(p).you);
         if (turn && mine) notify.notification(i18next.t('game.announce.intercept_you', { name: turn.name }), { toast: false });
+        askLocalInterceptor();
         return;
       }
-      if (state === 'Confirming' && prev.state !== 'Confirming') {
-        // the outcome interrupts: the last guess, queued just before, is read as part of it (announcer.ts); the reveal follows
-        notify.scored(data.last_scored ? who(data.last_scored) : null);
-        if (data.hit) notify.hitRevealed(data.hit);
+      if (state === 'Confirming') {
         const turn = players.find((p) => p.turn_player);
         const confirmer = players.find((p) => p.state === 'Confirming');
-        const { game: g } = get();
-        if (turn && confirmer && (who(confirmer).you || g?.mode === 'Local')) {
+        const asked = prev.players.find((p) => p.state === 'Confirming');
+        if (prev.state !== 'Confirming') {
+          // the outcome interrupts: the last guess, queued just before, is read as part of it (announcer.ts); the reveal follows
+          notify.scored(data.last_scored ? who(data.last_scored) : null);
+          if (data.hit) notify.hitRevealed(data.hit);
+        } else if (!confirmer || confirmer.id === asked?.id) {
+          return;
+        }
+        // asked to confirm: after the reveal, or when the one asked before is gone
+        if (turn && confirmer && (who(confirmer).you || get().game?.mode === 'Local')) {
           notify.notification(i18next.t('game.announce.confirm', { name: turn.name }), { toast: false });
         }
         return;
       }
       if (state === 'Open' && prev.state !== 'Open') {
+        if (data.cause === 'stopped') {
+          // stopped, not won: no result and no end dialog
+          const by = data.by ? who(data.by) : null;
+          const text = by?.you ? i18next.t('game.announce.stopped_you') : i18next.t('game.announce.stopped', { name: by?.name ?? '' });
+          notify.notification(text, { interrupt: true, toast: by?.you ? false : 'info' });
+          set({ ended: null, choice: null });
+          return;
+        }
         const winner = data.winner ?? null;
         notify.gameEnded(winner ? who(winner) : null);
         if (data.hit) notify.hitRevealed(data.hit);
@@ -232,18 +320,26 @@ export const useGame = create<GameStoreState>()((set, get) => {
         return;
       }
       if (state === 'Guessing' && prev.state !== 'Guessing') {
-        // spec §4: Confirming → Guessing with the turn player's tokens up = a token received
         const oldTurn = prev.players.find((p) => p.turn_player);
         const now = oldTurn && players.find((p) => p.id === oldTurn.id);
+        if (prev.state === 'Confirming' && oldTurn) announceAnswer(oldTurn, data.cause, data.by);
+        // spec §4: Confirming → Guessing with the turn player's tokens up = a token received
         if (prev.state === 'Confirming' && oldTurn && now && now.tokens > oldTurn.tokens) notify.tokenReceived(who(now));
         set({ choice: null });
         announceTurn(players);
+        announceClue(data.clue);
         return;
       }
-      if (state === 'Guessing' && prev.players.find((p) => p.turn_player)?.id !== players.find((p) => p.turn_player)?.id) {
-        // the turn passed without a reveal (time out, the turn player left)
+      const oldTurn = prev.players.find((p) => p.turn_player);
+      if (state === 'Guessing' && oldTurn?.id !== players.find((p) => p.turn_player)?.id) {
+        // the turn passed without a reveal: time out (an absent turn player was just announced, one who left too)
+        if (oldTurn && data.cause === 'timeout') {
+          const w = who(oldTurn);
+          notify.notification(i18next.t(w.you ? 'game.announce.guess_timeout_you' : 'game.announce.guess_timeout', { name: w.name }), { toast: false });
+        }
         set({ choice: null });
         announceTurn(players);
+        announceClue(data.clue);
       }
     },
 

@@ -3,6 +3,8 @@ import type { GamePayload, GameSummary } from '../../../shared/protocol/game.ts'
 import { summarizeGame } from '../../../shared/rules/views.ts';
 import { listGames } from '../net/games.ts';
 import { onGlobalEvent, onGlobalStreamOpen } from '../net/events.ts';
+import { notify } from '../a11y/notify.ts';
+import { useSession } from './session.ts';
 
 /**
  * The lobby's list of games: loaded with `GET /api/games/`, then kept current by
@@ -18,6 +20,9 @@ export interface LobbyState {
   loaded: boolean;
   /** The last load failed with this error. */
   error: unknown;
+  /** The lobby is on screen: games created and closed by others are announced (spec §4). */
+  announce: boolean;
+  setAnnounce(on: boolean): void;
   load(): Promise<void>;
   /** Adds a game or replaces its line (keeps the row's place). */
   upsert(game: LobbyGame): void;
@@ -31,6 +36,11 @@ export const useLobby = create<LobbyState>()((set) => ({
   games: [],
   loaded: false,
   error: null,
+  announce: false,
+
+  setAnnounce(announce) {
+    set({ announce });
+  },
 
   async load() {
     loading?.abort();
@@ -76,9 +86,20 @@ export const useLobby = create<LobbyState>()((set) => ({
 export function connectLobbyToEvents(): () => void {
   const { upsert, remove, load } = useLobby.getState();
   const offs = [
-    onGlobalEvent('create_game', (game) => upsert(summarizeGame(game))),
+    onGlobalEvent('create_game', (game) => {
+      const summary = summarizeGame(game);
+      const known = useLobby.getState().games.some((g) => g.id === summary.id);
+      upsert(summary);
+      // one's own new game opens at once; nobody needs to hear of it
+      const me = useSession.getState().user?.id;
+      if (useLobby.getState().announce && !known && !game.players.some((p) => p.id === me)) notify.gameCreated(summary.creator);
+    }),
     onGlobalEvent('game_summary', (summary) => upsert(summary)),
-    onGlobalEvent('remove_game', (id) => remove(id)),
+    onGlobalEvent('remove_game', (id) => {
+      const gone = useLobby.getState().games.find((g) => g.id === id);
+      remove(id);
+      if (gone && useLobby.getState().announce) notify.gameRemoved(gone.creator);
+    }),
     onGlobalStreamOpen((reconnected) => {
       if (reconnected) void load();
     }),

@@ -70,8 +70,9 @@ export default function GameScreen() {
     if (status === 'connected' && (was === 'reconnecting' || was === 'lost')) notify.notification(t('game.reconnected'), { toast: false });
     if (status === 'lost') notify.notification(t('game.lost'), { toast: false, interrupt: true });
     // spec §4: when no real player is left the game is deleted; back to the lobby
+    // (not for the player whose own leaving deleted it: "You left the game." says it all)
     if (status === 'gone') {
-      notify.notification(t('game.gone'), { toast: 'warning', interrupt: true });
+      if (useGame.getState().lastAction !== 'leave') notify.notification(t('game.gone'), { toast: 'warning', interrupt: true });
       void navigate('/');
     }
   }, [status, t, navigate]);
@@ -180,7 +181,8 @@ function ConnectionBanner({ status, onRetry }: { status: string; onRetry: () => 
   if (status !== 'reconnecting' && status !== 'lost') return null;
   const reconnecting = status === 'reconnecting';
   return (
-    <Alert.Root status={reconnecting ? 'warning' : 'error'} role="status" alignItems="center">
+    // no live region: the change is announced once, assertively, by the screen (a status role would read it twice)
+    <Alert.Root status={reconnecting ? 'warning' : 'error'} alignItems="center">
       {reconnecting ? <Spinner size="sm" aria-hidden="true" /> : <Alert.Indicator />}
       <Alert.Content>
         <Alert.Title>{t(reconnecting ? 'game.reconnecting' : 'game.lost')}</Alert.Title>

@@ -170,7 +170,8 @@ export function HitSection() {
                 <Menu.Content minW="14rem">
                   {candidates.map(({ player, enabled }) => (
                     <Menu.Item key={player.id} value={player.id} disabled={!enabled}>
-                      {t('game.hit.claim_item', { name: player.name, tokens: t('count.tokens', { count: player.tokens }) })}
+                      {/* a disabled seat says why: only the turn player may claim (rules A3) */}
+                      {t(enabled ? 'game.hit.claim_item' : 'game.hit.claim_item_not_turn', { name: player.name, tokens: t('count.tokens', { count: player.tokens }) })}
                     </Menu.Item>
                   ))}
                 </Menu.Content>

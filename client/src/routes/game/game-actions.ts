@@ -133,7 +133,7 @@ export function stepSlot(delta: 1 | -1): void {
   const c = current();
   if (!c) return;
   const model = guessModel(c.game, c.perspective);
-  if (model.phase !== 'guessing' && model.phase !== 'intercepting') return blocked('errors.cannot_guess');
+  if (model.phase !== 'guessing' && model.phase !== 'intercepting') return blocked('game.guess.cannot_choose');
   const next = stepChoice(model, useGame.getState().choice, delta);
   useGame.getState().setChoice(next);
   announceChoice(next);

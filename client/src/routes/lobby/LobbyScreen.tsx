@@ -27,6 +27,12 @@ export function LobbyScreen() {
     void load();
   }, [load, user?.id]);
 
+  // while the lobby is on screen, others' new and closed games are announced
+  useEffect(() => {
+    useLobby.getState().setAnnounce(true);
+    return () => useLobby.getState().setAnnounce(false);
+  }, []);
+
   useShortcuts(
     {
       create_public: () => void create('Public'),

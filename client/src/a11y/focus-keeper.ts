@@ -1,0 +1,100 @@
+/**
+ * Keeps the focus near where it was when the focused element goes away: a
+ * button removed or disabled by a state change (a submitted guess, a claim
+ * that spent the last tokens, a local game's "Add player" once it starts) or a
+ * whole page swapped by a navigation. The browser drops the focus to the
+ * page's body then, so a screen reader says nothing and the next Tab starts
+ * from the top of the page.
+ *
+ * The focus goes to the heading of the nearest part of the page that is still
+ * there (the guess panel's heading, say); when the whole page changed, to the
+ * new page's main heading (or, until that has loaded, the main region, and
+ * the heading once it appears). Dialogs are left alone: they return the focus
+ * themselves. A focus the user moved away (a click on the page's background)
+ * is not a loss: its element is still there and enabled.
+ */
+
+/** A new page's main heading takes the focus from the main region this long after the page changed, ms. */
+const PAGE_HEADING_WAIT_MS = 3000;
+const HEADINGS = 'h1, h2, h3';
+// dialogs and menus return the focus themselves
+const DIALOGS = '[role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]';
+
+export function installFocusKeeper(doc: Document = document): () => void {
+  if (typeof MutationObserver === 'undefined') return () => undefined;
+  /** The element that last had the focus, then its ancestors, as they were then. */
+  let path: Element[] = [];
+  /** Until when a main heading appearing in the main region takes the focus from it. */
+  let headingDue = 0;
+
+  const onFocusIn = (e: FocusEvent): void => {
+    if (!(e.target instanceof Element)) return;
+    const chain: Element[] = [];
+    for (let n: Element | null = e.target; n; n = n.parentElement) chain.push(n);
+    path = chain;
+  };
+
+  const gone = (el: Element): boolean => !el.isConnected || (el as HTMLButtonElement).disabled === true;
+
+  const check = (): void => {
+    const active = doc.activeElement;
+    const main = doc.getElementById('main');
+    if (main && active === main && Date.now() < headingDue) {
+      const heading = main.querySelector('h1');
+      if (heading) {
+        headingDue = 0;
+        focusHeading(heading);
+      }
+      return;
+    }
+    const last = path[0];
+    if (!last || !gone(last)) return;
+    if (active && active !== doc.body && active !== last) return;
+    if (path.some((n) => n.matches(DIALOGS))) return;
+    const kept = path.find((n) => n.isConnected && n !== last);
+    if (!kept || !main) return;
+    if (kept.contains(main) || kept === main) {
+      // the page changed: its heading, or the main region until the heading is there
+      const heading = main.querySelector('h1');
+      if (heading) focusHeading(heading);
+      else {
+        main.focus();
+        headingDue = Date.now() + PAGE_HEADING_WAIT_MS;
+      }
+      return;
+    }
+    for (let n: Element | null = kept; n && n !== main; n = n.parentElement) {
+      const heading = n.querySelector(HEADINGS);
+      if (heading) {
+        focusHeading(heading);
+        return;
+      }
+    }
+    main.focus();
+  };
+
+  let frame = 0;
+  const observer = new MutationObserver(() => {
+    check();
+    // a disabled button keeps the focus until the browser's next rendering step drops it
+    if (typeof requestAnimationFrame !== 'undefined' && frame === 0) {
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        check();
+      });
+    }
+  });
+  observer.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
+  doc.addEventListener('focusin', onFocusIn, true);
+  return () => {
+    observer.disconnect();
+    doc.removeEventListener('focusin', onFocusIn, true);
+    if (frame !== 0 && typeof cancelAnimationFrame !== 'undefined') cancelAnimationFrame(frame);
+  };
+}
+
+/** Focuses a heading, which takes the focus only from a script (tabindex -1), not from Tab. */
+function focusHeading(heading: Element): void {
+  if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+  (heading as HTMLElement).focus();
+}

@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { installFocusKeeper } from '../../client/src/a11y/focus-keeper.ts';
+
+/** Lets the keeper's mutation observer (a microtask) and its animation-frame check run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 40));
+
+let uninstall: () => void = () => undefined;
+beforeEach(() => {
+  document.body.innerHTML = `
+    <header><button id="menu">Menu</button></header>
+    <main id="main" tabindex="-1">
+      <h1>Game</h1>
+      <section id="panel"><h2 id="panel-heading">Your turn</h2><div id="controls"><button id="submit">Submit guess</button></div></section>
+      <section id="actions"><h2 id="actions-heading">Actions</h2><button id="claim">Claim</button><button id="skip">Skip</button></section>
+    </main>
+    <div role="dialog" id="dialog"><button id="close">Close</button></div>`;
+  uninstall = installFocusKeeper();
+});
+afterEach(() => uninstall());
+
+const byId = (id: string) => document.getElementById(id) as HTMLElement;
+
+describe('focus keeper', () => {
+  it('a removed control gives the focus to the heading of the part of the page that is still there', async () => {
+    byId('submit').focus();
+    byId('controls').remove();
+    await settle();
+    expect(document.activeElement?.id).toBe('panel-heading');
+    // the heading takes focus from scripts only, not as a Tab stop
+    expect(byId('panel-heading').getAttribute('tabindex')).toBe('-1');
+  });
+
+  it('a control that becomes disabled does the same', async () => {
+    byId('claim').focus();
+    (byId('claim') as HTMLButtonElement).disabled = true;
+    // jsdom keeps the focus on a disabled button; browsers drop it to the body at their next rendering step
+    byId('claim').blur();
+    await settle();
+    expect(document.activeElement?.id).toBe('actions-heading');
+  });
+
+  it('a new page: the main heading, or the main region until the heading is there', async () => {
+    byId('submit').focus();
+    const main = byId('main');
+    main.replaceChildren(Object.assign(document.createElement('p'), { textContent: 'Loading…' }));
+    await settle();
+    expect(document.activeElement).toBe(main);
+    const h1 = Object.assign(document.createElement('h1'), { textContent: 'Lobby' });
+    main.append(h1);
+    await settle();
+    expect(document.activeElement).toBe(h1);
+  });
+
+  it('leaves a focus the user moved away, and dialogs, alone', async () => {
+    byId('skip').focus();
+    byId('skip').blur();
+    byId('panel').append(document.createElement('span'));
+    await settle();
+    expect(document.activeElement).toBe(document.body);
+
+    byId('close').focus();
+    byId('dialog').remove();
+    await settle();
+    expect(document.activeElement).toBe(document.body);
+  });
+
+  it('does nothing once uninstalled', async () => {
+    uninstall();
+    byId('submit').focus();
+    byId('controls').remove();
+    await settle();
+    expect(document.activeElement).toBe(document.body);
+  });
+});
