@@ -36,3 +36,11 @@ const pick = (words: readonly string[]): string => words[randomInt(words.length)
 export function petName(): string {
   return `${pick(ADVERBS)}-${pick(ADJECTIVES)}-${pick(NOUNS)}`;
 }
+
+const WORDS = [new Set<string>(ADVERBS), new Set<string>(ADJECTIVES), new Set<string>(NOUNS)];
+
+/** Whether `name` (lower case) is shaped like a guest name: an adverb, adjective and noun of the lists. */
+export function isPetName(name: string): boolean {
+  const parts = name.split('-');
+  return parts.length === 3 && parts.every((w, i) => WORDS[i]!.has(w));
+}

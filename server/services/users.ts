@@ -3,8 +3,8 @@ import { argon2id, hash as argonHash, needsRehash, verify as argonVerify } from 
 import type { Config } from '../config.ts';
 import { isoNow, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
-import { PasswordSchema, UsernameSchema, type Permissions } from '../../shared/protocol/users.ts';
-import { petName } from './pet-names.ts';
+import { NewUsernameSchema, PasswordSchema, type Permissions } from '../../shared/protocol/users.ts';
+import { isPetName, petName } from './pet-names.ts';
 
 /**
  * Users, guests and sessions (api.md Part A B2-B4, Part B §2). No Express here: the
@@ -287,7 +287,9 @@ export class UsersService {
     }
   }
 
+  /** A registered name, or one shaped like a guest's ("gladly-brave-otter": guests' names are theirs). */
   private async nameTaken(nameKey: string): Promise<boolean> {
+    if (isPetName(nameKey)) return true;
     const row = await this.db.selectFrom('users').select('id').where('name_key', '=', nameKey).executeTakeFirst();
     return row !== undefined;
   }
@@ -389,7 +391,7 @@ export class UsersService {
 
   /** Creates an account (CLI `users create`). Name and password follow the same rules as registration. */
   async createAccount(name: string, password: string, permissions: number = DEFAULT_PERMISSIONS, now: Instant = Date.now()): Promise<AdminResult<AccountInfo>> {
-    const parsedName = UsernameSchema.safeParse(name);
+    const parsedName = NewUsernameSchema.safeParse(name);
     if (!parsedName.success) return { ok: false, message: `username ${parsedName.error.issues[0]?.message ?? 'is invalid'}` };
     const parsedPassword = PasswordSchema.safeParse(password);
     if (!parsedPassword.success) return { ok: false, message: `password ${parsedPassword.error.issues[0]?.message ?? 'is invalid'}` };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GAME_ID_PATTERN } from '../rules/constants.ts';
+import { hasControlCharacter, hasDeceptiveFormat, hasVisibleCharacter } from '../rules/names.ts';
 import type { RuleError } from '../rules/types.ts';
 
 /**
@@ -29,7 +30,6 @@ export const GameIdSchema = z.string().regex(GAME_ID_PATTERN, { error: 'must be 
 /** A count or length: a whole number ≥ 0. */
 export const CountSchema = z.int().min(0);
 
-const CONTROL_CHARACTERS = /\p{Cc}/u;
 
 /**
  * A user-typed text: trimmed, `min..max` characters long, no control characters
@@ -41,7 +41,18 @@ export function boundedText(min: number, max: number) {
     .trim()
     .min(min)
     .max(max)
-    .refine((s) => !CONTROL_CHARACTERS.test(s), { error: 'must not contain control characters' });
+    .refine((s) => !hasControlCharacter(s), { error: 'must not contain control characters' });
+}
+
+/**
+ * A name a person chooses for others to see (an account, a Local player):
+ * boundedText, without direction overrides or invisible spaces, and with
+ * something visible in it.
+ */
+export function personName(min: number, max: number) {
+  return boundedText(min, max)
+    .refine((s) => !hasDeceptiveFormat(s), { error: 'must not contain invisible or text-direction characters' })
+    .refine((s) => hasVisibleCharacter(s), { error: 'must contain a visible character' });
 }
 
 /** Every error body (rules.md A2): a stable snake_case code (an i18n key too) and Part B's English text. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, MAX_PLAYERS, MAX_TOKENS, NAME_MAX, NAME_MIN, type NumericSetting } from '../rules/constants.ts';
 import { CLUE_MODES, EVENT_CAUSES, GAME_MODES, GAME_STATES, PLAYER_STATES } from '../rules/types.ts';
-import { boundedText, CountSchema, GameIdSchema, UuidSchema } from './common.ts';
+import { CountSchema, GameIdSchema, personName, UuidSchema } from './common.ts';
 
 /**
  * Games on the wire: the payloads the engine's views produce (shared/rules/views.ts)
@@ -213,7 +213,7 @@ export const ConfirmBodySchema = z.strictObject({
 });
 
 /** A local (virtual) player's name (`PATCH /api/games/{id}/join/{name}`): trimmed, 1..32 characters. */
-export const LocalPlayerNameSchema = boundedText(NAME_MIN, NAME_MAX);
+export const LocalPlayerNameSchema = personName(NAME_MIN, NAME_MAX);
 
 export type SettingsUpdate = z.output<typeof SettingsUpdateSchema>;
 export type SettingsUpdateInput = z.input<typeof SettingsUpdateSchema>;

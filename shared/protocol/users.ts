@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedText, UuidSchema } from './common.ts';
+import { boundedText, personName, UuidSchema } from './common.ts';
 
 /**
  * Users and sessions on the wire (api.md Part A B2-B4, Part B §1.2 and §2.2).
@@ -7,8 +7,14 @@ import { boundedText, UuidSchema } from './common.ts';
  * on a player it means "local, name-only player".
  */
 
-/** An account name: trimmed, 3..32 characters, no control characters (uniqueness is the database's job). */
+/** An account name as typed to log in: trimmed, 3..32 characters, no control characters. */
 export const UsernameSchema = boundedText(3, 32);
+
+/**
+ * A new account's name: a UsernameSchema that is also a personName (no
+ * invisible or direction characters); uniqueness is the database's job.
+ */
+export const NewUsernameSchema = personName(3, 32);
 
 /** A password: 8..256 characters, taken as typed (never trimmed); the cap bounds the hashing work. */
 export const PasswordSchema = z.string().min(8).max(256);
@@ -21,7 +27,7 @@ export const LoginBodySchema = z.object({
 
 /** `POST /api/users/register` body; `altcha_token` only matters when a captcha is configured. */
 export const RegisterBodySchema = z.object({
-  username: UsernameSchema,
+  username: NewUsernameSchema,
   password: PasswordSchema,
   altcha_token: z.string().max(4096).optional(),
 });

@@ -5,6 +5,7 @@ import { Rng, seedFrom } from './rng.ts';
 import { applySettingsPatch, defaultSettings } from './settings.ts';
 import { hitKey, isCorrect, slotsFor } from './slots.ts';
 import { clueOf, hitPayload, playerPayload } from './views.ts';
+import { isCleanName } from './names.ts';
 import type {
   Action,
   ActionContext,
@@ -405,7 +406,7 @@ const HANDLERS: Handlers = {
     const name = a.name.trim();
     // characters, not UTF-16 units: 32 emoji are a valid name
     const length = [...name].length;
-    if (length < NAME_MIN || length > NAME_MAX) fail('name_invalid');
+    if (length < NAME_MIN || length > NAME_MAX || !isCleanName(name)) fail('name_invalid');
     if (g.players.some((p) => p.name.toLocaleLowerCase() === name.toLocaleLowerCase())) fail('name_taken');
     if (g.players.length >= MAX_PLAYERS) fail('game_full');
     const p = newPlayer(s.rng.uuid(), name, true, false);

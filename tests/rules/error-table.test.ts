@@ -725,7 +725,7 @@ describe('§16 audio (audioAccess)', () => {
 
 describe('A10: players and local names', () => {
   const full = err(409, 'game_full', 'the game is full (at most 10 players)');
-  const invalid = err(400, 'name_invalid', 'the player name must be 1 to 32 characters long');
+  const invalid = err(400, 'name_invalid', 'the player name must be 1 to 32 characters long, with no control or invisible characters');
   const taken = err(409, 'name_taken', 'a player with this name is already part of this game');
 
   it('an 11th player → 409 game_full', () => {
@@ -746,6 +746,12 @@ describe('A10: players and local names', () => {
     for (const name of ['', '   ', '\t\n', 'x'.repeat(33), ` ${'y'.repeat(33)} `]) {
       expectError(g, { type: 'join_local', by: ALICE, name }, invalid);
     }
+    // control, text-direction and invisible characters: a name must read as it looks
+    for (const name of ['x\u0000y', 'a\tb', 'line\nbreak', 'esc\u001b', 'del\u007f', 'ad\u202emin', '\u200b\u200b', 'a\u2066b', 'B\ufeffob']) {
+      expectError(g, { type: 'join_local', by: ALICE, name }, invalid);
+    }
+    // the joiners emoji and some scripts need stay allowed
+    expect(act(g, { type: 'join_local', by: ALICE, name: '👩\u200d🎤 Ana' }).game.players).toHaveLength(2);
     // the bounds themselves are fine, after trimming
     expect(act(g, { type: 'join_local', by: ALICE, name: 'z' }).game.players).toHaveLength(2);
     const long = act(g, { type: 'join_local', by: ALICE, name: `  ${'z'.repeat(32)}  ` }).game;

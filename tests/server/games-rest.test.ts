@@ -857,6 +857,10 @@ describe('the error table (rules.md §16) over HTTP', () => {
     expectError(await alice.request('PATCH', `${l}/join/%20ROBO%20`), 'name_taken');
     expectError(await alice.request('PATCH', `${l}/join/%20%20`), 'name_invalid');
     expectError(await alice.request('PATCH', `${l}/join/${'x'.repeat(33)}`), 'name_invalid');
+    // the path's name is checked as the room's join_local checks it: no control or invisible characters
+    for (const name of ['x%00y', 'a%09b', 'n%0Al', 'esc%1B', '%E2%80%8B%E2%80%8B', 'ad%E2%80%AEmin']) {
+      expectError(await alice.request('PATCH', `${l}/join/${name}`), 'name_invalid');
+    }
     expectOk(await alice.request('PATCH', `${l}/start`), 'started game');
     const ghost = randomUUID();
     expectError(await alice.request('POST', `${l}/guess/${ghost}`, { id: 1 }), 'player_not_found');

@@ -388,12 +388,26 @@ describe('register, login, logout, delete', () => {
     expect(b.user.virtual).toBe(true);
   });
 
+  it('keeps guest-shaped names for guests: nobody registers as another guest looks', async () => {
+    const b = await guest(app);
+    for (const username of ['boldly-silver-quokka', 'Gladly-Brave-Otter']) {
+      const res = await b.fetch('/api/users/register', { method: 'POST', json: { username, password: 'another password' } });
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ type: 'error', code: 'username_taken', message: 'username is already in use' });
+    }
+    // words outside the lists, or another shape, are ordinary names
+    const ok = await b.fetch('/api/users/register', { method: 'POST', json: { username: 'boldly-silver-dragon', password: 'another password' } });
+    expect(ok.status).toBe(200);
+  });
+
   it('validates username and password, naming the field', async () => {
     const b = await guest(app);
     const cases: [unknown, string][] = [
       [{ username: 'ab', password: 'long enough pw' }, 'username'],
       [{ username: 'x'.repeat(33), password: 'long enough pw' }, 'username'],
       [{ username: 'bell\u0007name', password: 'long enough pw' }, 'username'],
+      [{ username: 'ad\u202emin', password: 'long enough pw' }, 'username'],
+      [{ username: '\u200b\u200b\u200b', password: 'long enough pw' }, 'username'],
       [{ username: 'Carol', password: 'short' }, 'password'],
       [{ username: 'Carol', password: 'p'.repeat(257) }, 'password'],
       [{ username: 'Carol' }, 'password'],
