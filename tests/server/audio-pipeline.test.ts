@@ -369,14 +369,18 @@ describe('the pipeline with local sources', () => {
     header.write('data', 36);
     header.writeUInt32LE(seconds * 8000, 40);
     writeFileSync(long, Buffer.concat([header, Buffer.alloc(seconds * 8000, 0x80)]));
+    // an HLS playlist naming a real audio file of the server: never followed
+    const playlist = join(inputs, 'playlist.mp3');
+    writeFileSync(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:3.0,\nfile://${src.short!}\n#EXT-X-ENDLIST\n`);
     const cases: Array<[string, string, number, RegExp]> = [
       ['text', text, 0, /^not an audio file/],
       ['empty', empty, 0, /^the source file is empty$/],
       ['hours', long, 0, /^the audio is too long \(2 h 0 min; the limit is 30 min\)$/],
       ['past end', src.short!, 30, /^the playback offset \(30 s\) is past the end of the audio \(3 s long\)$/],
       ['silence', src.silence!, 0, /^the audio is silent/],
-      ['picture', join(inputs, 'cover.png'), 0, /^not an audio file \(it has no audio stream\)$/],
+      ['picture', join(inputs, 'cover.png'), 0, /^not an audio file \(not in an audio format\)$/],
       ['missing', join(inputs, 'no-such-file.mp3'), 0, /^the source file is missing$/],
+      ['playlist', playlist, 0, /^not an audio file \(not in an audio format\)$/],
     ];
     const ids: string[] = [];
     for (const [, file, offset] of cases) {

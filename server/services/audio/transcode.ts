@@ -104,6 +104,15 @@ async function ffmpeg(ctx: FfmpegContext, args: string[], what: string): Promise
   return r;
 }
 
+/**
+ * The demuxers a source may be read with: audio files and the containers audio
+ * comes in. Given before every `-i` of a source, so ffmpeg never reads one as a
+ * playlist or script (HLS, concat…), which would open other files of the
+ * server (a "song" that is an HLS playlist naming a local file would otherwise
+ * be processed into playable audio), nor as images or devices.
+ */
+const SOURCE_FORMATS = ['-format_whitelist', 'mp3,ogg,wav,flac,aac,mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,aiff,caf,w64,wv,ape,asf,au,amr'];
+
 /** `HH:MM:SS.xx` → seconds. */
 const hms = (h: string, m: string, s: string) => Number(h) * 3600 + Number(m) * 60 + Number(s);
 
@@ -120,11 +129,16 @@ export async function probeAudio(ctx: FfmpegContext, file: string): Promise<Prob
   if (size < 0) throw permanentError('the source file is missing');
   if (size === 0) throw permanentError('the source file is empty');
   // Without an output ffmpeg prints the input's description and exits 1; that is the answer, not a failure.
-  const r = await ffmpeg(ctx, ['-hide_banner', '-nostdin', '-i', file], 'reading the file');
+  const r = await ffmpeg(ctx, ['-hide_banner', '-nostdin', ...SOURCE_FORMATS, '-i', file], 'reading the file');
   const text = r.stderr;
   const input = /^Input #0, (.+?), from /m.exec(text);
   if (!input || !/Stream #0:\d+.*: Audio: /.test(text)) {
-    const why = input ? 'it has no audio stream' : scrub(lastLines(text.replace(/^At least one output file must be specified$/m, '')), file) || 'ffmpeg cannot read it';
+    // "Invalid argument": none of SOURCE_FORMATS matched (a picture, a playlist…)
+    const why = input
+      ? 'it has no audio stream'
+      : /: Invalid argument$/m.test(text)
+        ? 'not in an audio format'
+        : scrub(lastLines(text.replace(/^At least one output file must be specified$/m, '')), file) || 'ffmpeg cannot read it';
     throw permanentError(`not an audio file (${why})`);
   }
   const d = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(text);
@@ -160,7 +174,7 @@ function decodedSeconds(stderr: string): number | null {
 }
 
 /** Reads no further than the end of the part to serve. */
-const inputArgs = (file: string, offset: number) => ['-t', String(offset + MAX_OUTPUT_SECONDS), '-i', file];
+const inputArgs = (file: string, offset: number) => [...SOURCE_FORMATS, '-t', String(offset + MAX_OUTPUT_SECONDS), '-i', file];
 /**
  * The cut, sample-accurate: everything before the offset is decoded and dropped.
  * (Seeking the input with `-ss` is faster but not exact: after a seek in an MP3 the
@@ -231,7 +245,7 @@ export async function verifyOutput(ctx: FfmpegContext, file: string, label: stri
     () => 0,
   );
   if (size === 0) throw permanentError(`ffmpeg wrote no ${label} file`);
-  const r = await ffmpeg(ctx, ['-hide_banner', '-nostdin', '-v', 'error', '-xerror', '-i', file, '-map', '0:a:0', '-f', 'null', '-'], `checking the ${label} file`);
+  const r = await ffmpeg(ctx, ['-hide_banner', '-nostdin', '-v', 'error', '-xerror', ...SOURCE_FORMATS, '-i', file, '-map', '0:a:0', '-f', 'null', '-'], `checking the ${label} file`);
   if (r.code !== 0 || r.stderr.trim() !== '') {
     throw permanentError(`the ${label} file is not decodable (${scrub(lastLines(r.stderr), file) || `exit ${r.code ?? r.signal}`})`);
   }
