@@ -322,10 +322,11 @@ test(
             // claimed last: a claimed card may end the game before the other actions were played. From
             // then on every turn ends with a positive confirmation (+1 token), so claiming whenever three
             // tokens are there bounds the game's length; placing at the first slot alone may take long
-            const claimsSaid = async () => (await said(page)).filter((s) => s.startsWith('You claimed ')).length;
+            // (a claim that wins is read inside the interrupting "Game over", after the news it carries)
+            const claimsSaid = async () => (await said(page)).filter((s) => s.includes('You claimed ')).length;
             const before = await claimsSaid();
             await claim.click();
-            await eventually(async () => assert((await claimsSaid()) > before, 'the claim is announced'));
+            await eventually(async () => assert((await claimsSaid()) > before, `the claim is announced (heard last: ${JSON.stringify((await said(page)).slice(-3))})`));
             done.claimed = true;
           } else {
             // nothing chosen: submit is disabled and says why
