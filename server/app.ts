@@ -77,6 +77,7 @@ export function configureApp(app: Application, ctx: AppContext): void {
       hub: ctx.hub,
       gameSnapshot: (id, viewer) => gameSnapshot(id, viewer, true),
       globalInitial: (viewer) => globalInitial(ctx, viewer),
+      limit: limits.streams,
     }),
   );
   app.use(apiDocsRouter());

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { GameIdSchema } from '../../shared/protocol/common.ts';
 import type { GamePayload } from '../../shared/rules/views.ts';
 import { parseOr400 } from './errors.ts';
@@ -12,6 +12,8 @@ export interface EventsRouterDeps {
   gameSnapshot: (gameId: string, viewer: string | null) => Promise<{ seq: number; game: GamePayload } | null>;
   /** What a new global subscriber gets first: `process_hits`, then the lobby's game summaries. */
   globalInitial: (viewer: string | null) => Promise<GlobalEventEnvelope[]>;
+  /** Limits the streams one client opens (rateLimits().streams). */
+  limit: RequestHandler;
 }
 
 /** The caller as resolved by the session middleware mounted before this router. */
@@ -28,12 +30,12 @@ function viewerOf(res: Response): string | null {
 export function eventsRouter(deps: EventsRouterDeps): Router {
   const router = Router();
 
-  router.get('/events', async (req: Request, res: Response) => {
+  router.get('/events', deps.limit, async (req: Request, res: Response) => {
     const viewer = viewerOf(res);
     await deps.hub.streamGlobal(req, res, viewer, () => deps.globalInitial(viewer));
   });
 
-  router.get('/games/:id/events', async (req: Request<{ id: string }>, res: Response) => {
+  router.get('/games/:id/events', deps.limit, async (req: Request<{ id: string }>, res: Response) => {
     const id = parseOr400(res, GameIdSchema, req.params.id, 'id');
     if (id === undefined) return;
     const viewer = viewerOf(res);

@@ -51,6 +51,12 @@ export interface RateLimits {
    * when anonymous). GET, HEAD and OPTIONS pass uncounted, so it may guard a whole router.
    */
   writes: RequestHandler;
+  /**
+   * Event streams (SSE): at most so many open at once per user (per IP when
+   * anonymous), and so many opened per minute; one client cannot hold the
+   * server's sockets and file descriptors.
+   */
+  streams: RequestHandler;
 }
 
 /** Base limits (requests per window) before `RATE_LIMIT_FACTOR`. */
@@ -61,7 +67,16 @@ const LIMITS = {
   guest: { limit: 60, windowMs: 10 * 60_000 },
   search: { limit: 120, windowMs: 60_000 },
   writes: { limit: 120, windowMs: 60_000 },
+  // an EventSource reconnects by itself every few seconds while the server is away
+  streams: { limit: 120, windowMs: 60_000 },
 } as const;
+
+/**
+ * Event streams open at once (before RATE_LIMIT_FACTOR): a user has two per tab
+ * (the lobby's and a game's); anonymous readers behind one address (a party's
+ * Wi-Fi, a script) share the per-IP figure.
+ */
+const OPEN_STREAMS = { user: 32, ip: 200 } as const;
 
 /** 429 body of every limiter. */
 export const RATE_LIMITED = apiError(429, 'rate_limited', 'too many requests, please try again later');
@@ -102,8 +117,40 @@ export function rateLimits(config: Pick<Config, 'RATE_LIMIT_FACTOR'>): RateLimit
     guest: make(LIMITS.guest, { skip: (_req, res) => res.locals.session !== undefined && res.locals.session.state !== 'none' }),
     search: make(LIMITS.search, { keyGenerator: byUserOrIp }),
     writes: make(LIMITS.writes, { keyGenerator: byUserOrIp, skip: (req) => !MUTATING.has(req.method) }),
+    streams: chain(make(LIMITS.streams, { keyGenerator: byUserOrIp }), openStreamLimit(factor)),
   };
 }
+
+/** Runs two handlers one after the other, as one. */
+function chain(first: RequestHandler, second: RequestHandler): RequestHandler {
+  return (req, res, next) => first(req, res, (err?: unknown) => (err ? next(err) : second(req, res, next)));
+}
+
+/**
+ * Counts the open responses per user (per IP when anonymous) and refuses a new
+ * one with 429 beyond OPEN_STREAMS × `factor` (0: no limit). A response counts
+ * until its connection closes.
+ */
+function openStreamLimit(factor: number): RequestHandler {
+  if (factor === 0) return (_req, _res, next) => next();
+  const open = new Map<string, number>();
+  return (req, res, next) => {
+    const key = byUserOrIp(req, res);
+    const max = Math.max(1, Math.floor((res.locals.user ? OPEN_STREAMS.user : OPEN_STREAMS.ip) * factor));
+    const now = open.get(key) ?? 0;
+    if (now >= max) return sendError(res, TOO_MANY_STREAMS);
+    open.set(key, now + 1);
+    res.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left <= 0) open.delete(key);
+      else open.set(key, left);
+    });
+    next();
+  };
+}
+
+/** 429 for an event stream beyond the open-streams limit. */
+export const TOO_MANY_STREAMS = apiError(429, 'too_many_streams', 'too many event streams open at once; close some first');
 
 /** 403 for a mutation whose Origin is another host. */
 export const CSRF_REFUSED = apiError(403, 'csrf', 'cross-site request refused');

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { errorHandler } from '../../server/http/errors.ts';
 import { eventsRouter } from '../../server/http/events.ts';
 import { SseHub, type GlobalEventEnvelope, type SseHubOptions } from '../../server/http/sse-hub.ts';
+import { rateLimits } from '../../server/http/security.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createGame, viewGame, type Game, type GameEventName, type GameMode, type GamePayload, type GameUpdate } from '../../shared/rules/index.ts';
 
@@ -65,7 +66,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function start(opts: SseHubOptions = {}): Promise<Harness> {
+async function start(opts: SseHubOptions = {}, rateLimitFactor = 0): Promise<Harness> {
   const log = createLogger('silent');
   const presence = new LocalPresence();
   const hub = new SseHub(presence, log, opts);
@@ -88,6 +89,7 @@ async function start(opts: SseHubOptions = {}): Promise<Harness> {
         return room.onSnapshot ? room.onSnapshot(viewer) : room.snapshot(viewer);
       },
       globalInitial: async () => initial,
+      limit: rateLimits({ RATE_LIMIT_FACTOR: rateLimitFactor }).streams,
     }),
   );
   app.use(errorHandler(log));
@@ -350,6 +352,36 @@ describe('per-game stream', () => {
     expect(creator.trail()).toEqual(['snapshot@0']);
     await until(() => h.hub.stats().gameStreams === 1, 'only the creator');
     expect(await channels(h)).toEqual(['hitline:sse:game:Local001']);
+  });
+
+  it('limits the streams one client holds open: 429 beyond the limit, a slot again once one closes', async () => {
+    // factor 0.1: 3 open per user (20 per anonymous address), 12 opened a minute
+    const h = await start({}, 0.1);
+    h.addRoom('Game0001');
+    const mine = [0, 1, 2].map((i) => rawStream(i % 2 ? `${h.base}/api/events` : `${h.base}/api/games/Game0001/events`, { 'x-test-user': OTHER }));
+    const opened = await Promise.all(mine);
+    expect(opened.map((o) => o.res.statusCode)).toEqual([200, 200, 200]);
+    const refused = await fetch(`${h.base}/api/events`, { headers: { 'x-test-user': OTHER } });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ type: 'error', code: 'too_many_streams', message: 'too many event streams open at once; close some first' });
+    // another user is not affected
+    const other = await rawStream(`${h.base}/api/events`, { 'x-test-user': CREATOR });
+    expect(other.res.statusCode).toBe(200);
+    // a closed stream frees its slot
+    opened[0]!.res.destroy();
+    await opened[0]!.ended;
+    await until(async () => (await fetch(`${h.base}/api/games/Game0001/events`, { headers: { 'x-test-user': OTHER }, signal: AbortSignal.timeout(1000) }).then((r) => { void r.body?.cancel(); return r.status === 200; }, () => false)), 'a slot after a close');
+    // and opening streams over and over is limited too (12 a minute at this factor)
+    let last: Response | null = null;
+    for (let i = 0; i < 15 && (!last || last.status === 200); i++) {
+      const r = await fetch(`${h.base}/api/events`, { headers: { 'x-test-user': CREATOR } });
+      if (r.status === 200) await r.body?.cancel();
+      // each closed before the next: only the rate counts here
+      await until(() => h.hub.stats().globalStreams <= 2, 'the stream closed');
+      last = r;
+    }
+    expect(last?.status).toBe(429);
+    expect(((await last?.json()) as { code: string }).code).toBe('rate_limited');
   });
 
   it('answers 500 when the snapshot fails, and cleans up', async () => {
