@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -59,7 +60,7 @@ export function configureApp(app: Application, ctx: AppContext): void {
     }),
   );
   app.use(securityHeaders({ https: config.COOKIE_SECURE }));
-  app.use('/api', express.json({ limit: '100kb', strict: false }), cookieParser());
+  app.use('/api', express.json({ limit: '100kb', strict: false, verify: refuseInvalidUtf8 }), cookieParser());
   app.use('/api', sessionMiddleware(ctx.users));
   app.use('/api', csrfGuardWith({ anyBodyPaths: [HITS_IMPORT_PATH, AUDIO_UPLOAD_PATH] }));
 
@@ -235,4 +236,13 @@ async function globalInitial(ctx: AppContext, viewer: string | null): Promise<Gl
     { event: 'process_hits', data: progress },
     ...games.map((g) => ({ event: 'game_summary' as const, data: summarizeGame(g) })),
   ];
+}
+
+/**
+ * express.json's `verify`: a body that is not valid UTF-8 is malformed JSON
+ * (400 malformed_json), not text to decode with replacement characters (a pack
+ * named "\uFFFD\uFFFD bad" would be saved).
+ */
+function refuseInvalidUtf8(_req: unknown, _res: unknown, body: Buffer): void {
+  if (!isUtf8(body)) throw Object.assign(new Error('the request body is not valid UTF-8'), { status: 400, type: 'entity.parse.failed' });
 }

@@ -911,6 +911,10 @@ describe('bad input', () => {
       const r = await turnUser.request(method, path, '{"id": 1', json);
       expect({ status: r.status, body: r.body }, `${method} ${path}`).toEqual(malformed);
     }
+    // bytes that are not UTF-8 are malformed too, not text with replacement characters
+    const latin1 = Buffer.concat([Buffer.from('{"mode":"Public","settings":{"packs":["'), Buffer.from([0xff, 0xfe]), Buffer.from('"]}}')]);
+    const notUtf8 = await alice.request('POST', '/api/games', latin1, json);
+    expect({ status: notUtf8.status, body: notUtf8.body }).toEqual(malformed);
     // wrong content type (CSRF guard, api.md B5)
     const unsupported = { status: 415, body: { type: 'error', code: 'unsupported_media_type', message: 'the request body must be application/json' } };
     for (const [method, path, text, type] of [

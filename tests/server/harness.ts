@@ -136,7 +136,7 @@ export class User {
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
     const init: RequestInit = { method, headers: { cookie: this.cookieHeader(), ...headers }, redirect: 'manual' };
     if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as string | Uint8Array<ArrayBuffer>) : JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
     }
     const res = await fetch(this.base + path, init);
