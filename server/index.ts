@@ -8,7 +8,7 @@ import { loadConfig, publicAddressOf, type Config } from './config.ts';
 import { isPostgres, openDatabase, type Db } from './db/index.ts';
 import { leaveAllGames } from './http/games.ts';
 import { SseHub } from './http/sse-hub.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, frameworkLogger, type Logger } from './logger.ts';
 import { GameRoom, ROOM_NAME } from './rooms/game-room.ts';
 import { setRoomServices } from './rooms/services.ts';
 import { ffmpegPath } from './services/audio/ffmpeg.ts';
@@ -96,6 +96,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     selectProcessIdToCreateRoom: async () => matchMaker.processId,
     greet: false,
     gracefullyShutdown: false,
+    logger: frameworkLogger(log),
     express: (app) => configureApp(app, { config, log, hub, users, catalogue, audio }),
   });
   await colyseus.listen(config.PORT, config.HOST);

@@ -16,3 +16,49 @@ export function createLogger(level: string): Logger {
     },
   });
 }
+
+/** Colyseus' logger interface (`defineServer({ logger })`): console-like methods. */
+export interface FrameworkLogger {
+  debug(...args: unknown[]): void;
+  trace(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+/** What a socket's peer did wrong (ws' errors for an oversized or broken frame): the client's fault, not the server's. */
+const PEER_FAULT = /^(Max payload size exceeded|Invalid WebSocket frame|Invalid (UTF-8|close code|opcode)|RSV[123] must be clear|MASK must be set|Unsupported WebSocket frame)/;
+
+/**
+ * Colyseus' messages in the server's log, as lines of JSON like the rest (by
+ * default it prints them with console, stack traces over several lines). A
+ * socket's protocol error (a 5 MB frame, a broken frame) is the peer's doing:
+ * a warning of one line, at most one per `quietMs` with the number left out,
+ * so a client sending such frames in a loop cannot flood the log.
+ */
+export function frameworkLogger(log: Logger, quietMs = 10_000): FrameworkLogger {
+  const text = (args: unknown[]): string => args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))).join(' ');
+  let quietUntil = 0;
+  let left = 0;
+  return {
+    debug: () => undefined,
+    trace: () => undefined,
+    info: (...args) => log.info({ source: 'colyseus' }, text(args)),
+    warn: (...args) => log.warn({ source: 'colyseus' }, text(args)),
+    error: (...args) => {
+      const message = text(args);
+      if (!PEER_FAULT.test(message)) {
+        log.error({ source: 'colyseus' }, message);
+        return;
+      }
+      const now = Date.now();
+      if (now < quietUntil) {
+        left++;
+        return;
+      }
+      log.warn({ source: 'colyseus', ...(left > 0 ? { left_out: left } : {}) }, `a socket sent a broken frame and was closed: ${message.split('\n', 1)[0]}`);
+      quietUntil = now + quietMs;
+      left = 0;
+    },
+  };
+}
