@@ -18,7 +18,6 @@ import {
   type RuleError,
 } from '../../shared/rules/index.ts';
 import { processedFiles } from '../services/audio/pipeline.ts';
-import { presentPlayers } from '../services/game-store.ts';
 import { roomServices } from './services.ts';
 import { GameState, StateMirror } from './schema.ts';
 import { sendTogether } from '../transport.ts';
@@ -432,7 +431,8 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
 
   /**
    * Removes a game nobody plays any more: no accepted action for GAME_IDLE_HOURS,
-   * or Open with none of its players connected for OPEN_GAME_IDLE_MINUTES.
+   * or Open with no socket connected and no accepted action (a player going
+   * away counts as one) for OPEN_GAME_IDLE_MINUTES.
    */
   private checkIdle(): void {
     const now = Date.now();
@@ -440,7 +440,9 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.idleCheckAt = now + this.idleEvery;
     const { config } = roomServices();
     const idle = now - this.lastActionAt;
-    const abandoned = this.game.state === 'Open' && this.connections.size === 0 && presentPlayers(this.game) === 0 && idle >= config.OPEN_GAME_IDLE_MINUTES * 60_000;
+    // Open, nobody has it open over a socket, and nothing happened: seats that only ever
+    // acted over REST count as there, so their presence alone cannot keep a game forever
+    const abandoned = this.game.state === 'Open' && this.connections.size === 0 && idle >= config.OPEN_GAME_IDLE_MINUTES * 60_000;
     if (!abandoned && idle < config.GAME_IDLE_HOURS * 3_600_000) return;
     this.idleCheckAt = Infinity;
     void this.serial(async () => {

@@ -412,4 +412,30 @@ describe('idle games are removed', () => {
       await t.stop();
     }
   }, 30_000);
+
+  it('an Open game played over REST only is removed once nothing happened in it for OPEN_GAME_IDLE_MINUTES; a socket keeps it', async () => {
+    const t = await bootServer({ RECONNECT_SECONDS: '1', OPEN_GAME_IDLE_MINUTES: '0.05' });
+    try {
+      const [ana, ben] = [await User.guest(t.base), await User.guest(t.base)];
+      const rest = (await ana.request<GamePayload>('POST', '/api/games', { mode: 'Private' })).body.id;
+      expect((await ben.request('PATCH', `/api/games/${rest}/join`)).status).toBe(200);
+      // a second game, watched over a socket the whole time
+      const watched = (await ana.request<GamePayload>('POST', '/api/games', { mode: 'Public' })).body.id;
+      const room = await ben.joinRoom(t.ws, watched);
+      await waitFor(() => room.state?.id === watched, 5000, 'state');
+      const joined = Date.now();
+      let gone = false;
+      while (!gone && Date.now() - joined < 15_000) {
+        gone = (await ana.request('GET', `/api/games/${rest}`)).status === 404;
+        if (!gone) await new Promise((r) => setTimeout(r, 200));
+      }
+      // every seat still counts as there (REST players never open a socket), yet it is gone
+      expect(gone).toBe(true);
+      expect(Date.now() - joined).toBeGreaterThanOrEqual(2500);
+      expect((await ana.request('GET', `/api/games/${watched}`)).status).toBe(200);
+      await room.leave(true);
+    } finally {
+      await t.stop();
+    }
+  }, 30_000);
 });
