@@ -13,7 +13,7 @@ import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, 
 import { ROOM_NAME, type ActOutcome, type GameMetadata, type GameRoom } from '../rooms/game-room.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import { requireUser } from './auth.ts';
-import { parseOr400, sendError, sendSuccess } from './errors.ts';
+import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
 
 /**
  * The game endpoints of the spec and Part B §1.3. Thin: each validates its input
@@ -89,6 +89,11 @@ export async function leaveAllGames(userId: string): Promise<void> {
   await Promise.all(rooms.map((r) => matchMaker.remoteRoomCall<GameRoom>(r.roomId, 'dropUser', [userId]).catch(() => undefined)));
 }
 
+/** Most games one user may be the creator of at once (leaving a game hands its creator role on). */
+export const MAX_GAMES_PER_CREATOR = 10;
+/** 409 for a game beyond MAX_GAMES_PER_CREATOR. */
+export const TOO_MANY_GAMES = apiError(409, 'too_many_games', `you already run ${MAX_GAMES_PER_CREATOR} games; leave one before creating another`);
+
 export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
   const r = Router();
 
@@ -121,6 +126,11 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     const body = parseOr400(res, CreateGameBodySchema, req.body ?? {}, 'body');
     if (!body) return;
     const user = res.locals.user as { id: string; name: string };
+    // one person runs a few games, not a lobby full of them
+    const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
+    if (rooms.filter((room) => (room.metadata as GameMetadata | undefined)?.creator === user.id).length >= MAX_GAMES_PER_CREATOR) {
+      return sendError(res, TOO_MANY_GAMES);
+    }
     const packIds = await deps.catalogue.packIds();
     const settings: Record<string, unknown> = { ...(body.settings ?? {}) };
     // a catalogue without enough playable audio starts in card mode, so a newcomer can play at once

@@ -987,6 +987,29 @@ describe('bad input', () => {
     w.close();
   });
 
+  it('one user creates at most 10 games at once; leaving one frees a place', async () => {
+    const [alice, bob] = (await guests(2)) as [User, User];
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const r = await alice.request<GamePayload>('POST', '/api/games', { mode: i % 2 ? 'Private' : 'Public' });
+      expect(r.status).toBe(201);
+      ids.push(r.body.id);
+    }
+    const lobby = (await listIds(bob)).sort();
+    const refused = await alice.request('POST', '/api/games', { mode: 'Public' });
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 409,
+      body: { type: 'error', code: 'too_many_games', message: 'you already run 10 games; leave one before creating another' },
+    });
+    // nothing was created
+    expect((await listIds(bob)).sort()).toEqual(lobby);
+    // others are not limited by her games
+    expect((await bob.request('POST', '/api/games', { mode: 'Public' })).status).toBe(201);
+    // her leaving one (its last player: it is deleted) frees a place
+    expectOk(await alice.request('PATCH', `/api/games/${ids[0]}/leave`), 'left the game successfully');
+    expect((await alice.request('POST', '/api/games', { mode: 'Local' })).status).toBe(201);
+  });
+
   it('out of turn, double submits and a race for one interception slot', async () => {
     const [alice, bob, carol] = (await guests(3)) as [User, User, User];
     const id = await runningGame(alice, [bob, carol], { goal: 5, start_tokens: 2 });
