@@ -123,13 +123,18 @@ async function game(id: string): Promise<any> {
   return (await alice.request('GET', `/api/games/${id}`)).body;
 }
 
+/** Games alice created, oldest first: she leaves the old ones, as a user creates at most 10 at once. */
+const aliceGames: string[] = [];
+
 async function runningGame(opts: { mode?: 'Public' | 'Private'; settings?: Record<string, unknown> } = {}): Promise<string> {
+  while (aliceGames.length >= 5) expect((await alice.request('PATCH', `/api/games/${aliceGames.shift()!}/leave`)).status).toBe(200);
   const created = await alice.request('POST', '/api/games', {
     mode: opts.mode ?? 'Public',
     settings: { clue_mode: 'audio', goal: 3, ...NO_TIMERS, ...opts.settings },
   });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
+  aliceGames.push(id);
   expect((await bob.request('PATCH', `/api/games/${id}/join`)).status).toBe(200);
   expect((await alice.request('PATCH', `/api/games/${id}/start`)).status).toBe(200);
   return id;
