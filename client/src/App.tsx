@@ -1,8 +1,8 @@
 import { Box, Link } from '@chakra-ui/react';
-import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes, useLocation } from 'react-router';
-import { installFocusKeeper } from './a11y/focus-keeper.ts';
+import { installFocusKeeper, pageChanged } from './a11y/focus-keeper.ts';
 import { LiveRegion } from './a11y/LiveRegion.tsx';
 import { installShortcuts } from './a11y/shortcuts.ts';
 import { ErrorBoundary } from './components/ErrorBoundary.tsx';
@@ -34,6 +34,13 @@ const HowToPlayScreen = lazy(() => import('./routes/how-to-play/HowToPlayScreen.
 /** The routed screens; an error in one shows the error page and clears on navigation. */
 function Screens() {
   const location = useLocation();
+  // after a navigation nothing may have the focus (a shortcut pressed on the page's body): the new page's heading takes it
+  const shownPath = useRef(location.pathname);
+  useEffect(() => {
+    if (shownPath.current === location.pathname) return;
+    shownPath.current = location.pathname;
+    pageChanged();
+  }, [location.pathname]);
   return (
     <ErrorBoundary key={location.pathname}>
       <Suspense fallback={<LoadingScreen />}>

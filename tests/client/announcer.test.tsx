@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ANNOUNCE_SPACING_MS, CARRY_WINDOW_MS, createAnnouncer } from '../../client/src/a11y/announcer.ts';
+import { ANNOUNCE_SPACING_MS, CARRY_WINDOW_MS, createAnnouncer, GATHER_MS } from '../../client/src/a11y/announcer.ts';
 import { LiveRegion } from '../../client/src/a11y/LiveRegion.tsx';
 
 const texts = (list: readonly { text: string }[]) => list.map((m) => m.text);
@@ -14,9 +14,10 @@ describe('announcer', () => {
     a.announce('one');
     a.announce('two');
     a.announce('three');
-    // the first goes out after the current task
+    // the first goes out once the rest of its burst had time to come
+    vi.advanceTimersByTime(GATHER_MS - 1);
     expect(texts(a.getSnapshot().polite)).toEqual([]);
-    vi.advanceTimersByTime(0);
+    vi.advanceTimersByTime(1);
     expect(texts(a.getSnapshot().polite)).toEqual(['one']);
     vi.advanceTimersByTime(ANNOUNCE_SPACING_MS - 1);
     expect(texts(a.getSnapshot().polite)).toEqual(['one']);
@@ -26,12 +27,12 @@ describe('announcer', () => {
     expect(texts(a.getSnapshot().polite)).toEqual(['one', 'two', 'three']);
   });
 
-  it('announces an idle message right after the current task, then spaces the next one', () => {
+  it('announces an idle message after the gathering moment, then spaces the next one', () => {
     const a = createAnnouncer();
     a.announce('first');
     vi.advanceTimersByTime(1000);
     a.announce('later');
-    vi.advanceTimersByTime(0);
+    vi.advanceTimersByTime(GATHER_MS);
     expect(texts(a.getSnapshot().polite).at(-1)).toBe('later');
     a.announce('right after');
     expect(texts(a.getSnapshot().polite).at(-1)).toBe('later');
@@ -76,6 +77,8 @@ describe('announcer', () => {
     const politeEver: string[] = [];
     a.subscribe(() => politeEver.push(...texts(a.getSnapshot().polite)));
     a.announce('Ben does not intercept.');
+    // the next socket message of the same update, a few milliseconds later
+    vi.advanceTimersByTime(5);
     a.announce('Ben scored.', { interrupt: true });
     vi.advanceTimersByTime(10 * ANNOUNCE_SPACING_MS);
     expect(texts(a.getSnapshot().assertive)).toEqual(['Ben does not intercept. Ben scored.']);
@@ -86,14 +89,14 @@ describe('announcer', () => {
   it('repeats a message released just before the interruption (a reader is still saying it), not older ones', () => {
     const a = createAnnouncer();
     a.announce('Ana joined the game.');
-    vi.advanceTimersByTime(CARRY_WINDOW_MS + 1);
+    vi.advanceTimersByTime(GATHER_MS + CARRY_WINDOW_MS + 1);
     a.announce('Ben does not intercept.');
-    vi.advanceTimersByTime(CARRY_WINDOW_MS - 1);
+    vi.advanceTimersByTime(GATHER_MS + CARRY_WINDOW_MS - 1);
     a.announce('Nobody scored.', { interrupt: true });
     expect(texts(a.getSnapshot().assertive)).toEqual(['Ben does not intercept. Nobody scored.']);
     a.clear();
     a.announce('Ana joined the game.');
-    vi.advanceTimersByTime(CARRY_WINDOW_MS + 1);
+    vi.advanceTimersByTime(GATHER_MS + CARRY_WINDOW_MS + 1);
     a.announce('Nobody scored.', { interrupt: true });
     expect(texts(a.getSnapshot().assertive)).toEqual(['Nobody scored.']);
   });
@@ -115,6 +118,7 @@ describe('announcer', () => {
       a.announce(t);
       vi.advanceTimersByTime(1);
     }
+    vi.advanceTimersByTime(GATHER_MS);
     expect(texts(a.getSnapshot().polite)).toEqual(['c', 'd', 'e']);
   });
 });
@@ -128,7 +132,7 @@ describe('LiveRegion', () => {
     render(<LiveRegion announcer={a} />);
     const hostile = '<img src=x onerror="alert(1)"><b>Bob</b> joined';
     act(() => a.announce(hostile));
-    act(() => vi.advanceTimersByTime(0));
+    act(() => vi.advanceTimersByTime(GATHER_MS));
     expect(screen.getByRole('status').textContent).toBe(hostile);
     expect(screen.getByRole('status').querySelector('img, b')).toBeNull();
     // long enough ago not to be repeated by the interruption
@@ -152,7 +156,7 @@ describe('LiveRegion', () => {
     render(<LiveRegion announcer={a} />);
     act(() => a.announce('You chose before 1990.'));
     act(() => a.announce('You chose before 1990.'));
-    act(() => vi.advanceTimersByTime(ANNOUNCE_SPACING_MS));
+    act(() => vi.advanceTimersByTime(GATHER_MS + ANNOUNCE_SPACING_MS));
     expect(screen.getByRole('status').querySelectorAll('p')).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installFocusKeeper } from '../../client/src/a11y/focus-keeper.ts';
+import { installFocusKeeper, pageChanged } from '../../client/src/a11y/focus-keeper.ts';
 
 /** Lets the keeper's mutation observer (a microtask) and its animation-frame check run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 40));
@@ -13,7 +13,8 @@ beforeEach(() => {
       <section id="panel"><h2 id="panel-heading">Your turn</h2><div id="controls"><button id="submit">Submit guess</button></div></section>
       <section id="actions"><h2 id="actions-heading">Actions</h2><button id="claim">Claim</button><button id="skip">Skip</button></section>
     </main>
-    <div role="dialog" id="dialog"><button id="close">Close</button></div>`;
+    <div role="dialog" id="dialog"><button id="close">Close</button></div>
+    <div id="portal"><div role="menu" id="menu-list"><div role="menuitem" tabindex="-1" id="item">Public game</div></div></div>`;
   uninstall = installFocusKeeper();
 });
 afterEach(() => uninstall());
@@ -62,6 +63,25 @@ describe('focus keeper', () => {
     byId('dialog').remove();
     await settle();
     expect(document.activeElement).toBe(document.body);
+  });
+
+  it('a menu item that navigated away: its menu button is gone too, so the new page\'s heading takes the focus', async () => {
+    byId('item').focus();
+    byId('portal').remove();
+    const main = byId('main');
+    const h1 = Object.assign(document.createElement('h1'), { textContent: 'Game AbCd1234 (open)' });
+    main.replaceChildren(h1);
+    await settle();
+    expect(document.activeElement).toBe(h1);
+  });
+
+  it('a navigation while nothing has the focus (a shortcut on the page\'s body) focuses the new page\'s heading; else nothing moves', async () => {
+    expect(document.activeElement).toBe(document.body);
+    pageChanged();
+    expect(document.activeElement?.textContent).toBe('Game');
+    byId('skip').focus();
+    pageChanged();
+    expect(document.activeElement?.id).toBe('skip');
   });
 
   it('does nothing once uninstalled', async () => {

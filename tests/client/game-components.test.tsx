@@ -134,6 +134,18 @@ describe('GuessPanel', () => {
     expect(sent).toEqual([{ type: 'guess', payload: { slot: 3, player: ids.ben } }]);
   });
 
+  it('Local claim for a seat off its turn says why and sends nothing; the turn player\'s claim goes out', async () => {
+    const creator = player('ana', { years: [1975], creator: true, tokens: 4 });
+    const ben = player('ben', { years: [1980], virtual: true, turn_player: true, state: 'Guessing', tokens: 3 });
+    show(game([creator, ben], { mode: 'Local', state: 'Guessing' }));
+    act(() => announcer.clear());
+    act(() => actions.claim(ids.ana));
+    expect(announcer.getSnapshot().assertive.map((a) => a.text)).toEqual(['Ana can claim a hit only on their own turn.']);
+    expect(sent).toEqual([]);
+    act(() => actions.claim(ids.ben));
+    expect(sent).toEqual([{ type: 'claim', payload: { player: ids.ben } }]);
+  });
+
   it('Confirming: yes and no for the confirmer', () => {
     useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
     show(game([turnAna(), player('ben', { state: 'Confirming' })], { state: 'Confirming' }));

@@ -144,6 +144,16 @@ describe('events → announcements', () => {
     expect(texts()).toEqual(['Ben rejected your answer.', "Ben's turn."]);
   });
 
+  it('a Local game says whose answer was confirmed, not who confirmed it (always the creator)', () => {
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, tokens: 2 });
+    const b1 = { ...player('ben', { years: [1990] }), virtual: true };
+    step(game([{ ...a1, state: 'Confirming' }, b1], { state: 'Confirming', mode: 'Local', hit: hit(1970) }));
+    const a2 = { ...a1, turn_player: false, tokens: 3 };
+    const b2 = { ...b1, state: 'Guessing' as const, turn_player: true };
+    step(game([a2, b2], { state: 'Guessing', mode: 'Local' }), ev('change_state', { state: 'Guessing', players: [a2, b2], cause: 'confirmed', by: a1 }));
+    expect(texts()).toEqual(["Ana's answer was confirmed.", 'Ana received a token.', "Ben's turn."]);
+  });
+
   it('says when time ran out: for the turn player, for an interceptor, for the confirmation', () => {
     const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing' });
     const b1 = player('ben', { years: [1990] });
@@ -289,6 +299,22 @@ describe('events → announcements', () => {
     step(running, ev('leave', { players: [a1] }), ev('change_state', { state: 'Open' }, true));
     expect(texts()).toEqual(['Ana left the game.']);
     expect(useGame.getState().ended).toBeNull();
+  });
+
+  it('knows whether the game closed by one\'s own leaving (then "gone" needs no saying) or later', () => {
+    const b1 = player('ben');
+    const open = game([ana, b1]);
+    step(open);
+    // Ana (this device) leaves last: her leave deletes the game
+    step(game([b1]), ev('leave', { players: [b1] }), ev('change_state', { state: 'Open', players: [ana] }));
+    step(game([ana]), ev('leave', { players: [ana] }), ev('change_state', { state: 'Open' }, true));
+    expect(useGame.getState().closedByOwnLeave).toBe(true);
+    // Ana left earlier and watches; Ben's leave deletes it: she must hear it is gone
+    useGame.getState().reset('AbCd1234');
+    step(open);
+    step(game([b1]), ev('leave', { players: [ana] }), ev('change_state', { state: 'Open', players: [b1] }));
+    step(game([b1]), ev('leave', { players: [b1] }), ev('change_state', { state: 'Open' }, true));
+    expect(useGame.getState().closedByOwnLeave).toBe(false);
   });
 
   it('ignores events it has already seen (a replay after reconnecting)', () => {

@@ -6,8 +6,8 @@
  * of each replacing the last; an interrupting message clears that queue and is
  * announced assertively at once.
  *
- * A polite message is released after the current task, so the messages of one
- * burst are all queued before the first is read.
+ * A polite message is released GATHER_MS after it comes, so the messages of
+ * one burst are all queued before the first is read.
  *
  * Clearing the queue must not lose news a player needs: the interruption is
  * usually the end of the same burst (the last guess, then "Nobody scored."), and
@@ -17,6 +17,12 @@
  * messages marked `transient` (a countdown's "10 seconds left") are dropped.
  */
 
+/**
+ * How long a polite message waits for the rest of its burst before it is
+ * released (the events of one game update arrive as separate socket messages,
+ * a few milliseconds apart at most).
+ */
+export const GATHER_MS = 40;
 /** Spec §9: spacing of queued announcements. */
 export const ANNOUNCE_SPACING_MS = 150;
 /**
@@ -125,10 +131,11 @@ export function createAnnouncer(spacingMs = ANNOUNCE_SPACING_MS, timers: Announc
         return;
       }
       queue.push({ text: plain, transient: !!options.transient });
-      // released after the current task, not at once: the rest of a burst (the events of one
-      // update) joins the queue first, and an interruption among them reads the queued news
-      // once, in itself, instead of cutting off a message it then repeats
-      if (timer === null) timer = timers.setTimeout(pump, 0);
+      // released a moment later, not at once: the rest of a burst (the events of one update,
+      // which arrive as several socket messages) joins the queue first, and an interruption
+      // among them reads the queued news once, in itself, instead of cutting off a message
+      // it then repeats
+      if (timer === null) timer = timers.setTimeout(pump, GATHER_MS);
     },
     clear() {
       queue.length = 0;

@@ -17,8 +17,23 @@
 /** A new page's main heading takes the focus from the main region this long after the page changed, ms. */
 const PAGE_HEADING_WAIT_MS = 3000;
 const HEADINGS = 'h1, h2, h3';
-// dialogs and menus return the focus themselves
-const DIALOGS = '[role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]';
+// dialogs return the focus themselves
+const DIALOGS = '[role="dialog"], [role="alertdialog"]';
+// so do menus and listboxes, to their button, unless that went too (an item that navigated):
+// their items are looked after only once the browser rendered the change
+const MENUS = '[role="menu"], [role="listbox"]';
+
+/** Set by the installed keeper: a navigation happened (see pageChanged). */
+let onPageChange: (() => void) | null = null;
+
+/**
+ * Tells the keeper the route changed. When nothing has the focus then (a
+ * shortcut pressed on the page's body made a game, say), the new page's main
+ * heading takes it, as after a link.
+ */
+export function pageChanged(): void {
+  onPageChange?.();
+}
 
 export function installFocusKeeper(doc: Document = document): () => void {
   if (typeof MutationObserver === 'undefined') return () => undefined;
@@ -36,7 +51,17 @@ export function installFocusKeeper(doc: Document = document): () => void {
 
   const gone = (el: Element): boolean => !el.isConnected || (el as HTMLButtonElement).disabled === true;
 
-  const check = (): void => {
+  /** The main heading of the page, or the main region until the heading is there. */
+  const focusPage = (main: HTMLElement): void => {
+    const heading = main.querySelector('h1');
+    if (heading) focusHeading(heading);
+    else {
+      main.focus();
+      headingDue = Date.now() + PAGE_HEADING_WAIT_MS;
+    }
+  };
+
+  const check = (late: boolean): void => {
     const active = doc.activeElement;
     const main = doc.getElementById('main');
     if (main && active === main && Date.now() < headingDue) {
@@ -51,16 +76,12 @@ export function installFocusKeeper(doc: Document = document): () => void {
     if (!last || !gone(last)) return;
     if (active && active !== doc.body && active !== last) return;
     if (path.some((n) => n.matches(DIALOGS))) return;
+    if (!late && path.some((n) => n.matches(MENUS))) return;
     const kept = path.find((n) => n.isConnected && n !== last);
     if (!kept || !main) return;
     if (kept.contains(main) || kept === main) {
-      // the page changed: its heading, or the main region until the heading is there
-      const heading = main.querySelector('h1');
-      if (heading) focusHeading(heading);
-      else {
-        main.focus();
-        headingDue = Date.now() + PAGE_HEADING_WAIT_MS;
-      }
+      // the page changed
+      focusPage(main);
       return;
     }
     for (let n: Element | null = kept; n && n !== main; n = n.parentElement) {
@@ -75,18 +96,24 @@ export function installFocusKeeper(doc: Document = document): () => void {
 
   let frame = 0;
   const observer = new MutationObserver(() => {
-    check();
+    check(false);
     // a disabled button keeps the focus until the browser's next rendering step drops it
     if (typeof requestAnimationFrame !== 'undefined' && frame === 0) {
       frame = requestAnimationFrame(() => {
         frame = 0;
-        check();
+        check(true);
       });
     }
   });
+  onPageChange = () => {
+    const active = doc.activeElement;
+    const main = doc.getElementById('main');
+    if (main && (!active || active === doc.body)) focusPage(main);
+  };
   observer.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
   doc.addEventListener('focusin', onFocusIn, true);
   return () => {
+    onPageChange = null;
     observer.disconnect();
     doc.removeEventListener('focusin', onFocusIn, true);
     if (frame !== 0 && typeof cancelAnimationFrame !== 'undefined') cancelAnimationFrame(frame);

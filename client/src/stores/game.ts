@@ -56,6 +56,8 @@ export interface GameStoreState {
   sender: Sender | null;
   /** The last action sent: room errors carry no action name, and which dialog shows them depends on it. */
   lastAction: RoomMessageName | null;
+  /** The game was deleted by this person's own leaving (he knows it is gone: "You left the game."). */
+  closedByOwnLeave: boolean;
 
   reset(gameId: string | null): void;
   setSender(sender: Sender | null): void;
@@ -124,7 +126,9 @@ export const useGame = create<GameStoreState>()((set, get) => {
     const key = `game.announce.answer_${cause}`;
     const owner = who(turn);
     const confirmer = by ? who(by) : null;
-    const variant = confirmer?.you ? '_by_you' : owner.you ? '_you' : '';
+    // a Local game's creator confirms every seat's answer, his own too: the answer is what matters
+    const local = get().game?.mode === 'Local' && (cause === 'confirmed' || cause === 'rejected');
+    const variant = local ? '_local' : confirmer?.you ? '_by_you' : owner.you ? '_you' : '';
     notify.notification(i18next.t(key + variant, { name: owner.name, by: confirmer?.name ?? '' }), { toast: false });
   };
 
@@ -140,6 +144,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
 
   /** Local games ask the seats one by one whether to intercept: who is asked now, said once per seat. */
   let askedLocal: string | null = null;
+  /** The event just handled was this person leaving by himself. */
+  let ownLeaveJustBefore = false;
   const askLocalInterceptor = (): void => {
     const g = get().game;
     if (!g || g.mode !== 'Local' || g.state !== 'Intercepting') {
@@ -190,12 +196,14 @@ export const useGame = create<GameStoreState>()((set, get) => {
     choice: null,
     sender: null,
     lastAction: null,
+    closedByOwnLeave: false,
 
     reset(gameId) {
       before = null;
       askedLocal = null;
+      ownLeaveJustBefore = false;
       gameClock.reset();
-      set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null });
+      set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null, closedByOwnLeave: false });
     },
 
     setSender(sender) {
@@ -227,6 +235,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
       const { seq, game } = get();
       if (event.seq <= seq) return;
       set({ seq: event.seq });
+      const ownLeaveBefore = ownLeaveJustBefore;
+      ownLeaveJustBefore = false;
       const prev: Before = before ?? { state: game?.state ?? 'Open', players: game?.players ?? [], settings: game ?? null };
       const data = event.data;
       // events are sent once, as they happen: a deadline in one was armed just now (game-clock.ts)
@@ -240,6 +250,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
           return;
         case 'leave':
           if (first) notify.left(who(first), data.removed_by ? who(data.removed_by) : undefined);
+          // the game's last events may be this leave, then the deleting change_state
+          ownLeaveJustBefore = !!first && !data.removed_by && !!who(first).you;
           before = { ...prev, players: prev.players.filter((p) => !changed.some((c) => c.id === p.id)) };
           return;
         case 'guess':
@@ -271,7 +283,11 @@ export const useGame = create<GameStoreState>()((set, get) => {
       const state = data.state ?? prev.state;
       const players = get().game?.players ?? prev.players;
       before = { ...prev, state, players };
-      if (event.final) return; // the game was deleted; the room closes next
+      // the game was deleted; the room closes next
+      if (event.final) {
+        set({ closedByOwnLeave: ownLeaveBefore });
+        return;
+      }
       announceConnections(prev.players, players);
       if (prev.state === 'Open' && state === 'Guessing') {
         notify.gameStarted();

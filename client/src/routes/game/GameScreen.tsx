@@ -72,7 +72,7 @@ export default function GameScreen() {
     // spec §4: when no real player is left the game is deleted; back to the lobby
     // (not for the player whose own leaving deleted it: "You left the game." says it all)
     if (status === 'gone') {
-      if (useGame.getState().lastAction !== 'leave') notify.notification(t('game.gone'), { toast: 'warning', interrupt: true });
+      if (!useGame.getState().closedByOwnLeave) notify.notification(t('game.gone'), { toast: 'warning', interrupt: true });
       void navigate('/');
     }
   }, [status, t, navigate]);

@@ -169,7 +169,8 @@ export function HitSection() {
               <Menu.Positioner>
                 <Menu.Content minW="14rem">
                   {candidates.map(({ player, enabled }) => (
-                    <Menu.Item key={player.id} value={player.id} disabled={!enabled}>
+                    // not disabled: the arrow keys would skip it, and nobody would hear why it cannot claim
+                    <Menu.Item key={player.id} value={player.id} aria-disabled={!enabled || undefined} color={enabled ? undefined : 'fg.muted'}>
                       {/* a disabled seat says why: only the turn player may claim (rules A3) */}
                       {t(enabled ? 'game.hit.claim_item' : 'game.hit.claim_item_not_turn', { name: player.name, tokens: t('count.tokens', { count: player.tokens }) })}
                     </Menu.Item>

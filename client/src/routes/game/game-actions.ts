@@ -106,6 +106,8 @@ export function claim(playerId?: string): void {
   const c = current();
   if (!c) return;
   const target = c.perspective.local && playerId ? (c.game.players.find((p) => p.id === playerId) ?? null) : c.perspective.actor;
+  // a Local seat picked in the claim menu off its turn: say why
+  if (target && c.perspective.local && !target.turn_player) return blocked('game.hit.claim_not_turn', { name: target.name });
   if (!canClaim(target)) return blocked('errors.cannot_claim');
   send('claim', c.perspective.local && target ? { player: target.id } : {});
 }
