@@ -10,11 +10,11 @@
  * one burst are all queued before the first is read.
  *
  * Clearing the queue must not lose news a player needs: the interruption is
- * usually the end of the same burst (the last guess, then "Nobody scored."), and
- * a reader cuts off whatever it is saying for an assertive message. So the
- * queued messages, and those released just before (which the reader has barely
- * started), are read first, in order, as part of the interrupting message; only
- * messages marked `transient` (a countdown's "10 seconds left") are dropped.
+ * usually the end of the same burst (the last guess, then "Nobody scored."). So
+ * the queued messages are read first, in order, as part of the interrupting
+ * message; only messages marked `transient` (a countdown's "10 seconds left")
+ * are dropped. A message already released is not repeated: players heard the
+ * same news twice when it was.
  */
 
 /**
@@ -25,12 +25,6 @@
 export const GATHER_MS = 40;
 /** Spec §9: spacing of queued announcements. */
 export const ANNOUNCE_SPACING_MS = 150;
-/**
- * A polite message released this recently is probably still being read when an
- * interruption comes, and is cut off by it: the interruption repeats it (the
- * spec's other queue value, 300 ms).
- */
-export const CARRY_WINDOW_MS = 300;
 /** How many past messages stay in a region (old ones are removed silently). */
 const KEEP = 3;
 
@@ -62,8 +56,6 @@ export interface Announcer {
 export interface AnnouncerTimers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
-  /** Milliseconds now (default Date.now). */
-  now?(): number;
 }
 
 const realTimers: AnnouncerTimers = {
@@ -79,9 +71,6 @@ interface Queued {
 export function createAnnouncer(spacingMs = ANNOUNCE_SPACING_MS, timers: AnnouncerTimers = realTimers): Announcer {
   let snapshot: AnnouncerSnapshot = { polite: [], assertive: [] };
   const queue: Queued[] = [];
-  /** Polite news released lately, with when (for CARRY_WINDOW_MS). */
-  let recent: { text: string; at: number }[] = [];
-  const now = (): number => (timers.now ? timers.now() : Date.now());
   const listeners = new Set<() => void>();
   let timer: unknown = null;
   let nextId = 1;
@@ -100,16 +89,13 @@ export function createAnnouncer(spacingMs = ANNOUNCE_SPACING_MS, timers: Announc
       timer = null;
       return;
     }
-    if (!next.transient) recent.push({ text: next.text, at: now() });
     emit({ ...snapshot, polite: push(snapshot.polite, next.text) });
     timer = timers.setTimeout(pump, spacingMs);
   };
 
-  /** The news an interruption must not lose: just released, then still queued; in order. */
+  /** The news an interruption must not lose: what is still queued, in order. */
   const carried = (): string[] => {
-    const since = now() - CARRY_WINDOW_MS;
-    const texts = [...recent.filter((r) => r.at >= since).map((r) => r.text), ...queue.filter((q) => !q.transient).map((q) => q.text)];
-    recent = [];
+    const texts = queue.filter((q) => !q.transient).map((q) => q.text);
     queue.length = 0;
     return texts;
   };
@@ -139,7 +125,6 @@ export function createAnnouncer(spacingMs = ANNOUNCE_SPACING_MS, timers: Announc
     },
     clear() {
       queue.length = 0;
-      recent = [];
       if (timer !== null) timers.clearTimeout(timer);
       timer = null;
       emit({ polite: [], assertive: [] });

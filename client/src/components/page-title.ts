@@ -11,7 +11,8 @@ let firstPage = true;
 
 /**
  * Sets the document title and, after client-side navigation, announces it:
- * screen readers say nothing when a single-page app swaps its content.
+ * screen readers say nothing when a single-page app swaps its content (unless
+ * the focus moved to the new page's heading, which they read).
  */
 export function usePageTitle(title?: string): void {
   const { t } = useTranslation();
@@ -22,6 +23,9 @@ export function usePageTitle(title?: string): void {
       firstPage = false;
       return;
     }
-    if (title) announce(title);
+    // a page whose heading has the focus is read by it (focus-keeper.ts): no second reading
+    const active = document.activeElement;
+    const headingFocused = active?.tagName === 'H1' && !!active.closest('#main');
+    if (title && !headingFocused) announce(title);
   }, [title, product]);
 }

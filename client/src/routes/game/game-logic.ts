@@ -108,9 +108,15 @@ export function submittedSlot(model: GuessModel, choice: Choice): number | null 
   return option && !option.disabled ? option.slot.id : null;
 }
 
-/** Alt+Shift+Down/Up: the next/previous entry of the picker (every slot, then "don't intercept"), wrapping around. */
+/**
+ * Alt+Shift+Down/Up: the next/previous entry of the picker (every free slot,
+ * then "don't intercept"), wrapping around; from a slot taken meanwhile, the
+ * first or last.
+ */
 export function stepChoice(model: GuessModel, choice: Choice, delta: 1 | -1): Choice {
-  const entries: Choice[] = [...model.options.map((o) => o.slot.id), ...(model.allowNone ? (['none'] as const) : [])];
+  // a slot someone already guessed cannot be chosen (spec §5): the keys pass over it, as the picker's arrows do
+  const free = model.options.filter((o) => !o.disabled).map((o) => o.slot.id);
+  const entries: Choice[] = [...free, ...(model.allowNone ? (['none'] as const) : [])];
   if (entries.length === 0) return null;
   const at = entries.indexOf(choice);
   if (at < 0) return (delta === 1 ? entries[0] : entries[entries.length - 1]) ?? null;
