@@ -1,5 +1,5 @@
 import { Box, Link } from '@chakra-ui/react';
-import { lazy, Suspense, useDeferredValue, useEffect, useRef } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes, useLocation } from 'react-router';
 import { installFocusKeeper, pageChanged } from './a11y/focus-keeper.ts';
@@ -36,7 +36,8 @@ function Screens() {
   const location = useLocation();
   // after a navigation nothing may have the focus (a shortcut pressed on the page's body): the new page's heading takes it
   const shownPath = useRef(location.pathname);
-  useEffect(() => {
+  // a layout effect: before the new page's own effects (its title is announced only when its heading lacks the focus)
+  useLayoutEffect(() => {
     if (shownPath.current === location.pathname) return;
     shownPath.current = location.pathname;
     pageChanged();

@@ -265,7 +265,7 @@ export class UsersService {
     if (!user.guest) return { ok: false, reason: 'not_guest' };
     const nameKey = usernameKey(username);
     // Checked before hashing so a taken name costs no Argon2 work; the unique index settles races.
-    if (await this.nameTaken(nameKey)) return { ok: false, reason: 'name_taken' };
+    if (await this.nameTaken(nameKey, usernameKey(user.name))) return { ok: false, reason: 'name_taken' };
     const passwordHash = await this.hashPassword(password);
     try {
       return await this.db.transaction().execute(async (trx): Promise<RegisterResult> => {
@@ -287,9 +287,12 @@ export class UsersService {
     }
   }
 
-  /** A registered name, or one shaped like a guest's ("gladly-brave-otter": guests' names are theirs). */
-  private async nameTaken(nameKey: string): Promise<boolean> {
-    if (isPetName(nameKey)) return true;
+  /**
+   * A registered name, or one shaped like a guest's ("gladly-brave-otter": guests'
+   * names are theirs), but for `own`, the guest's own name, which he may keep.
+   */
+  private async nameTaken(nameKey: string, own?: string): Promise<boolean> {
+    if (isPetName(nameKey) && nameKey !== own) return true;
     const row = await this.db.selectFrom('users').select('id').where('name_key', '=', nameKey).executeTakeFirst();
     return row !== undefined;
   }

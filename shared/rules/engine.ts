@@ -222,9 +222,10 @@ function armDeadline(s: Step): void {
 
 /**
  * Starts a turn for the first present seat at or after `from`: clears guesses,
- * draws a new mystery card. Ends the round (no winner) if no card is left.
+ * draws a new mystery card. Ends the round (no winner) if no card is left,
+ * with `ended` in its event (why the last turn ended: the confirmer's answer).
  */
-function startTurn(s: Step, from: number): void {
+function startTurn(s: Step, from: number, ended: GameUpdate = {}): void {
   const g = s.g;
   const n = g.players.length;
   let seat = ((from % n) + n) % n;
@@ -245,7 +246,7 @@ function startTurn(s: Step, from: number): void {
   g.last_scored = null;
   g.intercepts = [];
   if (!drawCurrent(s)) {
-    endRound(s, null);
+    endRound(s, null, ended);
     return;
   }
   armDeadline(s);
@@ -322,7 +323,7 @@ function finishConfirm(s: Step, yes: boolean, why: Pick<GameUpdate, 'cause' | 'b
   const t = turnIndex(g);
   const turn = g.players[t];
   if (yes && turn) turn.tokens = Math.min(MAX_TOKENS, turn.tokens + 1);
-  startTurn(s, t + 1);
+  startTurn(s, t + 1, why);
   if (isRunning(g)) emitState(s, why);
 }
 

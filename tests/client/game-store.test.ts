@@ -209,6 +209,14 @@ describe('events → announcements', () => {
     const b3 = { ...b2, state: 'Waiting' as const };
     step(game([a2, b3, c2], { state: 'Intercepting', mode: 'Local', draws: 1 }), ev('guess', { players: [b3] }));
     expect(texts()).toEqual(['Ben does not intercept.', "Cleo may intercept Ana's guess."]);
+    // the next card: Cleo asked first again (she was the last asked before) is said again
+    heard = [];
+    const a3 = { ...a2, turn_player: false, state: 'Intercepting' as const, guess: null };
+    const b4 = { ...b3, turn_player: true, guess: b3.slots[0] ?? null };
+    const c3 = { ...c2, state: 'Intercepting' as const };
+    const next = game([a3, b4, c3], { state: 'Intercepting', mode: 'Local', draws: 2 });
+    step(next, ev('guess', { players: [b4] }), ev('change_state', { state: 'Intercepting', players: next.players }));
+    expect(texts()).toEqual(['Ben chose before 1990.', "Cleo may intercept Ben's guess."]);
   });
 
   it('reads a new card aloud in card clue mode, after whose turn it is', () => {
@@ -265,6 +273,15 @@ describe('events → announcements', () => {
     expect(useGame.getState().ended).toEqual({ winner, standings });
   });
 
+  it('a confirmation after which no card is left says the answer, then the end', () => {
+    const a1 = player('ana', { creator: true, years: [1980], turn_player: true, tokens: 2 });
+    const b1 = player('ben', { years: [1990], state: 'Confirming' });
+    step(game([a1, b1], { state: 'Confirming', hit: hit(1970) }));
+    const reset = [player('ana', { creator: true }), player('ben')];
+    step(game(reset, { state: 'Open', standings: [a1, b1] }), ev('change_state', { state: 'Open', players: reset, standings: [a1, b1], cause: 'confirmed', by: b1 }));
+    expect(texts()).toEqual(['Ben confirmed your answer.', 'Game over: no one wins.']);
+  });
+
   it('a round with no winner ends the game; a stop only says who stopped it', () => {
     const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing' });
     step(game([a1, player('ben')], { state: 'Guessing' }));
@@ -315,6 +332,12 @@ describe('events → announcements', () => {
     step(game([b1]), ev('leave', { players: [ana] }), ev('change_state', { state: 'Open', players: [b1] }));
     step(game([b1]), ev('leave', { players: [b1] }), ev('change_state', { state: 'Open' }, true));
     expect(useGame.getState().closedByOwnLeave).toBe(false);
+    // a Local game (no "you" in its texts): the creator's own leaving
+    useGame.getState().reset('AbCd1234');
+    const local = game([ana, { ...b1, virtual: true }], { mode: 'Local' });
+    step(local);
+    step(local, ev('leave', { players: [ana] }), ev('change_state', { state: 'Open' }, true));
+    expect(useGame.getState().closedByOwnLeave).toBe(true);
   });
 
   it('ignores events it has already seen (a replay after reconnecting)', () => {

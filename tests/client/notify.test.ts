@@ -65,7 +65,7 @@ describe('notification events', () => {
 
   it('covers the lobby and system events', () => {
     expect(notify.gameCreated('Ana').text).toBe('New game by Ana.');
-    expect(notify.gameRemoved('Ana').text).toBe('The game of Ana was closed.');
+    expect(notify.gameRemoved('Ana').text).toBe("Ana's game was closed.");
     expect(notify.gameStarted()).toMatchObject({ text: 'The game has started.', interrupt: true });
     expect(notify.hitsProgress({ available: 3, downloading: 2, processing: 1 }).text).toBe('Hits: 3 available, 2 downloading, 1 processing.');
     expect(notify.popup('Game settings')).toMatchObject({ text: 'Game settings', sfx: 'popup' });

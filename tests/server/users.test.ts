@@ -398,6 +398,13 @@ describe('register, login, logout, delete', () => {
     // words outside the lists, or another shape, are ordinary names
     const ok = await b.fetch('/api/users/register', { method: 'POST', json: { username: 'boldly-silver-dragon', password: 'another password' } });
     expect(ok.status).toBe(200);
+    // a guest keeps his own name (the register form offers it)
+    const c = await guest(app);
+    const name = c.user.name;
+    expect(name).toMatch(/^[a-z]+-[a-z]+-[a-z]+$/);
+    const own = await c.fetch('/api/users/register', { method: 'POST', json: { username: name, password: 'another password' } });
+    expect(own.status).toBe(200);
+    expect(c.user).toMatchObject({ name, virtual: false });
   });
 
   it('validates username and password, naming the field', async () => {

@@ -59,18 +59,41 @@ export async function openGlobalEvents(): Promise<void> {
     es.addEventListener(name, (e) => dispatch(schemas, name, (e as MessageEvent<string>).data));
   }
   es.addEventListener('open', () => {
+    retryMs = FIRST_RETRY_MS;
     // Events sent while the stream was down are lost (no resume for removals),
     // so subscribers re-read what they show after a reconnect.
     const reconnected = openedBefore;
     openedBefore = true;
     for (const h of openHandlers) h(reconnected);
   });
+  // The browser reconnects by itself after a dropped connection, but gives up for good
+  // on an answer that is not a stream (429 too many streams, 503 while the server stops):
+  // then it is opened anew, later each time, up to a minute.
+  es.addEventListener('error', () => {
+    if (es.readyState !== EventSource.CLOSED || source !== es || retryTimer !== null) return;
+    const wait = retryMs;
+    retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      if (source !== es) return;
+      source = null;
+      void openGlobalEvents();
+    }, wait);
+  });
   source = es;
 }
+
+/** First wait before a stream the browser gave up on is opened anew, ms; doubled each time up to MAX_RETRY_MS. */
+const FIRST_RETRY_MS = 5_000;
+const MAX_RETRY_MS = 60_000;
+let retryMs = FIRST_RETRY_MS;
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
 
 /** Closes the stream (tests, or a user change followed by {@link openGlobalEvents}). */
 export function closeGlobalEvents(): void {
   generation++;
+  if (retryTimer !== null) clearTimeout(retryTimer);
+  retryTimer = null;
   source?.close();
   source = null;
 }

@@ -7,6 +7,7 @@ import type { GamePayload, GameState, PlayerPayload, Settings } from '../../../s
 import type { ErrorBody } from '../../../shared/protocol/common.ts';
 import { roomStateToPayload, type RoomEvent, type RoomEventPlayer, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
 import { gameClock, phaseMs } from './game-clock.ts';
+import { NUMERIC_SETTINGS } from '../../../shared/rules/constants.ts';
 import { localActor } from '../routes/game/game-logic.ts';
 
 /**
@@ -154,8 +155,10 @@ export const useGame = create<GameStoreState>()((set, get) => {
     }
     const seat = localActor(g);
     const turn = g.players.find((p) => p.turn_player);
-    if (!seat || !turn || seat.id === askedLocal || seat.state !== 'Intercepting') return;
-    askedLocal = seat.id;
+    // once per seat and card: the same seat may be asked first in the next turn
+    const key = seat ? `${g.draws}:${seat.id}` : null;
+    if (!seat || !turn || key === askedLocal || seat.state !== 'Intercepting') return;
+    askedLocal = key;
     notify.notification(i18next.t('game.announce.intercept_local', { name: seat.name, turn: turn.name }), { toast: false });
   };
 
@@ -170,8 +173,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
   const announceSettings = (was: Settings | null, now: Settings): void => {
     const t = (key: string, params?: Record<string, unknown>) => i18next.t(key, params ?? {});
     const changes: string[] = [];
-    const numbers = ['goal', 'start_tokens', 'hit_duration', 'guess_timeout', 'intercept_timeout', 'confirm_timeout'] as const;
-    for (const k of numbers) {
+    for (const k of NUMERIC_SETTINGS) {
       if (was && was[k] === now[k]) continue;
       const off = now[k] === 0 && k.endsWith('_timeout');
       changes.push(`${t(`game.settings.${k}`)}: ${off ? t('game.announce.no_limit') : now[k]}`);
@@ -251,7 +253,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
         case 'leave':
           if (first) notify.left(who(first), data.removed_by ? who(data.removed_by) : undefined);
           // the game's last events may be this leave, then the deleting change_state
-          ownLeaveJustBefore = !!first && !data.removed_by && !!who(first).you;
+          // (by id: a Local game says no "you", yet its creator's own leaving deletes it)
+          ownLeaveJustBefore = !!first && !data.removed_by && first.id === useSession.getState().user?.id;
           before = { ...prev, players: prev.players.filter((p) => !changed.some((c) => c.id === p.id)) };
           return;
         case 'guess':
@@ -329,6 +332,9 @@ export const useGame = create<GameStoreState>()((set, get) => {
           set({ ended: null, choice: null });
           return;
         }
+        // the last answer's outcome first, when the round ended because no card was left after it
+        const lastTurn = prev.players.find((p) => p.turn_player);
+        if (prev.state === 'Confirming' && lastTurn) announceAnswer(lastTurn, data.cause, data.by);
         const winner = data.winner ?? null;
         notify.gameEnded(winner ? who(winner) : null);
         if (data.hit) notify.hitRevealed(data.hit);

@@ -98,7 +98,8 @@ export function connectLobbyToEvents(): () => void {
     onGlobalEvent('remove_game', (id) => {
       const gone = useLobby.getState().games.find((g) => g.id === id);
       remove(id);
-      if (gone && useLobby.getState().announce) notify.gameRemoved(gone.creator);
+      // only a Public game's end is news: a Private game also leaves the list when one leaves it
+      if (gone && gone.mode === 'Public' && useLobby.getState().announce) notify.gameRemoved(gone.creator);
     }),
     onGlobalStreamOpen((reconnected) => {
       if (reconnected) void load();
