@@ -15,8 +15,10 @@ class ServerStream extends EventTarget {
   static readonly CLOSED = 2;
   static opened: ServerStream[] = [];
   readyState = ServerStream.CONNECTING;
-  constructor(readonly url: string) {
+  readonly url: string;
+  constructor(url: string) {
     super();
+    this.url = url;
     ServerStream.opened.push(this);
   }
   open(): void {
