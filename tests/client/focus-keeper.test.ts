@@ -58,6 +58,10 @@ describe('focus keeper', () => {
     byId('panel').append(document.createElement('span'));
     await settle();
     expect(document.activeElement).toBe(document.body);
+    // and when that element goes later, the focus the user left nowhere stays there
+    byId('skip').remove();
+    await settle();
+    expect(document.activeElement).toBe(document.body);
 
     byId('close').focus();
     byId('dialog').remove();
@@ -73,6 +77,23 @@ describe('focus keeper', () => {
     main.replaceChildren(h1);
     await settle();
     expect(document.activeElement).toBe(h1);
+  });
+
+  it('a menu item whose menu closed: back to the menu\'s button, or to the heading near it when the button is disabled now', async () => {
+    const button = Object.assign(document.createElement('button'), { id: 'claim-for', textContent: 'Claim a hit for…' });
+    button.setAttribute('aria-controls', 'menu-list');
+    byId('actions').append(button);
+    byId('item').focus();
+    byId('portal').remove();
+    await settle();
+    expect(document.activeElement).toBe(button);
+    // the same, the button disabled by the claim: the heading of its part of the page, not the document's first
+    byId('main').append(Object.assign(document.createElement('div'), { id: 'portal2', innerHTML: '<div role="menu" id="menu-list"><div role="menuitem" tabindex="-1" id="item2">Ana</div></div>' }));
+    byId('item2').focus();
+    button.disabled = true;
+    byId('portal2').remove();
+    await settle();
+    expect(document.activeElement?.id).toBe('actions-heading');
   });
 
   it('a navigation while nothing has the focus (a shortcut on the page\'s body) focuses the new page\'s heading; else nothing moves', async () => {

@@ -51,6 +51,16 @@ export function installFocusKeeper(doc: Document = document): () => void {
 
   const gone = (el: Element): boolean => !el.isConnected || (el as HTMLButtonElement).disabled === true;
 
+  // The focus left to nowhere while its element is still there and usable (a click on
+  // the page's background): the user moved it, so that element's later removal is no loss.
+  const onFocusOut = (e: FocusEvent): void => {
+    if (e.relatedTarget !== null || !(e.target instanceof Element)) return;
+    const left = e.target;
+    queueMicrotask(() => {
+      if (path[0] === left && !gone(left) && (doc.activeElement === doc.body || doc.activeElement === null)) path = [];
+    });
+  };
+
   /** The main heading of the page, or the main region until the heading is there. */
   const focusPage = (main: HTMLElement): void => {
     const heading = main.querySelector('h1');
@@ -77,10 +87,25 @@ export function installFocusKeeper(doc: Document = document): () => void {
     if (active && active !== doc.body && active !== last) return;
     if (path.some((n) => n.matches(DIALOGS))) return;
     if (!late && path.some((n) => n.matches(MENUS))) return;
-    const kept = path.find((n) => n.isConnected && n !== last);
+    let kept = path.find((n) => n.isConnected && n !== last);
     if (!kept || !main) return;
+    // a menu's item: back to the menu's button, or near it when the button is disabled now
+    const menu = path.find((n) => n.matches(MENUS));
+    const button = menu?.id ? doc.querySelector(`[aria-controls="${CSS.escape(menu.id)}"]`) : null;
+    if (button?.isConnected) {
+      if (!gone(button)) {
+        (button as HTMLElement).focus();
+        return;
+      }
+      kept = button;
+    }
     if (kept.contains(main) || kept === main) {
       // the page changed
+      focusPage(main);
+      return;
+    }
+    // outside the page's main region (a portal, a toast): the page's heading, not the first one of the document
+    if (!main.contains(kept)) {
       focusPage(main);
       return;
     }
@@ -112,10 +137,12 @@ export function installFocusKeeper(doc: Document = document): () => void {
   };
   observer.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
   doc.addEventListener('focusin', onFocusIn, true);
+  doc.addEventListener('focusout', onFocusOut, true);
   return () => {
     onPageChange = null;
     observer.disconnect();
     doc.removeEventListener('focusin', onFocusIn, true);
+    doc.removeEventListener('focusout', onFocusOut, true);
     if (frame !== 0 && typeof cancelAnimationFrame !== 'undefined') cancelAnimationFrame(frame);
   };
 }
