@@ -7,14 +7,18 @@
 /** Control characters (tabs, newlines, NUL, escape…). */
 const CONTROL = /\p{Cc}/u;
 /**
- * Format characters that make a name read or look other than it is: text
- * direction overrides and isolates, zero-width spaces and joiners between
- * words, the byte-order mark (the zero-width joiners U+200C/U+200D stay: emoji
- * and some scripts need them).
+ * Format characters make a name read or look other than it is (text direction
+ * marks and overrides, zero-width spaces, soft hyphens, the byte-order mark),
+ * and line or paragraph separators break it in lists and logs. Allowed: the
+ * zero-width (non-)joiners U+200C/U+200D and the tag characters of flag emoji,
+ * which emoji and some scripts need.
  */
-const DECEPTIVE_FORMAT = /[\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
-/** Format characters, separators and white space: what is left without them is what shows. */
-const INVISIBLE = /[\p{Cf}\p{Z}\s]/gu;
+const DECEPTIVE_FORMAT = /(?![\u200C\u200D\u{E0020}-\u{E007F}])[\p{Cf}\p{Zl}\p{Zp}]/u;
+/**
+ * What does not show: format characters, separators, white space, and the
+ * letters that render blank (Hangul fillers, the blank Braille pattern).
+ */
+const INVISIBLE = /[\p{Cf}\p{Z}\s\u115F\u1160\u3164\uFFA0\u2800]/gu;
 
 export const hasControlCharacter = (name: string): boolean => CONTROL.test(name);
 export const hasDeceptiveFormat = (name: string): boolean => DECEPTIVE_FORMAT.test(name);

@@ -747,11 +747,12 @@ describe('A10: players and local names', () => {
       expectError(g, { type: 'join_local', by: ALICE, name }, invalid);
     }
     // control, text-direction and invisible characters: a name must read as it looks
-    for (const name of ['x\u0000y', 'a\tb', 'line\nbreak', 'esc\u001b', 'del\u007f', 'ad\u202emin', '\u200b\u200b', 'a\u2066b', 'B\ufeffob']) {
+    for (const name of ['x\u0000y', 'a\tb', 'line\nbreak', 'esc\u001b', 'del\u007f', 'ad\u202emin', '\u200b\u200b', 'a\u2066b', 'B\ufeffob', 'soft\u00adhyphen', 'ar\u061cm', 'line\u2028sep', '\u3164\u3164', '\u2800']) {
       expectError(g, { type: 'join_local', by: ALICE, name }, invalid);
     }
     // the joiners emoji and some scripts need stay allowed
     expect(act(g, { type: 'join_local', by: ALICE, name: '👩\u200d🎤 Ana' }).game.players).toHaveLength(2);
+    expect(act(g, { type: 'join_local', by: ALICE, name: '🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} Ben' }).game.players).toHaveLength(2);
     // the bounds themselves are fine, after trimming
     expect(act(g, { type: 'join_local', by: ALICE, name: 'z' }).game.players).toHaveLength(2);
     const long = act(g, { type: 'join_local', by: ALICE, name: `  ${'z'.repeat(32)}  ` }).game;
