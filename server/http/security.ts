@@ -73,8 +73,8 @@ const LIMITS = {
 
 /**
  * Event streams open at once (before RATE_LIMIT_FACTOR): a user has two per tab
- * (the lobby's and a game's); anonymous readers behind one address (a party's
- * Wi-Fi, a script) share the per-IP figure.
+ * (the lobby's and a game's); everybody behind one address (a party's Wi-Fi, a
+ * script) shares the per-IP figure.
  */
 const OPEN_STREAMS = { user: 32, ip: 200 } as const;
 
@@ -127,23 +127,26 @@ function chain(first: RequestHandler, second: RequestHandler): RequestHandler {
 }
 
 /**
- * Counts the open responses per user (per IP when anonymous) and refuses a new
- * one with 429 beyond OPEN_STREAMS × `factor` (0: no limit). A response counts
- * until its connection closes.
+ * Counts the open responses per user and per IP, and refuses a new one with 429
+ * beyond OPEN_STREAMS × `factor` (0: no limit): a user has his own figure, and
+ * every stream of an address (of its users too, as guests cost nothing to make)
+ * counts against the address's. A response counts until its connection closes.
  */
 function openStreamLimit(factor: number): RequestHandler {
   if (factor === 0) return (_req, _res, next) => next();
   const open = new Map<string, number>();
+  const limitOf = (kind: keyof typeof OPEN_STREAMS) => Math.max(1, Math.floor(OPEN_STREAMS[kind] * factor));
   return (req, res, next) => {
-    const key = byUserOrIp(req, res);
-    const max = Math.max(1, Math.floor((res.locals.user ? OPEN_STREAMS.user : OPEN_STREAMS.ip) * factor));
-    const now = open.get(key) ?? 0;
-    if (now >= max) return sendError(res, TOO_MANY_STREAMS);
-    open.set(key, now + 1);
+    const keys: [string, number][] = [[byIp(req), limitOf('ip')]];
+    if (res.locals.user) keys.push([`user:${res.locals.user.id}`, limitOf('user')]);
+    if (keys.some(([key, max]) => (open.get(key) ?? 0) >= max)) return sendError(res, TOO_MANY_STREAMS);
+    for (const [key] of keys) open.set(key, (open.get(key) ?? 0) + 1);
     res.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left <= 0) open.delete(key);
-      else open.set(key, left);
+      for (const [key] of keys) {
+        const left = (open.get(key) ?? 1) - 1;
+        if (left <= 0) open.delete(key);
+        else open.set(key, left);
+      }
     });
     next();
   };

@@ -355,7 +355,7 @@ describe('per-game stream', () => {
   });
 
   it('limits the streams one client holds open: 429 beyond the limit, a slot again once one closes', async () => {
-    // factor 0.1: 3 open per user (20 per anonymous address), 12 opened a minute
+    // factor 0.1: 3 open per user, 20 per address, 12 opened a minute per user
     const h = await start({}, 0.1);
     h.addRoom('Game0001');
     const mine = [0, 1, 2].map((i) => rawStream(i % 2 ? `${h.base}/api/events` : `${h.base}/api/games/Game0001/events`, { 'x-test-user': OTHER }));
@@ -371,6 +371,22 @@ describe('per-game stream', () => {
     opened[0]!.res.destroy();
     await opened[0]!.ended;
     await until(async () => (await fetch(`${h.base}/api/games/Game0001/events`, { headers: { 'x-test-user': OTHER }, signal: AbortSignal.timeout(1000) }).then((r) => { void r.body?.cancel(); return r.status === 200; }, () => false)), 'a slot after a close');
+    // every stream of an address counts against its figure, whoever's (guests cost nothing to make)
+    await until(() => h.hub.stats().gameStreams === 1 && h.hub.stats().globalStreams === 2, `the probe stream closed (${JSON.stringify(h.hub.stats())})`);
+    const crowd: number[] = [];
+    const crowdStreams: Awaited<ReturnType<typeof rawStream>>[] = [];
+    for (let u = 0; u < 8; u++) {
+      for (let i = 0; i < 3; i++) {
+        const r = await rawStream(`${h.base}/api/events`, { 'x-test-user': `00000000-0000-4000-8000-0000000001${String(u).padStart(2, '0')}` });
+        crowd.push(r.res.statusCode ?? 0);
+        crowdStreams.push(r);
+      }
+    }
+    // 3 of this address's 20 were open already (two of the user's, one of the other's)
+    expect(crowd.filter((c) => c === 200)).toHaveLength(17);
+    expect(crowd.slice(17).every((c) => c === 429)).toBe(true);
+    for (const c of crowdStreams) c.res.destroy();
+    await until(() => h.hub.stats().globalStreams <= 2, 'the crowd gone');
     // and opening streams over and over is limited too (12 a minute at this factor)
     let last: Response | null = null;
     for (let i = 0; i < 15 && (!last || last.status === 200); i++) {
