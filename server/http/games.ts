@@ -4,6 +4,7 @@ import { Router, type Request, type Response } from 'express';
 import {
   ConfirmBodySchema,
   CreateGameBodySchema,
+  type CreateGameBody,
   GameIdSchema,
   GuessBodySchema,
   SettingsUpdateSchema,
@@ -122,15 +123,30 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     res.json({ games: await listGames(res.locals.user?.id ?? null) });
   });
 
+  /** Users' games being created right now (this process), by user id. */
+  const creating = new Map<string, number>();
+
   r.post(['/games', '/games/'], requireUser, async (req, res) => {
     const body = parseOr400(res, CreateGameBodySchema, req.body ?? {}, 'body');
     if (!body) return;
     const user = res.locals.user as { id: string; name: string };
-    // one person runs a few games, not a lobby full of them
-    const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
-    if (rooms.filter((room) => (room.metadata as GameMetadata | undefined)?.creator === user.id).length >= MAX_GAMES_PER_CREATOR) {
-      return sendError(res, TOO_MANY_GAMES);
+    // one person runs a few games, not a lobby full of them (those being made count too: parallel requests)
+    const making = creating.get(user.id) ?? 0;
+    creating.set(user.id, making + 1);
+    try {
+      const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
+      const runs = rooms.filter((room) => (room.metadata as GameMetadata | undefined)?.creator === user.id).length;
+      if (runs + making >= MAX_GAMES_PER_CREATOR) return sendError(res, TOO_MANY_GAMES);
+      await createGame(res, body, user);
+    } finally {
+      const left = (creating.get(user.id) ?? 1) - 1;
+      if (left <= 0) creating.delete(user.id);
+      else creating.set(user.id, left);
     }
+  });
+
+  /** Makes `user`'s game as `body` asks, and answers 201 with it. */
+  const createGame = async (res: Response, body: CreateGameBody, user: { id: string; name: string }): Promise<void> => {
     const packIds = await deps.catalogue.packIds();
     const settings: Record<string, unknown> = { ...(body.settings ?? {}) };
     // a catalogue without enough playable audio starts in card mode, so a newcomer can play at once
@@ -157,7 +173,7 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     }
     const snap = await gameSnapshot(id, user.id);
     res.status(201).location(`/games/${id}`).json(snap?.game);
-  });
+  };
 
   r.get('/games/:id', async (req, res) => {
     const id = gameId(req, res);

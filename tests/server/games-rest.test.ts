@@ -1008,6 +1008,11 @@ describe('bad input', () => {
     // her leaving one (its last player: it is deleted) frees a place
     expectOk(await alice.request('PATCH', `/api/games/${ids[0]}/leave`), 'left the game successfully');
     expect((await alice.request('POST', '/api/games', { mode: 'Local' })).status).toBe(201);
+    // requests at the same time cannot slip past the limit together
+    const [carol] = (await guests(1)) as [User];
+    const burst = await Promise.all(Array.from({ length: 14 }, () => carol.request('POST', '/api/games', { mode: 'Public' })));
+    expect(burst.filter((r) => r.status === 201)).toHaveLength(10);
+    expect(burst.filter((r) => r.status === 409).every((r) => r.body.code === 'too_many_games')).toBe(true);
   });
 
   it('out of turn, double submits and a race for one interception slot', async () => {
