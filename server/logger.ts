@@ -33,8 +33,9 @@ const PEER_FAULT = /^(Max payload size exceeded|Invalid WebSocket frame|Invalid 
  * Colyseus' messages in the server's log, as lines of JSON like the rest (by
  * default it prints them with console, stack traces over several lines). A
  * socket's protocol error (a 5 MB frame, a broken frame) is the peer's doing:
- * a warning of one line, at most one per `quietMs` with the number left out,
- * so a client sending such frames in a loop cannot flood the log.
+ * a warning of one line, at most one per `quietMs`, then one line with the
+ * number left out meanwhile, so a client sending such frames in a loop cannot
+ * flood the log.
  */
 export function frameworkLogger(log: Logger, quietMs = 10_000): FrameworkLogger {
   const text = (args: unknown[]): string => args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))).join(' ');
@@ -56,9 +57,14 @@ export function frameworkLogger(log: Logger, quietMs = 10_000): FrameworkLogger 
         left++;
         return;
       }
-      log.warn({ source: 'colyseus', ...(left > 0 ? { left_out: left } : {}) }, `a socket sent a broken frame and was closed: ${message.split('\n', 1)[0]}`);
+      log.warn({ source: 'colyseus' }, `a socket sent a broken frame and was closed: ${message.split('\n', 1)[0]}`);
       quietUntil = now + quietMs;
       left = 0;
+      // the ones left out meanwhile are counted when the quiet time ends
+      setTimeout(() => {
+        if (left > 0) log.warn({ source: 'colyseus', left_out: left }, `sockets sent ${left} more broken frames in ${quietMs / 1000} s`);
+        left = 0;
+      }, quietMs).unref();
     },
   };
 }
