@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANNOUNCE_SPACING_MS, announcer, GATHER_MS } from '../../client/src/a11y/announcer.ts';
 import { closeGlobalEvents, openGlobalEvents } from '../../client/src/net/events.ts';
+import { connectCatalogueToEvents } from '../../client/src/stores/catalogue.ts';
 import { connectLobbyToEvents, useLobby } from '../../client/src/stores/lobby.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import { game, player, users } from './game-fixtures.ts';
@@ -91,6 +92,25 @@ describe('the lobby hears the global stream', () => {
     s.send('remove_game', 'Private1');
     expect(await said()).toEqual(['New game by Cleo.', "Cleo's game was closed."]);
     expect(useLobby.getState().games.map((g) => g.id).sort()).toEqual(['AnaGame1', 'BenGame1']);
+  });
+
+  it('says when hit processing starts and when it ends, not at every hit, and not over a running game', async () => {
+    const offCatalogue = connectCatalogueToEvents();
+    try {
+      const s = await stream();
+      s.send('process_hits', { available: 5, downloading: 0, processing: 0 });
+      s.send('process_hits', { available: 5, downloading: 2, processing: 0 });
+      s.send('process_hits', { available: 5, downloading: 1, processing: 1 });
+      s.send('process_hits', { available: 7, downloading: 0, processing: 0 });
+      expect(await said()).toEqual(['Hits: 5 available, 2 downloading, 0 processing.', 'Hits: 7 available, 0 downloading, 0 processing.']);
+      announcer.clear();
+      window.history.pushState({}, '', '/game/AbCd1234');
+      s.send('process_hits', { available: 7, downloading: 1, processing: 0 });
+      expect(await said()).toEqual([]);
+      window.history.pushState({}, '', '/');
+    } finally {
+      offCatalogue();
+    }
   });
 
   it('a stream the browser gave up on (429, 503) is opened anew, later each time', async () => {
