@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GAME_ID_PATTERN } from '../rules/constants.ts';
-import { hasControlCharacter, hasDeceptiveFormat, hasVisibleCharacter } from '../rules/names.ts';
+import { hasControlCharacter, hasDeceptiveFormat, hasVisibleCharacter, mixesLookAlikeScripts } from '../rules/names.ts';
 import type { RuleError } from '../rules/types.ts';
 
 /**
@@ -46,13 +46,14 @@ export function boundedText(min: number, max: number) {
 
 /**
  * A name a person chooses for others to see (an account, a Local player):
- * boundedText, without direction overrides or invisible spaces, and with
- * something visible in it.
+ * boundedText, without direction overrides or invisible spaces, with
+ * something visible in it, and without look-alike scripts mixed.
  */
 export function personName(min: number, max: number) {
   return boundedText(min, max)
     .refine((s) => !hasDeceptiveFormat(s), { error: 'must not contain invisible or text-direction characters' })
-    .refine((s) => hasVisibleCharacter(s), { error: 'must contain a visible character' });
+    .refine((s) => hasVisibleCharacter(s), { error: 'must contain a visible character' })
+    .refine((s) => !mixesLookAlikeScripts(s), { error: 'must not mix Latin, Cyrillic and Greek letters (they look alike)' });
 }
 
 /** Every error body (rules.md A2): a stable snake_case code (an i18n key too) and Part B's English text. */

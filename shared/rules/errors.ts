@@ -19,7 +19,7 @@ export const ERRORS = {
   virtual_only_local: [403, 'virtual players can only be added to local games'],
   creator_only_virtual: [403, 'only the creator can add virtual players to a game'],
   game_full: [409, 'the game is full (at most 10 players)'],
-  name_invalid: [400, 'the player name must be 1 to 32 characters long, with no control or invisible characters'],
+  name_invalid: [400, 'the player name must be 1 to 32 characters long, with no control or invisible characters and no Latin, Cyrillic and Greek letters mixed'],
   name_taken: [409, 'a player with this name is already part of this game'],
   // leave
   creator_only_kick: [403, 'only the creator can kick other players from a game'],

@@ -20,9 +20,21 @@ const DECEPTIVE_FORMAT = /(?![\u200C\u200D\u{E0020}-\u{E007F}])[\p{Cf}\p{Zl}\p{Z
  */
 const INVISIBLE = /[\p{Cf}\p{Z}\s\u115F\u1160\u3164\uFFA0\u2800]/gu;
 
+/**
+ * Latin, Cyrillic and Greek share look-alike letters ("a" and "а", "o" and "ο"), so
+ * one name never mixes them, as in Unicode's moderately restrictive identifier
+ * profile (UTS #39): "Аlice" with a Cyrillic "А" would pass for "Alice".
+ */
+const LOOK_ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+
 export const hasControlCharacter = (name: string): boolean => CONTROL.test(name);
 export const hasDeceptiveFormat = (name: string): boolean => DECEPTIVE_FORMAT.test(name);
 export const hasVisibleCharacter = (name: string): boolean => name.replace(INVISIBLE, '') !== '';
+export const mixesLookAlikeScripts = (name: string): boolean => LOOK_ALIKE_SCRIPTS.filter((script) => script.test(name)).length > 1;
 
-/** Whether a trimmed name may stand for a person: no control, direction or invisible-space characters, something visible. */
-export const isCleanName = (name: string): boolean => !hasControlCharacter(name) && !hasDeceptiveFormat(name) && hasVisibleCharacter(name);
+/**
+ * Whether a trimmed name may stand for a person: no control, direction or
+ * invisible-space characters, something visible, no look-alike scripts mixed.
+ */
+export const isCleanName = (name: string): boolean =>
+  !hasControlCharacter(name) && !hasDeceptiveFormat(name) && hasVisibleCharacter(name) && !mixesLookAlikeScripts(name);

@@ -725,7 +725,7 @@ describe('§16 audio (audioAccess)', () => {
 
 describe('A10: players and local names', () => {
   const full = err(409, 'game_full', 'the game is full (at most 10 players)');
-  const invalid = err(400, 'name_invalid', 'the player name must be 1 to 32 characters long, with no control or invisible characters');
+  const invalid = err(400, 'name_invalid', 'the player name must be 1 to 32 characters long, with no control or invisible characters and no Latin, Cyrillic and Greek letters mixed');
   const taken = err(409, 'name_taken', 'a player with this name is already part of this game');
 
   it('an 11th player → 409 game_full', () => {
@@ -749,6 +749,14 @@ describe('A10: players and local names', () => {
     // control, text-direction and invisible characters: a name must read as it looks
     for (const name of ['x\u0000y', 'a\tb', 'line\nbreak', 'esc\u001b', 'del\u007f', 'ad\u202emin', '\u200b\u200b', 'a\u2066b', 'B\ufeffob', 'soft\u00adhyphen', 'ar\u061cm', 'line\u2028sep', '\u3164\u3164', '\u2800']) {
       expectError(g, { type: 'join_local', by: ALICE, name }, invalid);
+    }
+    // look-alike scripts mixed: a Cyrillic "А" or a Greek "ο" in a Latin name, Greek in a Cyrillic one
+    for (const name of ['\u0410lice', 'B\u03bfb', '\u0418\u0432\u03b1\u043d']) {
+      expectError(g, { type: 'join_local', by: ALICE, name }, invalid);
+    }
+    // each script alone, and any with digits, emoji or other scripts, is fine
+    for (const name of ['\u0418\u0432\u0430\u043d', '\u0391\u03bd\u03bd\u03b1', 'Zo\u00eb 2', 'Mika \u30df\u30ab', 'Sam \u{1F3B8}']) {
+      expect(act(g, { type: 'join_local', by: ALICE, name }).game.players).toHaveLength(2);
     }
     // the joiners emoji and some scripts need stay allowed
     expect(act(g, { type: 'join_local', by: ALICE, name: '👩\u200d🎤 Ana' }).game.players).toHaveLength(2);

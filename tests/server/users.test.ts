@@ -415,6 +415,7 @@ describe('register, login, logout, delete', () => {
       [{ username: 'bell\u0007name', password: 'long enough pw' }, 'username'],
       [{ username: 'ad\u202emin', password: 'long enough pw' }, 'username'],
       [{ username: '\u200b\u200b\u200b', password: 'long enough pw' }, 'username'],
+      [{ username: 'P\u0430ul', password: 'long enough pw' }, 'username'], // a Cyrillic "а" in a Latin name
       [{ username: 'Carol', password: 'short' }, 'password'],
       [{ username: 'Carol', password: 'p'.repeat(257) }, 'password'],
       [{ username: 'Carol' }, 'password'],
