@@ -13,7 +13,8 @@ import type { RateLimits } from './security.ts';
 
 /**
  * Catalogue import and export over HTTP (api.md B8, Part B §1.4 export row):
- * `GET /api/hits/export` and `POST /api/hits/import`, both for write_hits users.
+ * `GET /api/hits/export` and `POST /api/hits/import`, both for write_hits users;
+ * an import adds or renames packs only for a user who also has write_packs.
  * Mount under `/api` before any `/hits/:id` route, and let the CSRF guard accept a
  * non-JSON body on {@link HITS_IMPORT_PATH} (`csrfGuardWith({ anyBodyPaths })`).
  */
@@ -129,7 +130,9 @@ export function catalogueIoRouter(deps: CatalogueIoDeps): Router {
     if (apply === undefined) return sendError(res, BAD_APPLY);
     const body: unknown = req.body;
     if (!Buffer.isBuffer(body) || body.length === 0) return sendError(res, EMPTY_BODY);
-    const report = await importHitsYaml(db, body, { apply, maxBytes });
+    // pack rows may only add or rename packs for a user who may write packs
+    const packs = ((res.locals.user?.permissions ?? 0) & Permission.WRITE_PACKS) !== 0;
+    const report = await importHitsYaml(db, body, { apply, maxBytes, packs });
     if (apply && !report.applied) {
       // nothing was written: the report says why, row by row
       res.status(400).json({ type: 'error', code: IMPORT_REJECTED_CODE, ...report });

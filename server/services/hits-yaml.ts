@@ -860,7 +860,10 @@ function cap<T>(list: T[], state: { truncated: boolean }): T[] {
 }
 
 /** The diff of a parsed file against a snapshot: matches, changes, conflicts with the database, and the writes. */
-function plan(file: ParsedHitsFile, snap: Snapshot): Plan {
+/** Why a pack row is refused to a user who may edit hits but not packs (spec §4: packs are write_packs'). */
+export const PACKS_NEED_PERMISSION = 'adding or renaming a pack needs the write_packs permission';
+
+function plan(file: ParsedHitsFile, snap: Snapshot, packsAllowed = true): Plan {
   const rejectedPacks = [...file.rejectedPacks];
   const rejectedHits = [...file.rejectedHits];
 
@@ -900,14 +903,20 @@ function plan(file: ParsedHitsFile, snap: Snapshot): Plan {
       badPack.set(p.id, rej);
       continue;
     }
-    if (target === null) {
+    const before = target === null ? undefined : snap.packs.get(target.id)!;
+    if (!packsAllowed && before?.name !== p.name) {
+      const rej: RejectedRow = { index: p.index, line: p.line, id: p.id, label: p.name, reasons: [PACKS_NEED_PERMISSION] };
+      rejectedPacks.push(rej);
+      badPack.set(p.id, rej);
+      continue;
+    }
+    if (target === null || before === undefined) {
       packIdMap.set(p.id, p.id);
       ops.addPacks.push(p);
       addedPacks.push({ index: p.index, line: p.line, id: p.id, name: p.name });
       continue;
     }
     packIdMap.set(p.id, target.id);
-    const before = snap.packs.get(target.id)!;
     if (before.name === p.name) unchangedPacks++;
     else {
       ops.renamePacks.push({ id: target.id, name: p.name });
@@ -1120,6 +1129,11 @@ export interface ImportOptions {
   search?: Pick<HitSearchIndex, 'refresh'> | undefined;
   /** The time written as created_at/updated_at (tests). */
   now?: string;
+  /**
+   * Whether the file may add and rename packs (the importing user has
+   * write_packs; default true). Without it such pack rows are rejected.
+   */
+  packs?: boolean;
 }
 
 /**
@@ -1135,10 +1149,10 @@ export async function importHitsYaml(db: Db, input: string | Uint8Array, options
 
 /** {@link importHitsYaml} for a file already parsed. */
 export async function importParsed(db: Db, parsed: ParsedHitsFile, options: ImportOptions = {}): Promise<ImportReport> {
-  if (!options.apply || parsed.errors.length > 0) return plan(parsed, await loadSnapshot(db)).report;
+  if (!options.apply || parsed.errors.length > 0) return plan(parsed, await loadSnapshot(db), options.packs).report;
   const now = options.now ?? isoNow();
   const report = await db.transaction().execute(async (trx) => {
-    const { report, ops } = plan(parsed, await loadSnapshot(trx));
+    const { report, ops } = plan(parsed, await loadSnapshot(trx), options.packs);
     if (!report.ok) return report;
     await write(trx, ops, now);
     report.applied = true;

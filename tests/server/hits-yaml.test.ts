@@ -15,6 +15,7 @@ import {
   formatHitsYaml,
   importHitsYaml,
   MAX_REPORTED_ROWS,
+  PACKS_NEED_PERMISSION,
   naturalCompare,
   parseHitsYaml,
   yamlScalar,
@@ -639,13 +640,16 @@ describe('HTTP', () => {
   let t: TestServer;
   let editor: User;
   let guest: User;
+  let hitsOnly: User;
   const YAML = { 'content-type': 'application/x-yaml' };
 
   beforeAll(async () => {
     t = await bootServer();
     guest = await User.guest(t.base);
     editor = await User.guest(t.base);
-    await t.server.db.updateTable('users').set({ permissions: Permission.WRITE_HITS }).where('id', '=', editor.id).execute();
+    hitsOnly = await User.guest(t.base);
+    await t.server.db.updateTable('users').set({ permissions: Permission.WRITE_HITS | Permission.WRITE_PACKS }).where('id', '=', editor.id).execute();
+    await t.server.db.updateTable('users').set({ permissions: Permission.WRITE_HITS }).where('id', '=', hitsOnly.id).execute();
   });
   afterAll(async () => {
     await t?.stop();
@@ -709,6 +713,27 @@ describe('HTTP', () => {
 
     const again = await editor.request('POST', '/api/hits/import?apply=true', file, YAML);
     expect(again.body).toMatchObject({ applied: true, summary: { hits: { added: 0, changed: 0, unchanged: 2, rejected: 0 } } });
+  });
+
+  it('adds and renames packs only for a user with write_packs; hits and unchanged packs need write_hits alone', async () => {
+    const existing = formatHitsYaml([hit(70, { packs: [P(70)] })], [pack(70, 'Seventy')]);
+    expect((await editor.request('POST', '/api/hits/import?apply=true', existing, YAML)).status).toBe(200);
+    const before = await dump(t.server.db);
+    const rejected = (res: { body: unknown }) => ImportRejectedSchema.parse(res.body).packs.rejected.map((r) => [r.label, r.reasons]);
+    // a new pack, and a new name for an existing one: both refused, with the hits naming them, nothing written
+    const added = await hitsOnly.request('POST', '/api/hits/import?apply=true', formatHitsYaml([hit(71, { packs: [P(71)] })], [pack(71, 'Sneaked in')]), YAML);
+    expect(added.status).toBe(400);
+    expect(rejected(added)).toEqual([['Sneaked in', [PACKS_NEED_PERMISSION]]]);
+    expect(ImportRejectedSchema.parse(added.body).hits.rejected).toHaveLength(1);
+    const renamed = await hitsOnly.request('POST', '/api/hits/import?apply=true', formatHitsYaml([hit(70, { packs: [P(70)] })], [pack(70, 'Renamed')]), YAML);
+    expect(rejected(renamed)).toEqual([['Renamed', [PACKS_NEED_PERMISSION]]]);
+    // the dry run says so too
+    const dry = await hitsOnly.request('POST', '/api/hits/import', formatHitsYaml([], [pack(71, 'Sneaked in')]), YAML);
+    expect(dry.body).toMatchObject({ ok: false, applied: false, packs: { rejected: [{ reasons: [PACKS_NEED_PERMISSION] }] } });
+    expect(await dump(t.server.db)).toEqual(before);
+    // hits that only use packs as they are: fine
+    const edit = await hitsOnly.request('POST', '/api/hits/import?apply=true', formatHitsYaml([hit(70, { title: 'Edited', packs: [P(70)] })], [pack(70, 'Seventy')]), YAML);
+    expect(edit.body).toMatchObject({ applied: true, summary: { hits: { changed: 1 }, packs: { unchanged: 1 } } });
   });
 
   it('refuses to apply a file with rejected rows: 400 with the report, nothing written', async () => {
