@@ -69,6 +69,22 @@ describe('focus keeper', () => {
     expect(document.activeElement).toBe(document.body);
   });
 
+  it('in a dialog that stays open, a control that went gives the focus to the dialog\'s heading; a closing dialog is left alone', async () => {
+    const dialog = byId('dialog');
+    dialog.insertAdjacentHTML('afterbegin', '<h2 id="dialog-title">Import</h2><div id="field"><input id="file" type="file"></div>');
+    byId('file').focus();
+    (byId('file') as HTMLInputElement).disabled = true;
+    byId('file').blur();
+    await settle();
+    expect(document.activeElement?.id).toBe('dialog-title');
+    // closing (its exit animation): the dialog gives the focus back to its opener itself
+    byId('close').focus();
+    dialog.setAttribute('data-state', 'closed');
+    byId('close').remove();
+    await settle();
+    expect(document.activeElement).toBe(document.body);
+  });
+
   it('a menu item that navigated away: its menu button is gone too, so the new page\'s heading takes the focus', async () => {
     byId('item').focus();
     byId('portal').remove();

@@ -53,16 +53,78 @@ describe('HitForm', () => {
     for (const name of [/Title/, /Artist/, /Belongs to/]) expect((screen.getByRole('textbox', { name }) as HTMLInputElement).maxLength, String(name)).toBe(-1);
     expect(screen.getByText(`At most ${MAX_TEXT} characters.`)).toBeTruthy();
     expect(title.getAttribute('aria-invalid')).toBe('true');
-    expect(save.disabled).toBe(true);
+    // the error is the field's description, so a screen reader says why when the user comes back to it
+    expect(document.getElementById(title.getAttribute('aria-describedby')!)?.textContent).toBe(`At most ${MAX_TEXT} characters.`);
+    // Save is marked disabled but stays reachable, and names the reason
+    expect(save.getAttribute('aria-disabled')).toBe('true');
+    expect(save.disabled).toBe(false);
+    expect(document.getElementById(save.getAttribute('aria-describedby')!)?.textContent).toBe('Correct the marked fields to save.');
     fireEvent.submit(save.closest('form')!);
     expect(saved).toEqual([]);
+    expect(document.activeElement).toBe(title);
 
     // at the limit it saves, as typed
     fireEvent.change(title, { target: { value: 'y'.repeat(MAX_TEXT) } });
     expect(screen.queryByText(`At most ${MAX_TEXT} characters.`)).toBeNull();
-    expect(save.disabled).toBe(false);
+    expect(save.hasAttribute('aria-disabled')).toBe(false);
     fireEvent.submit(save.closest('form')!);
     expect(saved).toEqual([expect.objectContaining({ title: 'y'.repeat(MAX_TEXT), artist: 'Artist', year: 1999 })]);
+  });
+
+  it('an empty form: a save shows every missing field and puts the focus on the first; passing through fields does not', async () => {
+    const saved: unknown[] = [];
+    renderApp(
+      <HitForm
+        initial={EMPTY_VALUES}
+        packs={[]}
+        submitLabel="Save"
+        onSubmit={async (body) => {
+          saved.push(body);
+          return true;
+        }}
+      />,
+    );
+    const title = screen.getByRole('textbox', { name: /Title/ });
+    fireEvent.focus(title);
+    fireEvent.blur(title);
+    expect(screen.queryByText('Required.')).toBeNull();
+    const save = screen.getByRole('button', { name: 'Save' });
+    expect(document.getElementById(save.getAttribute('aria-describedby')!)?.textContent).toBe('Fill in title, artist and year to save.');
+    await act(async () => fireEvent.click(save));
+    expect(saved).toEqual([]);
+    expect(screen.getAllByText('Required.')).toHaveLength(3);
+    expect(document.activeElement).toBe(title);
+  });
+
+  it('the create-pack dialog inside the hit form creates the pack only: the hit form is not sent', async () => {
+    signInCurator();
+    const requests: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
+        const created = { id: '0b6f6f5e-1c7a-4b7e-9a43-2f1f3c1d0a02', name: 'Party', hits: 0 };
+        return new Response(JSON.stringify(String(input).endsWith('/api/hits/packs') && init?.method === 'POST' ? created : []), { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    const saved: unknown[] = [];
+    renderApp(
+      <HitForm
+        initial={{ ...EMPTY_VALUES, title: 'Half typed', artist: 'Someone', year: '1999' }}
+        packs={[]}
+        submitLabel="Save"
+        onSubmit={async (body) => {
+          saved.push(body);
+          return true;
+        }}
+      />,
+    );
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create pack' })));
+    const name = await screen.findByRole('textbox', { name: /Pack name/ });
+    fireEvent.change(name, { target: { value: 'Party' } });
+    await act(async () => fireEvent.submit(name.closest('form')!));
+    expect(requests.filter((r) => r.startsWith('POST'))).toEqual([expect.stringMatching(/^POST .*\/api\/hits\/packs$/)]);
+    expect(saved).toEqual([]);
   });
 
   it('create pack: an over-long name is kept as typed, refused with a message, and nothing is sent', async () => {

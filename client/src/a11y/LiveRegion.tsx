@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { createPortal } from 'react-dom';
 import { announcer as defaultAnnouncer, type Announcer } from './announcer.ts';
 
 /** Visually hidden but read by screen readers (the usual "sr-only" rules). */
@@ -18,10 +19,13 @@ const hidden = {
  * The two live regions of the app, polite and assertive. Each message is a new
  * paragraph (additions are announced even when the text repeats); the text is a
  * React text child, so markup in a message is shown as typed, never interpreted.
+ * They live directly in the document's body, outside the app's root: an open
+ * dialog hides everything else from screen readers (aria-hidden on the body's
+ * other children), except the body's own live regions.
  */
 export function LiveRegion({ announcer = defaultAnnouncer }: { announcer?: Announcer }) {
   const { polite, assertive } = useSyncExternalStore(announcer.subscribe, announcer.getSnapshot, announcer.getSnapshot);
-  return (
+  return createPortal(
     <>
       <div style={hidden} role="status" aria-live="polite" aria-atomic="false" aria-relevant="additions text" data-testid="live-polite">
         {polite.map((m) => (
@@ -33,6 +37,7 @@ export function LiveRegion({ announcer = defaultAnnouncer }: { announcer?: Annou
           <p key={m.id}>{m.text}</p>
         ))}
       </div>
-    </>
+    </>,
+    document.body,
   );
 }

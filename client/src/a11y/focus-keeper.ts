@@ -9,8 +9,9 @@
  * The focus goes to the heading of the nearest part of the page that is still
  * there (the guess panel's heading, say); when the whole page changed, to the
  * new page's main heading (or, until that has loaded, the main region, and
- * the heading once it appears). Dialogs are left alone: they return the focus
- * themselves. A focus the user moved away (a click on the page's background)
+ * the heading once it appears). A closing dialog is left alone: it returns the
+ * focus itself; in a dialog that stays open, the focus goes to the nearest
+ * heading inside it, at worst its title. A focus the user moved away (a click on the page's background)
  * is not a loss: its element is still there and enabled.
  */
 
@@ -85,7 +86,11 @@ export function installFocusKeeper(doc: Document = document): () => void {
     const last = path[0];
     if (!last || !gone(last)) return;
     if (active && active !== doc.body && active !== last) return;
-    if (path.some((n) => n.matches(DIALOGS))) return;
+    const dialog = path.find((n) => n.matches(DIALOGS));
+    if (dialog) {
+      if (dialog.isConnected && dialog.getAttribute('data-state') !== 'closed') keepInDialog(dialog, last);
+      return;
+    }
     if (!late && path.some((n) => n.matches(MENUS))) return;
     let kept = path.find((n) => n.isConnected && n !== last);
     if (!kept || !main) return;
@@ -117,6 +122,19 @@ export function installFocusKeeper(doc: Document = document): () => void {
       }
     }
     main.focus();
+  };
+
+  /** A control of an open dialog went away: the nearest heading inside the dialog (its title at worst). */
+  const keepInDialog = (dialog: Element, last: Element): void => {
+    const kept = path.find((n) => n.isConnected && n !== last && dialog.contains(n)) ?? dialog;
+    for (let n: Element | null = kept; n && dialog.contains(n); n = n.parentElement) {
+      const heading = n.querySelector(HEADINGS);
+      if (heading) {
+        focusHeading(heading);
+        return;
+      }
+    }
+    (dialog as HTMLElement).focus();
   };
 
   let frame = 0;

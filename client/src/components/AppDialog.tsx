@@ -7,6 +7,9 @@ import { registerRecipes } from '../theme.ts';
 
 registerRecipes({ slotRecipes: { dialog: dialogSlotRecipe } });
 
+/** The attribute of a part of a dialog that handles Escape itself: Escape there does not close the dialog. */
+export const OWN_ESCAPE = 'data-own-escape';
+
 export interface AppDialogProps {
   open: boolean;
   onClose: () => void;
@@ -71,6 +74,10 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
       unmountOnExit
       {...(initialFocusEl ? { initialFocusEl } : {})}
       finalFocusEl={returnFocus}
+      // a control that uses Escape itself (an inline rename cancels) keeps it from the dialog
+      onEscapeKeyDown={(e) => {
+        if (e.target instanceof Element && e.target.closest(`[${OWN_ESCAPE}]`)) e.preventDefault();
+      }}
     >
       <Portal>
         <Dialog.Backdrop />

@@ -1,5 +1,6 @@
 import './recipes.ts';
-import { Button, Field, Input } from '@chakra-ui/react';
+import { FieldInput } from '../../components/FieldInput.tsx';
+import { Button, Field } from '@chakra-ui/react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NAME_MAX, NAME_MIN } from '../../../../shared/rules/constants.ts';
@@ -49,7 +50,7 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
       <form id="add-player-form" onSubmit={submit} noValidate>
         <Field.Root required invalid={touched && !valid}>
           <Field.Label>{t('game.add_player.name')}</Field.Label>
-          <Input ref={inputRef} value={name} maxLength={NAME_MAX * 2} autoComplete="off" onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} />
+          <FieldInput ref={inputRef} value={name} maxLength={NAME_MAX * 2} autoComplete="off" onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} />
           {touched && !valid ? (
             <Field.ErrorText>{name.trim() === '' ? t('game.add_player.empty') : t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX })}</Field.ErrorText>
           ) : (

@@ -7,7 +7,7 @@ import {
   segmentGroupSlotRecipe,
   tooltipSlotRecipe,
 } from '@chakra-ui/react/theme';
-import { registerRecipes, TOUCH_TARGET, withTouchSizes } from '../../theme.ts';
+import { registerRecipes, FIELD_STYLES, withTouchSizes } from '../../theme.ts';
 
 /**
  * The recipes of the Chakra components the game screen uses beyond the first
@@ -16,7 +16,7 @@ import { registerRecipes, TOUCH_TARGET, withTouchSizes } from '../../theme.ts';
  * of its components renders. Dialogs register theirs in AppDialog.
  */
 registerRecipes({
-  recipes: { input: withTouchSizes(inputRecipe, { minH: TOUCH_TARGET }) },
+  recipes: { input: withTouchSizes(inputRecipe, FIELD_STYLES) },
   slotRecipes: {
     checkbox: checkboxSlotRecipe,
     field: fieldSlotRecipe,

@@ -5,6 +5,7 @@ import type { HitBodyInput } from '../../../../shared/protocol/catalogue.ts';
 import { notify } from '../../a11y/notify.ts';
 import { Page } from '../../components/Page.tsx';
 import { showError } from '../../errors.ts';
+import { errorText } from '../../i18n.ts';
 import { createHit, uploadAudio } from '../../net/hits.ts';
 import { useCatalogue } from '../../stores/catalogue.ts';
 import { EMPTY_VALUES } from './hit-form.ts';
@@ -48,8 +49,8 @@ export function CreateHit() {
         await uploadAudio(id, audio);
         notify.notification(t('audio.uploaded', { hit }), { toast: 'success' });
       } catch (err) {
-        // the hit exists; only its audio is missing, which the detail page can fix
-        showError(err);
+        // the hit exists; only its audio is missing, which the detail page can fix: the message says so
+        showError({ message: t('create.audio_failed', { hit, reason: errorText(err) }) });
       }
     }
     return true;

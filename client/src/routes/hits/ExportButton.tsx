@@ -1,4 +1,4 @@
-import { Button } from '@chakra-ui/react';
+import { Button, Spinner } from '@chakra-ui/react';
 import { useState } from 'react';
 import { notify } from '../../a11y/notify.ts';
 import { DownloadIcon } from '../../components/icons.tsx';
@@ -32,6 +32,7 @@ export function ExportButton({ query, packs }: { query: string; packs: readonly 
   const t = useHitsT();
   const [busy, setBusy] = useState(false);
   const run = async (): Promise<void> => {
+    if (busy) return;
     setBusy(true);
     try {
       downloadText(await exportHits(query, packs), EXPORT_FILE_NAME);
@@ -43,8 +44,9 @@ export function ExportButton({ query, packs }: { query: string; packs: readonly 
     }
   };
   return (
-    <Button variant="outline" loading={busy} onClick={() => void run()}>
-      <DownloadIcon />
+    // busy, not disabled: a disabled button would drop the keyboard focus while the file is fetched
+    <Button variant="outline" aria-disabled={busy || undefined} aria-busy={busy || undefined} onClick={() => void run()}>
+      {busy ? <Spinner size="sm" /> : <DownloadIcon />}
       {t('export.button')}
     </Button>
   );

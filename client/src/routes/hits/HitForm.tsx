@@ -1,13 +1,18 @@
 import { Box, Button, chakra, Field, Fieldset, Flex, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import type { HitBodyInput, PackPayload } from '../../../../shared/protocol/catalogue.ts';
 import { afterCreate, hitBody, MAX_OFFSET, validateHit, type FieldError, type FieldName, type HitFormValues } from './hit-form.ts';
+import { FieldInput } from '../../components/FieldInput.tsx';
 import { CreatePackButton, PackList } from './PackChooser.tsx';
 import { sortPacks } from './packs.ts';
 import './recipes.ts';
 import { useCanWritePacks, useHitsT } from './use-hits.ts';
 import { parseVideoUrl } from './video-url.ts';
 import { VideoPlayer } from './VideoPlayer.tsx';
+
+/** The fields in the order of the form, and their inputs' names. */
+const FIELD_ORDER: readonly FieldName[] = ['title', 'artist', 'year', 'belongs_to', 'videoUrl', 'offset'];
+const INPUT_NAMES: Record<FieldName, string> = { title: 'title', artist: 'artist', year: 'year', belongs_to: 'belongs_to', videoUrl: 'video_url', offset: 'playback_offset' };
 
 export interface HitFormProps {
   initial: HitFormValues;
@@ -41,6 +46,7 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
   const ownFirst = useRef<HTMLInputElement>(null);
   const first = firstFieldRef ?? ownFirst;
 
+  const hintId = useId();
   const errors = validateHit(values);
   const valid = Object.keys(errors).length === 0;
   /** A field's message: at once for a malformed value, after leaving the field for a missing one. */
@@ -49,16 +55,25 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
     if (!e) return undefined;
     return e === 'required' && !touched[field] ? undefined : e;
   };
-  const set = (field: FieldName) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
-  const blur = (field: FieldName) => () => setTouched((s) => ({ ...s, [field]: true }));
+  // a missing value is pointed out once the field was edited, or at a save: not when the focus
+  // merely passes by (tabbing through, or a dialog taking it), which would be read as noise
+  const set = (field: FieldName) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+    setTouched((s) => (s[field] ? s : { ...s, [field]: true }));
+  };
   const ytId = parseVideoUrl(values.videoUrl);
   const chosenNames = sortPacks(packs.filter((p) => values.packs.includes(p.id))).map((p) => p.name);
 
-  const submit = async (e: FormEvent): Promise<void> => {
+  const submit = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
     e.preventDefault();
+    if (busy) return;
     const body = hitBody(values);
-    if (!body || busy) {
-      setTouched({ title: true, artist: true, year: true });
+    if (!body) {
+      // Save is only marked disabled, so it can be reached and says why: every problem shows, the first field takes the focus
+      setTouched({ title: true, artist: true, year: true, belongs_to: true, videoUrl: true, offset: true });
+      const firstBad = FIELD_ORDER.find((f) => errors[f]);
+      const input = firstBad && e.currentTarget.elements.namedItem(INPUT_NAMES[firstBad]);
+      if (input instanceof HTMLInputElement) input.focus();
       return;
     }
     setBusy(true);
@@ -89,46 +104,46 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
   };
 
   return (
-    <chakra.form onSubmit={(e: FormEvent) => void submit(e)} noValidate>
+    <chakra.form onSubmit={(e: FormEvent<HTMLFormElement>) => void submit(e)} noValidate>
       <Stack gap="5">
         <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
           {field(
             'title',
             t('fields.title'),
-            <Input ref={first} name="title" value={values.title} autoComplete="off" onChange={set('title')} onBlur={blur('title')} />,
+            <FieldInput ref={first} name="title" value={values.title} autoComplete="off" onChange={set('title')} />,
             undefined,
             true,
           )}
           {field(
             'artist',
             t('fields.artist'),
-            <Input name="artist" value={values.artist} autoComplete="off" onChange={set('artist')} onBlur={blur('artist')} />,
+            <FieldInput name="artist" value={values.artist} autoComplete="off" onChange={set('artist')} />,
             undefined,
             true,
           )}
           {field(
             'year',
             t('fields.year'),
-            <Input name="year" type="number" inputMode="numeric" min={1} max={9999} step={1} value={values.year} onChange={set('year')} onBlur={blur('year')} />,
+            <FieldInput name="year" type="number" inputMode="numeric" min={1} max={9999} step={1} value={values.year} onChange={set('year')} />,
             undefined,
             true,
           )}
           {field(
             'belongs_to',
             t('fields.belongs_to'),
-            <Input name="belongs_to" value={values.belongs_to} autoComplete="off" onChange={set('belongs_to')} onBlur={blur('belongs_to')} />,
+            <FieldInput name="belongs_to" value={values.belongs_to} autoComplete="off" onChange={set('belongs_to')} />,
             t('form.belongs_to_help'),
           )}
           {field(
             'videoUrl',
             t('fields.video_url'),
-            <Input name="video_url" type="url" inputMode="url" value={values.videoUrl} autoComplete="off" spellCheck={false} onChange={set('videoUrl')} onBlur={blur('videoUrl')} />,
+            <FieldInput name="video_url" type="url" inputMode="url" value={values.videoUrl} autoComplete="off" spellCheck={false} onChange={set('videoUrl')} />,
             t('form.video_url_help'),
           )}
           {field(
             'offset',
             t('form.offset_label'),
-            <Input name="playback_offset" type="number" inputMode="numeric" min={0} max={MAX_OFFSET} step={1} value={values.offset} onChange={set('offset')} onBlur={blur('offset')} />,
+            <FieldInput name="playback_offset" type="number" inputMode="numeric" min={0} max={MAX_OFFSET} step={1} value={values.offset} onChange={set('offset')} />,
             t('form.offset_help'),
           )}
         </SimpleGrid>
@@ -165,7 +180,7 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
         </Field.Root>
 
         <HStack gap="2" wrap="wrap">
-          <Button type="submit" colorPalette="purple" disabled={!valid} loading={busy}>
+          <Button type="submit" colorPalette="purple" aria-disabled={!valid || undefined} aria-describedby={valid ? undefined : hintId} loading={busy}>
             {submitLabel}
           </Button>
           {onCancel && (
@@ -175,8 +190,8 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
           )}
         </HStack>
         {!valid && (
-          <Text color="fg.muted" textStyle="sm">
-            {errors.videoUrl ? t('form.blocked_by_video') : t('form.incomplete')}
+          <Text id={hintId} color="fg.muted" textStyle="sm">
+            {errors.videoUrl ? t('form.blocked_by_video') : Object.values(errors).every((e) => e === 'required') ? t('form.incomplete') : t('form.fix_fields')}
           </Text>
         )}
       </Stack>

@@ -33,6 +33,18 @@ function valueText(value: unknown, packName: (id: string) => string | undefined)
   return String(value);
 }
 
+/** The label of a diffed field, as the hit form and pack dialog name it. */
+const FIELD_LABELS: Record<string, string> = {
+  title: 'fields.title',
+  artist: 'fields.artist',
+  year: 'fields.year',
+  belongs_to: 'fields.belongs_to',
+  packs: 'fields.packs',
+  yt_id: 'fields.yt_id',
+  playback_offset: 'fields.playback_offset',
+  name: 'packs.name',
+};
+
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Box as="section">
@@ -51,6 +63,8 @@ export function ImportReportView({ report }: { report: ImportReportPayload }) {
   const names = new Map([...packs.map((p) => [p.id, p.name] as const), ...report.packs.added.map((p) => [p.id, p.name] as const)]);
   const packName = (id: string) => names.get(id);
   const { summary, hits } = report;
+  const done = report.applied;
+  const field = (name: string): string => (FIELD_LABELS[name] ? t(FIELD_LABELS[name]) : name);
 
   return (
     <Stack gap="4">
@@ -66,7 +80,7 @@ export function ImportReportView({ report }: { report: ImportReportPayload }) {
           </List.Root>
         </Section>
       )}
-      <Section title={t('import.summary')}>
+      <Section title={done ? t('import.summary_done') : t('import.summary')}>
         <List.Root ps="5">
           <List.Item>{t('import.summary_hits', summary.hits)}</List.Item>
           <List.Item>{t('import.summary_packs', summary.packs)}</List.Item>
@@ -74,7 +88,7 @@ export function ImportReportView({ report }: { report: ImportReportPayload }) {
       </Section>
 
       {hits.added.length > 0 && (
-        <Section title={t('import.added_hits', { count: summary.hits.added })}>
+        <Section title={t(done ? 'import.added_hits_done' : 'import.added_hits', { count: summary.hits.added })}>
           <List.Root ps="5">
             {hits.added.map((h) => (
               <List.Item key={`${h.index}-${h.id}`}>{t('import.hit', { artist: h.artist, title: h.title, year: h.year })}</List.Item>
@@ -83,15 +97,16 @@ export function ImportReportView({ report }: { report: ImportReportPayload }) {
         </Section>
       )}
       {hits.changed.length > 0 && (
-        <Section title={t('import.changed_hits', { count: summary.hits.changed })}>
+        <Section title={t(done ? 'import.changed_hits_done' : 'import.changed_hits', { count: summary.hits.changed })}>
           <List.Root ps="5" gap="2">
             {hits.changed.map((h) => (
               <List.Item key={`${h.index}-${h.id}`}>
                 <Text fontWeight="medium">{t('import.hit', { artist: h.artist, title: h.title, year: h.year })}</Text>
+                {h.matched_by === 'yt_id' && <Text color="fg.warning">{t('import.matched_by_yt_id', { id: h.file_id ?? h.id })}</Text>}
                 <List.Root ps="5">
                   {h.changes.map((c) => (
                     <List.Item key={c.field}>
-                      {t('import.change', { field: c.field, before: valueText(c.before, packName), after: valueText(c.after, packName) })}
+                      {t('import.change', { field: field(c.field), before: valueText(c.before, packName), after: valueText(c.after, packName) })}
                     </List.Item>
                   ))}
                 </List.Root>
@@ -109,7 +124,8 @@ export function ImportReportView({ report }: { report: ImportReportPayload }) {
             {report.packs.changed.map((p) => (
               <List.Item key={`c-${p.index}`}>
                 {t('import.pack_changed', { name: p.name })}{' '}
-                {p.changes.map((c) => t('import.change', { field: c.field, before: valueText(c.before, packName), after: valueText(c.after, packName) })).join('; ')}
+                {p.matched_by === 'name' && `${t('import.matched_by_name', { id: p.file_id ?? p.id })} `}
+                {p.changes.map((c) => t('import.change', { field: field(c.field), before: valueText(c.before, packName), after: valueText(c.after, packName) })).join('; ')}
               </List.Item>
             ))}
           </List.Root>
@@ -155,7 +171,11 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
     setError(null);
   };
 
+  // the file field stays usable while a file is checked (disabling it would drop the focus):
+  // only the answer for the file chosen last counts
+  const checks = useRef(0);
   const check = async (chosen: File | null): Promise<void> => {
+    const mine = ++checks.current;
     setFile(chosen);
     setReport(null);
     setError(null);
@@ -163,10 +183,12 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
     setPhase('checking');
     try {
       const r = await importHits(chosen, false);
+      if (mine !== checks.current) return;
       setReport(r);
       setPhase('checked');
       notify.notification(t('import.checked', hitCounts(r)), { toast: false });
     } catch (err) {
+      if (mine !== checks.current) return;
       setError(err);
       setPhase('idle');
     }
@@ -222,7 +244,7 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
       >
         <Stack gap="4">
           <Text color="fg.muted">{t('import.help')}</Text>
-          <Field.Root disabled={phase === 'checking' || phase === 'applying'}>
+          <Field.Root disabled={phase === 'applying'}>
             <Field.Label>{t('import.file')}</Field.Label>
             <Input
               type="file"

@@ -1,9 +1,10 @@
-import { Box, Button, Checkbox, chakra, Field, Flex, HStack, Input, Link, Stack, Text } from '@chakra-ui/react';
-import { useRef, useState, type FormEvent, type RefObject } from 'react';
+import { Box, Button, Checkbox, chakra, Field, Flex, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { FieldInput } from '../../components/FieldInput.tsx';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { PackPayload } from '../../../../shared/protocol/catalogue.ts';
 import { notify } from '../../a11y/notify.ts';
-import { AppDialog } from '../../components/AppDialog.tsx';
+import { AppDialog, OWN_ESCAPE } from '../../components/AppDialog.tsx';
 import { PlusIcon } from '../../components/icons.tsx';
 import { showError } from '../../errors.ts';
 import { createPack, deletePack, renamePack } from '../../net/hits.ts';
@@ -38,6 +39,8 @@ export function CreatePackButton({ onCreated }: { onCreated?: (pack: PackPayload
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
+    // the dialog is drawn elsewhere in the page, but React still passes its submit up to the hit form around the button
+    e.stopPropagation();
     if (nameProblem(name) || busy) return;
     setBusy(true);
     try {
@@ -68,7 +71,7 @@ export function CreatePackButton({ onCreated }: { onCreated?: (pack: PackPayload
                 {t('packs.name')}
                 <Field.RequiredIndicator />
               </Field.Label>
-              <Input name="pack_name" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+              <FieldInput name="pack_name" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />
               {nameProblem(name) === 'too_long' && <Field.ErrorText color="red.fg">{t('packs.name_too_long', { max: MAX_NAME })}</Field.ErrorText>}
             </Field.Root>
             <Button type="submit" colorPalette="purple" alignSelf="flex-start" disabled={nameProblem(name) !== null} loading={busy}>
@@ -88,6 +91,7 @@ function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void })
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
+    e.stopPropagation();
     const next = name.trim();
     if (nameProblem(name) || busy) return;
     if (next === pack.name) return onDone();
@@ -103,11 +107,22 @@ function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void })
     }
   };
   return (
-    <chakra.form onSubmit={(e: FormEvent) => void submit(e)} noValidate flex="1">
+    <chakra.form
+      onSubmit={(e: FormEvent) => void submit(e)}
+      // Escape cancels the rename only, not the dialog around it
+      {...{ [OWN_ESCAPE]: '' }}
+      onKeyDown={(e: KeyboardEvent) => {
+        if (e.key !== 'Escape') return;
+        e.stopPropagation();
+        onDone();
+      }}
+      noValidate
+      flex="1"
+    >
       <Flex gap="2" wrap="wrap" align="flex-end">
         <Field.Root flex="1" minW="10rem" invalid={nameProblem(name) === 'too_long'}>
           <Field.Label srOnly>{t('packs.rename_label', { name: pack.name })}</Field.Label>
-          <Input size="sm" value={name} autoFocus onChange={(e) => setName(e.target.value)} />
+          <FieldInput size="sm" value={name} autoFocus onChange={(e) => setName(e.target.value)} />
           {nameProblem(name) === 'too_long' && <Field.ErrorText color="red.fg">{t('packs.name_too_long', { max: MAX_NAME })}</Field.ErrorText>}
         </Field.Root>
         <Button type="submit" size="sm" colorPalette="purple" disabled={nameProblem(name) !== null} loading={busy}>
@@ -186,6 +201,14 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
   const canWritePacks = useCanWritePacks() && manage;
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<PackPayload | null>(null);
+  // a finished rename (saved, cancelled, Escape) gives the focus back to its pack's Rename button
+  const renameButtons = useRef(new Map<string, HTMLButtonElement>());
+  const [refocus, setRefocus] = useState<string | null>(null);
+  useEffect(() => {
+    if (refocus === null) return;
+    renameButtons.current.get(refocus)?.focus();
+    setRefocus(null);
+  }, [refocus]);
   const chosen = new Set(selected);
   const manageable = canWritePacks;
   const sorted = sortPacks(packs);
@@ -222,7 +245,13 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
                   </RouterLink>
                 </Link>
               ) : renaming === pack.id ? (
-                <RenameForm pack={pack} onDone={() => setRenaming(null)} />
+                <RenameForm
+                  pack={pack}
+                  onDone={() => {
+                    setRenaming(null);
+                    setRefocus(pack.id);
+                  }}
+                />
               ) : (
                 <>
                   {/* on a phone the name takes the whole row and the actions go below it */}
@@ -256,7 +285,16 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
                       )}
                       {canWritePacks && (
                         <>
-                          <Button size="xs" variant="ghost" aria-label={t('packs.rename_label', { name: pack.name })} onClick={() => setRenaming(pack.id)}>
+                          <Button
+                            ref={(el: HTMLButtonElement | null) => {
+                              if (el) renameButtons.current.set(pack.id, el);
+                              else renameButtons.current.delete(pack.id);
+                            }}
+                            size="xs"
+                            variant="ghost"
+                            aria-label={t('packs.rename_label', { name: pack.name })}
+                            onClick={() => setRenaming(pack.id)}
+                          >
                             {t('packs.rename')}
                           </Button>
                           <Button size="xs" variant="ghost" colorPalette="red" aria-label={t('packs.delete_label', { name: pack.name })} onClick={() => setDeleting(pack)}>

@@ -30,7 +30,8 @@ function Bar({ label, value, max, text }: { label: string; value: number; max: n
     <Progress.Root value={max === 0 ? 1 : value} max={max === 0 ? 1 : max} colorPalette="purple" size="lg" maxW="2xl">
       <Stack gap="1.5">
         <Progress.Label>{label}</Progress.Label>
-        <Progress.Track>
+        {/* the bar is named by its label and read as its text ("150 of 200 downloaded"), not as a bare percentage */}
+        <Progress.Track aria-label={label} aria-valuetext={text}>
           <Progress.Range />
         </Progress.Track>
         <Progress.ValueText color="fg.muted" fontWeight="normal">

@@ -12,7 +12,7 @@ import {
   progressSlotRecipe,
   separatorRecipe,
 } from '@chakra-ui/react/theme';
-import { registerRecipes, TOUCH_TARGET, withTouchSizes } from '../../theme.ts';
+import { registerRecipes, FIELD_STYLES, withTouchSizes } from '../../theme.ts';
 
 /**
  * The Chakra recipes of the catalogue screens that the first page does not
@@ -22,7 +22,7 @@ import { registerRecipes, TOUCH_TARGET, withTouchSizes } from '../../theme.ts';
  */
 registerRecipes({
   recipes: {
-    input: withTouchSizes(inputRecipe, { minH: TOUCH_TARGET }),
+    input: withTouchSizes(inputRecipe, FIELD_STYLES),
     checkmark: checkmarkRecipe,
     code: codeRecipe,
     separator: separatorRecipe,
@@ -34,7 +34,7 @@ registerRecipes({
     field: fieldSlotRecipe,
     fieldset: fieldsetSlotRecipe,
     list: listSlotRecipe,
-    nativeSelect: nativeSelectSlotRecipe,
+    nativeSelect: { ...nativeSelectSlotRecipe, base: { ...nativeSelectSlotRecipe.base, field: { ...nativeSelectSlotRecipe.base?.field, colorPalette: FIELD_STYLES.colorPalette, '--focus-ring-width': FIELD_STYLES['--focus-ring-width'] } } },
     progress: progressSlotRecipe,
   },
 });

@@ -7,9 +7,9 @@ import { errorText } from '../../i18n.ts';
 import { login } from '../../net/users.ts';
 import { useSession } from '../../stores/session.ts';
 import { fieldSlotRecipe, inputRecipe } from '@chakra-ui/react/theme';
-import { registerRecipes, TOUCH_TARGET, withTouchSizes } from '../../theme.ts';
+import { registerRecipes, FIELD_STYLES, withTouchSizes } from '../../theme.ts';
 
-registerRecipes({ recipes: { input: withTouchSizes(inputRecipe, { minH: TOUCH_TARGET }) }, slotRecipes: { field: fieldSlotRecipe } });
+registerRecipes({ recipes: { input: withTouchSizes(inputRecipe, FIELD_STYLES) }, slotRecipes: { field: fieldSlotRecipe } });
 
 /** Spec §2/§5: username and password; submit disabled while either is empty; success goes to the lobby. */
 export function LoginScreen() {

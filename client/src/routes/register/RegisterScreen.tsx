@@ -1,4 +1,5 @@
 import { Button, chakra, Field, Input, Link, Stack, Text } from '@chakra-ui/react';
+import { FieldInput } from '../../components/FieldInput.tsx';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -7,9 +8,9 @@ import { errorText } from '../../i18n.ts';
 import { register } from '../../net/users.ts';
 import { useSession } from '../../stores/session.ts';
 import { fieldSlotRecipe, inputRecipe } from '@chakra-ui/react/theme';
-import { registerRecipes, TOUCH_TARGET, withTouchSizes } from '../../theme.ts';
+import { registerRecipes, FIELD_STYLES, withTouchSizes } from '../../theme.ts';
 
-registerRecipes({ recipes: { input: withTouchSizes(inputRecipe, { minH: TOUCH_TARGET }) }, slotRecipes: { field: fieldSlotRecipe } });
+registerRecipes({ recipes: { input: withTouchSizes(inputRecipe, FIELD_STYLES) }, slotRecipes: { field: fieldSlotRecipe } });
 
 /** Account rules of the server (api.md B3), checked here first so the form can say what is wrong. */
 export const USERNAME_MIN = 3;
@@ -102,7 +103,7 @@ export function RegisterScreen() {
               {t('register.repeat')}
               <Field.RequiredIndicator />
             </Field.Label>
-            <Input name="repeat" type="password" autoComplete="new-password" value={fields.repeat} onChange={set('repeat')} />
+            <FieldInput name="repeat" type="password" autoComplete="new-password" value={fields.repeat} onChange={set('repeat')} />
             <Field.ErrorText>{t('register.mismatch')}</Field.ErrorText>
           </Field.Root>
           <Text role="status" aria-live="polite" color={message?.ok ? 'green.fg' : 'red.fg'} minH="1.5em">
