@@ -1,9 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GameEndedDialog } from '../../client/src/routes/game/GameEndedDialog.tsx';
 import { GameSettingsDialog } from '../../client/src/routes/game/GameSettingsDialog.tsx';
 import { announcer } from '../../client/src/a11y/announcer.ts';
 import * as actions from '../../client/src/routes/game/game-actions.ts';
+import { REPEAT_GUARD_MS } from '../../client/src/routes/game/game-actions.ts';
 import { GuessPanel } from '../../client/src/routes/game/GuessPanel.tsx';
 import { PlayerTable } from '../../client/src/routes/game/PlayerTable.tsx';
 import { useCatalogue } from '../../client/src/stores/catalogue.ts';
@@ -21,6 +22,7 @@ beforeEach(() => {
   useGame.getState().reset('AbCd1234');
   sent.length = 0;
   useGame.getState().setSender((type, payload) => sent.push({ type, payload }));
+  useGame.getState().setStatus('connected');
 });
 afterEach(() => {
   useGame.getState().reset(null);
@@ -149,6 +151,34 @@ describe('GuessPanel', () => {
     expect(sent).toEqual([]);
     act(() => actions.claim(ids.ben));
     expect(sent).toEqual([{ type: 'claim', payload: { player: ids.ben } }]);
+  });
+
+  it('a double click on Skip or Claim is one action; a second one later is its own', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      show(game([turnAna({ tokens: 5, state: 'Guessing' }), player('ben')], { state: 'Guessing' }));
+      act(() => actions.skip());
+      act(() => actions.skip());
+      expect(sent.map((s) => s.type)).toEqual(['skip']);
+      vi.advanceTimersByTime(REPEAT_GUARD_MS);
+      act(() => actions.skip());
+      act(() => actions.claim());
+      act(() => actions.claim());
+      expect(sent.map((s) => s.type)).toEqual(['skip', 'skip', 'claim']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('while the connection is down, an action is not sent and the player is told', () => {
+    show(game([turnAna({ tokens: 5, state: 'Guessing' }), player('ben')], { state: 'Guessing' }));
+    for (const status of ['reconnecting', 'lost'] as const) {
+      act(() => useGame.getState().setStatus(status));
+      act(() => announcer.clear());
+      act(() => actions.claim());
+      expect(announcer.getSnapshot().assertive.map((a) => a.text)).toEqual(['Not connected: your action was not sent. Try again when the connection is back.']);
+    }
+    expect(sent).toEqual([]);
   });
 
   it('Confirming: yes and no for the confirmer', () => {

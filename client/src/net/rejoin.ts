@@ -36,6 +36,12 @@ export interface RoomLink {
   readonly room: Room;
   /** Leaves for good (consented: no reconnection, no rejoin). */
   leave(): Promise<void>;
+  /**
+   * "Try again": while rejoining, the next attempt starts now and the 'lost'
+   * clock starts over (the status says 'reconnecting' again); the attempts go on
+   * as before if it fails. Does nothing while the room is joined.
+   */
+  retryNow(): void;
 }
 
 /** The SDK's own reconnection attempts (0.2 + 0.4 + 0.8 + 1.6 s) before a fresh join. */
@@ -48,13 +54,14 @@ const CONSENTED = 4000;
 const GONE_CODES = new Set([404, 522, 525]);
 export const isGone = (err: unknown): boolean => GONE_CODES.has(Number((err as { code?: unknown } | null)?.code));
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Joins once (rejecting like `join` does), then keeps the link up as described above. */
 export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
   const { join, onRoom, onStatus = () => undefined, notFoundGraceMs = 30_000, lostAfterMs = 30_000, minDelayMs = 250, maxDelayMs = 3000 } = options;
   let stopped = false;
   let current = await join();
+  /** While rejoining: when the attempts started (the 'lost' clock), whether 'lost' was said, and the wait's early end. */
+  let rejoining: { since: number; lost: boolean; wake: () => void } | null = null;
 
   const attach = (room: Room): void => {
     current = room;
@@ -78,31 +85,44 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
   };
 
   const rejoin = async (): Promise<void> => {
-    const since = Date.now();
+    if (rejoining) return;
+    const state = { since: Date.now(), lost: false, wake: () => undefined as void };
+    rejoining = state;
     let delay = minDelayMs;
-    let lost = false;
-    while (!stopped) {
-      if (!lost && Date.now() - since > lostAfterMs) {
-        lost = true;
-        onStatus('lost');
-      }
-      try {
-        const room = await join();
-        if (stopped) {
-          await room.leave(true).catch(() => undefined);
-          return;
+    try {
+      while (!stopped) {
+        if (!state.lost && Date.now() - state.since > lostAfterMs) {
+          state.lost = true;
+          onStatus('lost');
         }
-        attach(room);
-        return;
-      } catch (err) {
-        // not found right after a restart: the server listens before it restored every game
-        if (isGone(err) && Date.now() - since > notFoundGraceMs) {
-          onStatus('gone');
+        try {
+          const room = await join();
+          if (stopped) {
+            await room.leave(true).catch(() => undefined);
+            return;
+          }
+          rejoining = null;
+          attach(room);
           return;
+        } catch (err) {
+          // not found right after a restart: the server listens before it restored every game
+          if (isGone(err) && Date.now() - state.since > notFoundGraceMs) {
+            onStatus('gone');
+            return;
+          }
         }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          state.wake = () => {
+            clearTimeout(timer);
+            delay = minDelayMs;
+            resolve();
+          };
+        });
+        delay = Math.min(maxDelayMs, delay * 2);
       }
-      await sleep(delay);
-      delay = Math.min(maxDelayMs, delay * 2);
+    } finally {
+      if (rejoining === state) rejoining = null;
     }
   };
 
@@ -113,7 +133,15 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
     },
     async leave() {
       stopped = true;
+      rejoining?.wake();
       await current.leave(true).catch(() => undefined);
+    },
+    retryNow() {
+      if (!rejoining || stopped) return;
+      rejoining.since = Date.now();
+      rejoining.lost = false;
+      onStatus('reconnecting');
+      rejoining.wake();
     },
   };
 }

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../a11y/notify.ts';
 import { gameClock } from '../../stores/game-clock.ts';
+import { useGame } from '../../stores/game.ts';
 import { ClockIcon } from './icons.tsx';
 import { secondsLeft, shouldAnnounce } from './game-logic.ts';
 
@@ -16,7 +17,8 @@ const clock = (seconds: number): string => `${Math.floor(seconds / 60)}:${String
  * it (the device's own clock may be off). It ticks visibly every second but is
  * no live region: when `speak` (this device has to act), it is said at a few
  * moments only (60, 30, 10, 5 seconds left), never every second, and an
- * interrupting message may drop such a notice (it is stale a moment later).
+ * interrupting message may drop such a notice (it is stale a moment later),
+ * and nothing is said while the connection is down.
  */
 export function Countdown({ deadline, speak }: { deadline: number; speak: boolean }) {
   const { t } = useTranslation();
@@ -34,11 +36,13 @@ export function Countdown({ deadline, speak }: { deadline: number; speak: boolea
   }, [deadline]);
 
   const left = secondsLeft(deadline, now);
+  // not while the connection is down: the deadline may move (a restarted server shifts it by its downtime)
+  const connected = useGame((s) => s.status === 'connected');
   useEffect(() => {
-    if (!speak || said.current === left || !shouldAnnounce(left, total.current)) return;
+    if (!speak || !connected || said.current === left || !shouldAnnounce(left, total.current)) return;
     said.current = left;
     notify.notification(t('game.countdown.left', { time: t('count.seconds', { count: left }) }), { toast: false, transient: true });
-  }, [left, speak, t]);
+  }, [left, speak, connected, t]);
 
   return (
     <Badge

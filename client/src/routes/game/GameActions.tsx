@@ -1,7 +1,7 @@
 import './recipes.ts';
 import { Button, Wrap } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
+import { MAX_PLAYERS, MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
 import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import * as actions from './game-actions.ts';
@@ -31,8 +31,8 @@ export function GameActions({ onSettings, onLeave }: { onSettings: () => void; o
           {t('game.leave')}
         </Button>
       ) : (
-        <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+J" disabled={!actions.canJoin({ state, mode }, me, signedIn)} onClick={actions.join}>
-          {t('game.join')}
+        <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+J" disabled={!actions.canJoin({ state, mode, players: { length: playerCount } }, me, signedIn)} onClick={actions.join}>
+          {state === 'Open' && playerCount >= MAX_PLAYERS ? t('game.join_full') : t('game.join')}
         </Button>
       )}
       {me?.creator && (

@@ -1,6 +1,6 @@
 import type { GamePayload, PlayerPayload, SettingsUpdateInput } from '../../../../shared/protocol/game.ts';
 import type { RoomMessageInput, RoomMessageName } from '../../../../shared/protocol/room.ts';
-import { MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
+import { MAX_PLAYERS, MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
 import { notify } from '../../a11y/notify.ts';
 import { slotText } from '../../format.ts';
 import { i18next } from '../../i18n.ts';
@@ -42,11 +42,32 @@ function current(): { game: GamePayload; perspective: Perspective; userId: strin
   return { game, perspective: perspectiveOf(game, userId), userId };
 }
 
-const send = <K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>): boolean => useGame.getState().send(type, payload);
+/** Actions a double click or double tap would repeat by mistake (a second skip spends a token on a card never seen). */
+const REPEATABLE_BY_MISTAKE: ReadonlySet<RoomMessageName> = new Set(['skip', 'claim']);
+/** The same such action again within this time is taken as the same click (ms). */
+export const REPEAT_GUARD_MS = 800;
+let lastSent: { type: RoomMessageName; at: number } | null = null;
 
-/** May this visitor take a seat (spec §2: the button is disabled when not a player and the game is not Open)? */
-export const canJoin = (game: Pick<GamePayload, 'state' | 'mode'>, me: PlayerPayload | null, signedIn: boolean): boolean =>
-  !me && signedIn && game.state === 'Open' && game.mode !== 'Local';
+/**
+ * Sends an action to the room. Not while the connection is down: the action
+ * would be lost or arrive late (after a rejoin, in a turn that moved on), so
+ * the player is told it was not sent. A skip or claim repeated within
+ * REPEAT_GUARD_MS is dropped: that is a double click, not two decisions.
+ */
+function send<K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>): boolean {
+  if (useGame.getState().status !== 'connected') {
+    blocked('game.not_connected');
+    return false;
+  }
+  const now = Date.now();
+  if (REPEATABLE_BY_MISTAKE.has(type) && lastSent?.type === type && now - lastSent.at < REPEAT_GUARD_MS) return false;
+  lastSent = { type, at: now };
+  return useGame.getState().send(type, payload);
+}
+
+/** May this visitor take a seat (spec §2: the button is disabled when not a player and the game is not Open; nor when it is full)? */
+export const canJoin = (game: Pick<GamePayload, 'state' | 'mode'> & { players: { length: number } }, me: PlayerPayload | null, signedIn: boolean): boolean =>
+  !me && signedIn && game.state === 'Open' && game.mode !== 'Local' && game.players.length < MAX_PLAYERS;
 
 export const isCreator = (me: PlayerPayload | null): boolean => !!me?.creator;
 
@@ -54,6 +75,7 @@ export function join(): void {
   const c = current();
   if (!c) return;
   if (c.perspective.me) return blocked('errors.already_joined');
+  if (c.game.state === 'Open' && c.game.players.length >= MAX_PLAYERS) return blocked('errors.game_full');
   if (!canJoin(c.game, c.perspective.me, !!c.userId)) return blocked('game.cannot_join');
   send('join', {});
 }

@@ -72,12 +72,15 @@ export function useGameRoom(gameId: string): { retry: () => void } {
     };
 
     void connect();
-    // a manual retry (the "try again" button) starts over
+    // a manual retry (the "try again" button): a link that is rejoining tries again now and
+    // keeps trying (tearing it down would leave nothing that retries when this attempt fails);
+    // without a link (the first join failed) it starts over
     retryRef.current = () => {
+      if (link) {
+        link.retryNow();
+        return;
+      }
       unwire();
-      const old = link;
-      link = null;
-      void old?.leave();
       useGame.getState().setLoadError(null);
       useGame.getState().setStatus('connecting');
       void connect();

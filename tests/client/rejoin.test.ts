@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { Room } from '@colyseus/sdk';
+import { joinAndKeep, type LinkStatus } from '../../client/src/net/rejoin.ts';
+
+/**
+ * "Try again" while the server is still down (a QA finding): the rejoin
+ * attempts must go on after the manual attempt fails, and the status must
+ * follow. The rooms here are stand-ins with the SDK's hooks that joinAndKeep
+ * uses; the real SDK against a restarted server is tests/server/restart.test.ts.
+ */
+
+interface FakeRoom {
+  room: Room;
+  leave: (code: number) => void;
+}
+
+function fakeRoom(): FakeRoom {
+  let onLeave: (code: number) => void = () => undefined;
+  const room = {
+    reconnection: { maxRetries: 0 },
+    onDrop: () => undefined,
+    onReconnect: () => undefined,
+    onLeave: (fn: (code: number) => void) => {
+      onLeave = fn;
+    },
+    leave: async () => undefined,
+  } as unknown as Room;
+  return { room, leave: (code) => onLeave(code) };
+}
+
+const until = async (pred: () => boolean, ms = 2000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+describe('joinAndKeep', () => {
+  it('retryNow while the server is down: tries at once, says reconnecting, and keeps trying until the room is back', async () => {
+    const first = fakeRoom();
+    const second = fakeRoom();
+    let serverUp = true;
+    let joins = 0;
+    const statuses: LinkStatus[] = [];
+    const rooms: Room[] = [];
+    const link = await joinAndKeep({
+      join: async () => {
+        joins++;
+        if (joins === 1) return first.room;
+        if (!serverUp) throw Object.assign(new Error('offline'), { code: 0 });
+        return second.room;
+      },
+      onRoom: (room) => rooms.push(room),
+      onStatus: (s) => statuses.push(s),
+      lostAfterMs: 60,
+      minDelayMs: 20,
+      maxDelayMs: 40,
+    });
+    serverUp = false;
+    first.leave(1006); // the server went away
+    await until(() => statuses.at(-1) === 'lost');
+    const before = joins;
+    link.retryNow();
+    expect(statuses.at(-1)).toBe('reconnecting');
+    await until(() => joins > before); // the attempt starts now, and fails
+    await until(() => joins > before + 2); // the attempts go on after it
+    await until(() => statuses.at(-1) === 'lost'); // and the clock ran out again
+    serverUp = true;
+    await until(() => statuses.at(-1) === 'connected');
+    expect(rooms).toEqual([first.room, second.room]);
+    await link.leave();
+  });
+
+  it('retryNow while joined does nothing', async () => {
+    const only = fakeRoom();
+    let joins = 0;
+    const statuses: LinkStatus[] = [];
+    const link = await joinAndKeep({ join: async () => (joins++, only.room), onRoom: () => undefined, onStatus: (s) => statuses.push(s) });
+    link.retryNow();
+    expect(joins).toBe(1);
+    expect(statuses).toEqual(['connected']);
+    await link.leave();
+  });
+});
