@@ -5,11 +5,13 @@ import { MAX_PLAYERS, MIN_PLAYERS } from '../../../../shared/rules/constants.ts'
 import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import * as actions from './game-actions.ts';
+import { InviteButton } from './InviteButton.tsx';
 import { usePerspective } from './use-perspective.ts';
 
 /**
  * The actions beside the heading (spec §2): join or leave, start or stop (the
- * creator only; "not enough players" below two), the game settings, and the
+ * creator only; "not enough players" below two), the game settings, the
+ * invitation (link and QR code) of a game played from several devices, and the
  * last round's results while the game is Open again.
  */
 export function GameActions({ onSettings, onLeave }: { onSettings: () => void; onLeave: () => void }) {
@@ -17,6 +19,7 @@ export function GameActions({ onSettings, onLeave }: { onSettings: () => void; o
   const { me } = usePerspective();
   const state = useGame((s) => s.game?.state ?? 'Open');
   const mode = useGame((s) => s.game?.mode ?? 'Public');
+  const gameId = useGame((s) => s.game?.id);
   const playerCount = useGame((s) => s.game?.players.length ?? 0);
   const standings = useGame((s) => (s.game?.state === 'Open' ? s.game.standings : null));
   const winner = useGame((s) => s.game?.winner ?? null);
@@ -49,6 +52,7 @@ export function GameActions({ onSettings, onLeave }: { onSettings: () => void; o
       <Button variant="outline" aria-keyshortcuts="Alt+Shift+E" onClick={onSettings}>
         {t('game.settings_button')}
       </Button>
+      {gameId && mode !== 'Local' && <InviteButton gameId={gameId} mode={mode} />}
       {standings && (
         <Button variant="ghost" onClick={() => useGame.getState().showEnded({ winner, standings })}>
           {t('game.show_results')}
