@@ -711,7 +711,14 @@ export async function parseHitsYaml(input: string | Uint8Array, options: ParseOp
   const layout = scanLayout(text);
   let rawHits: RawRow[];
   let rawPacks: RawRow[];
-  if (layout.kind === 'error') return emptyParse([layout.problem]);
+  if (layout.kind === 'error') {
+    // the layout's complaint may only be a consequence of broken YAML (an unterminated quote
+    // that swallowed the packs: key): the YAML parser's errors, with their lines, say more
+    const missingList = /^the file has no (hits|packs): list$/.test(layout.problem.message);
+    const whole = missingList && Buffer.byteLength(text) <= MAX_WHOLE_PARSE_BYTES ? parseWhole(text) : null;
+    const broken = whole?.errors.filter((e) => e.message.startsWith('broken YAML')) ?? [];
+    return emptyParse(broken.length > 0 ? broken : [layout.problem]);
+  }
   if (layout.kind === 'block') {
     const fastPath = options.fastPath ?? true;
     rawHits = await parseChunks(text, layout.hits, fastPath);

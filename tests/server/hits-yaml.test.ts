@@ -217,6 +217,8 @@ packs:
     expect(await first('hits:\n  artist: x\npacks: []\n')).toMatchObject({ line: 2, message: expect.stringContaining('hits must be a list of rows') });
     expect(await first('hits:\n- a: 1\nwhat is this\npacks: []\n')).toMatchObject({ line: 3 });
     expect(await first('hits: [\n  {artist: x\npacks: []\n')).toMatchObject({ line: expect.any(Number), message: expect.stringMatching(/^broken YAML/) });
+    // an unterminated quote that swallowed the rest (packs: too): the YAML error, not "no packs: list"
+    expect(await first('hits:\n- artist: Broken\n  title: "unterminated\n  year: 1999\n   packs: [\n')).toMatchObject({ line: expect.any(Number), message: 'broken YAML: Missing closing "quote' });
     expect(await first(new Uint8Array([0x68, 0x69, 0x74, 0x73, 0x3a, 0xff, 0x0a]))).toMatchObject({ message: 'the file is not UTF-8 text' });
     expect(await first('hits:\n- a: b\u0000\npacks: []\n')).toMatchObject({ line: 2, message: expect.stringContaining('binary data') });
   });
