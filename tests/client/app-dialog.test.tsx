@@ -48,6 +48,28 @@ describe('AppDialog', () => {
     }
   });
 
+  it('a confirmation (alertdialog) opens on its last footer button, the safe answer', async () => {
+    renderApp(
+      <AppDialog
+        open
+        onClose={() => undefined}
+        title="Delete the hit?"
+        role="alertdialog"
+        footer={
+          <>
+            <button type="button">Yes</button>
+            <button type="button">No</button>
+          </>
+        }
+      >
+        It cannot be undone.
+      </AppDialog>,
+    );
+    await screen.findByRole('alertdialog', { name: 'Delete the hit?' });
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'No' }));
+  });
+
   it('gives the focus back to its opener, or to the main region when it opened by itself', async () => {
     function Page({ auto }: { auto: boolean }) {
       const [open, setOpen] = useState(auto);

@@ -19,7 +19,7 @@ export interface AppDialogProps {
   /** `alertdialog` for confirmations: screen readers read it as an interruption. */
   role?: 'dialog' | 'alertdialog';
   size?: 'xs' | 'sm' | 'md' | 'lg' | 'xl' | 'cover' | 'full';
-  /** Where focus goes on open (default: the first focusable element). */
+  /** Where focus goes on open (default: an alertdialog's last footer button, else the first focusable element). */
   initialFocusEl?: () => HTMLElement | null;
   finalFocusEl?: RefObject<HTMLElement | null>;
   /** Keep the page behind from scrolling while open (default true). */
@@ -60,6 +60,10 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
     return document.getElementById('main');
   };
   const body = useScrollableBody();
+  // a confirmation or an error opens on its footer's last button (No, Close): the safe answer,
+  // not the corner's close button or a destructive Yes
+  const footerRef = useRef<HTMLDivElement>(null);
+  const initial = initialFocusEl ?? (role === 'alertdialog' && footer ? () => [...(footerRef.current?.querySelectorAll('button') ?? [])].at(-1) ?? null : undefined);
   return (
     <Dialog.Root
       open={open}
@@ -72,7 +76,7 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
       preventScroll={lockScroll}
       lazyMount
       unmountOnExit
-      {...(initialFocusEl ? { initialFocusEl } : {})}
+      {...(initial ? { initialFocusEl: initial } : {})}
       finalFocusEl={returnFocus}
       // a control that uses Escape itself (an inline rename cancels) keeps it from the dialog
       onEscapeKeyDown={(e) => {
@@ -90,7 +94,7 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
             <Dialog.Body ref={body.ref} tabIndex={body.scrolls ? 0 : undefined}>
               {children}
             </Dialog.Body>
-            {footer && <Dialog.Footer>{footer}</Dialog.Footer>}
+            {footer && <Dialog.Footer ref={footerRef}>{footer}</Dialog.Footer>}
             <Dialog.CloseTrigger asChild>
               <CloseButton aria-label={t('common.close')} />
             </Dialog.CloseTrigger>

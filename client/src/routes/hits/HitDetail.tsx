@@ -178,10 +178,14 @@ export function HitDetail() {
     }
     await load();
     void useCatalogue.getState().loadPacks();
-    setEditing(false);
-    // focus goes back where editing started
-    setTimeout(() => editButton.current?.focus(), 0);
+    stopEditing();
     return true;
+  };
+
+  /** Leaves edit mode (saved or cancelled); the focus goes back where editing started. */
+  const stopEditing = (): void => {
+    setEditing(false);
+    setTimeout(() => editButton.current?.focus(), 0);
   };
 
   const remove = async (): Promise<void> => {
@@ -221,7 +225,7 @@ export function HitDetail() {
       }
     >
       {editing ? (
-        <HitForm initial={valuesOf(hit)} packs={packs} submitLabel={t('common.save')} onSubmit={save} onCancel={() => setEditing(false)} firstFieldRef={firstField} />
+        <HitForm initial={valuesOf(hit)} packs={packs} submitLabel={t('common.save')} onSubmit={save} onCancel={stopEditing} firstFieldRef={firstField} />
       ) : (
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap="8" alignItems="start">
           <DataList.Root orientation="horizontal" size="lg">
