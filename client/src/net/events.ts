@@ -13,6 +13,7 @@ type Handler<K extends GlobalEventName> = (data: GlobalEventData<K>) => void;
 
 const handlers = new Map<GlobalEventName, Set<Handler<GlobalEventName>>>();
 const openHandlers = new Set<(reconnected: boolean) => void>();
+const downHandlers = new Set<() => void>();
 let source: EventSource | null = null;
 let openedBefore = false;
 /** Bumped by every open/close, so a stale asynchronous open never creates a second stream. */
@@ -70,6 +71,7 @@ export async function openGlobalEvents(): Promise<void> {
   // on an answer that is not a stream (429 too many streams, 503 while the server stops):
   // then it is opened anew, later each time, up to a minute.
   es.addEventListener('error', () => {
+    if (source === es && es.readyState !== EventSource.OPEN) for (const h of downHandlers) h();
     if (es.readyState !== EventSource.CLOSED || source !== es || retryTimer !== null) return;
     const wait = retryMs;
     retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
@@ -113,6 +115,12 @@ export function onGlobalEvent<K extends GlobalEventName>(name: K, handler: Handl
   }
   set.add(handler as unknown as Handler<GlobalEventName>);
   return () => set.delete(handler as unknown as Handler<GlobalEventName>);
+}
+
+/** Called whenever the stream is down (its connection failed or dropped; the browser or this module retries). */
+export function onGlobalStreamDown(handler: () => void): () => void {
+  downHandlers.add(handler);
+  return () => downHandlers.delete(handler);
 }
 
 /** Called whenever the stream (re)opens; `reconnected` is false for the first open of the tab. */

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { GamePayload, GameSummary } from '../../../shared/protocol/game.ts';
 import { summarizeGame } from '../../../shared/rules/views.ts';
 import { listGames } from '../net/games.ts';
-import { onGlobalEvent, onGlobalStreamOpen } from '../net/events.ts';
+import { onGlobalEvent, onGlobalStreamDown, onGlobalStreamOpen } from '../net/events.ts';
 import { notify } from '../a11y/notify.ts';
 import { useSession } from './session.ts';
 
@@ -22,6 +22,8 @@ export interface LobbyState {
   error: unknown;
   /** The lobby is on screen: games created and closed by others are announced (spec §4). */
   announce: boolean;
+  /** The server's event stream has been down for a while: the list may be out of date. */
+  offline: boolean;
   setAnnounce(on: boolean): void;
   load(): Promise<void>;
   /** Adds a game or replaces its line (keeps the row's place). */
@@ -37,6 +39,7 @@ export const useLobby = create<LobbyState>()((set) => ({
   loaded: false,
   error: null,
   announce: false,
+  offline: false,
 
   setAnnounce(announce) {
     set({ announce });
@@ -78,6 +81,10 @@ export const useLobby = create<LobbyState>()((set) => ({
   },
 }));
 
+/** How long the stream must stay down before the lobby says so, ms. */
+export const OFFLINE_AFTER_MS = 4000;
+let offlineTimer: ReturnType<typeof setTimeout> | undefined;
+
 /**
  * Wires the store to the global stream; returns the unsubscribe function. A
  * (re)connect reloads the list, since removals sent while the stream was down
@@ -102,8 +109,19 @@ export function connectLobbyToEvents(): () => void {
       if (gone && gone.mode === 'Public' && useLobby.getState().announce) notify.gameRemoved(gone.creator);
     }),
     onGlobalStreamOpen((reconnected) => {
+      clearTimeout(offlineTimer);
+      offlineTimer = undefined;
+      if (useLobby.getState().offline) useLobby.setState({ offline: false });
       if (reconnected) void load();
     }),
+    // a blip the browser mends within seconds is not worth a word; a longer outage is
+    onGlobalStreamDown(() => {
+      offlineTimer ??= setTimeout(() => useLobby.setState({ offline: true }), OFFLINE_AFTER_MS);
+    }),
   ];
-  return () => offs.forEach((off) => off());
+  return () => {
+    offs.forEach((off) => off());
+    clearTimeout(offlineTimer);
+    offlineTimer = undefined;
+  };
 }

@@ -1,7 +1,8 @@
 import { Alert, Button, Stack, Text } from '@chakra-ui/react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcuts } from '../../a11y/shortcuts.ts';
+import { notify } from '../../a11y/notify.ts';
 import { LoadingScreen } from '../../components/LoadingScreen.tsx';
 import { Page } from '../../components/Page.tsx';
 import { errorText } from '../../i18n.ts';
@@ -18,7 +19,7 @@ import { useCreateGame } from './use-create-game.ts';
 export function LobbyScreen() {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
-  const { games, loaded, error, load } = useLobby();
+  const { games, loaded, error, load, offline } = useLobby();
   const { create, creating } = useCreateGame();
   // "anonymous": before the session is known, or when the server could not give one
   const anonymous = !user;
@@ -26,6 +27,14 @@ export function LobbyScreen() {
   useEffect(() => {
     void load();
   }, [load, user?.id]);
+
+  // the server out of reach (its stream down for a while): said once, and once more when it is back
+  const wasOffline = useRef(offline);
+  useEffect(() => {
+    if (offline === wasOffline.current) return;
+    wasOffline.current = offline;
+    notify.notification(t(offline ? 'lobby.offline' : 'lobby.online'), { toast: false });
+  }, [offline, t]);
 
   // while the lobby is on screen, others' new and closed games are announced
   useEffect(() => {
@@ -45,6 +54,12 @@ export function LobbyScreen() {
   return (
     <Page title={t('lobby.title')} actions={<CreateGameMenu disabled={anonymous} creating={creating} onCreate={(mode) => void create(mode)} />}>
       {anonymous && <Text color="fg.muted">{t('lobby.login_to_create')}</Text>}
+      {offline && (
+        <Alert.Root status="warning">
+          <Alert.Indicator />
+          <Alert.Title>{t('lobby.offline')}</Alert.Title>
+        </Alert.Root>
+      )}
       {!loaded ? (
         <LoadingScreen label={t('lobby.loading')} />
       ) : error && games.length === 0 ? (
