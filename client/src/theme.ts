@@ -45,10 +45,12 @@ export const ACCENT = 'purple';
 
 const touch = { minH: TOUCH_TARGET, minW: TOUCH_TARGET } as const;
 /**
- * Text fields and selects: 44 px tall, and a focus ring keyboard users see: 2 px
- * in purple (the gray default, 1 px of gray.400, is 2.6:1 on white; WCAG asks 3:1).
+ * Text fields and selects: 44 px tall, 16 px text (Safari on iPhones and iPads
+ * zooms the page into a field with smaller text), and a focus ring keyboard
+ * users see: 2 px in purple (the gray default, 1 px of gray.400, is 2.6:1 on
+ * white; WCAG asks 3:1).
  */
-export const FIELD_STYLES = { minH: TOUCH_TARGET, colorPalette: 'purple', '--focus-ring-width': '2px' } as const;
+export const FIELD_STYLES = { minH: TOUCH_TARGET, fontSize: 'md', colorPalette: 'purple', '--focus-ring-width': '2px' } as const;
 
 /** A recipe with extra base styles (the recipes are plain objects). */
 export function withBase<R extends { base?: object }>(recipe: R, base: object): R {
@@ -144,8 +146,9 @@ const globalStyles = defineConfig({
     // (a slot recipe override would have to restate every slot).
     '[data-scope=menu][data-part=item], [data-scope=tabs][data-part=trigger], [data-scope=segment-group][data-part=item]': { minH: TOUCH_TARGET },
     '[data-scope=dialog][data-part=close-trigger], [data-scope=popover][data-part=close-trigger]': touch,
-    // the page never scrolls sideways, from a 360 px phone up
-    'html, body': { overflowX: 'hidden' },
+    // the page never scrolls sideways, from a 360 px phone up; `clip`, not `hidden`: a hidden
+    // overflow makes the body a scroll container, and the sticky header would scroll away with it
+    'html, body': { overflowX: 'clip' },
     // a visible focus ring for keyboard users everywhere, in both schemes
     ':focus-visible': { outline: '3px solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' },
   },

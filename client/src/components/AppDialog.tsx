@@ -1,4 +1,4 @@
-import { CloseButton, Dialog, Portal, useBreakpointValue } from '@chakra-ui/react';
+import { CloseButton, Dialog, Portal, useBreakpointValue, useMediaQuery } from '@chakra-ui/react';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dialogSlotRecipe } from '@chakra-ui/react/theme';
@@ -24,6 +24,11 @@ export interface AppDialogProps {
   finalFocusEl?: RefObject<HTMLElement | null>;
   /** Keep the page behind from scrolling while open (default true). */
   lockScroll?: boolean;
+  /**
+   * false: on a touch screen the dialog opens focused on itself, not on its first text field,
+   * so the on-screen keyboard does not cover it before the user chose a field (default true).
+   */
+  keyboardOnOpen?: boolean;
 }
 
 /**
@@ -31,13 +36,15 @@ export interface AppDialogProps {
  * trapped inside and returned on close, Escape to close, and a body that
  * scrolls inside the viewport on small phones.
  */
-export function AppDialog({ open, onClose, title, children, footer, role = 'dialog', size = 'md', initialFocusEl, finalFocusEl, lockScroll = true }: AppDialogProps) {
+export function AppDialog({ open, onClose, title, children, footer, role = 'dialog', size = 'md', initialFocusEl, finalFocusEl, lockScroll = true, keyboardOnOpen = true }: AppDialogProps) {
   const { t } = useTranslation();
   // Content dialogs fill a phone's screen; small confirmations stay small. Not a
   // responsive `size` prop: the `full` variant's styles (min-height 100dvh) would
   // leak into the larger sizes' media queries.
   const small = size === 'xs' || size === 'sm';
-  const responsiveSize = useBreakpointValue({ base: small ? size : ('full' as const), sm: size }) ?? size;
+  // a phone held sideways is wide but short: a centred box would leave its body a sliver
+  const [short] = useMediaQuery(['(max-height: 480px)']);
+  const responsiveSize = (useBreakpointValue({ base: small ? size : ('full' as const), sm: size }) ?? size) === 'full' || (short && !small) ? 'full' : size;
   // the "popup" cue for a dialog the user opened (one that opens by itself before any tap, like the welcome,
   // stays silent); no text: screen readers announce the dialog by its role and title when focus moves in
   useEffect(() => {
@@ -63,7 +70,11 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
   // a confirmation or an error opens on its footer's last button (No, Close): the safe answer,
   // not the corner's close button or a destructive Yes
   const footerRef = useRef<HTMLDivElement>(null);
-  const initial = initialFocusEl ?? (role === 'alertdialog' && footer ? () => [...(footerRef.current?.querySelectorAll('button') ?? [])].at(-1) ?? null : undefined);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const touch = !keyboardOnOpen && typeof matchMedia !== 'undefined' && matchMedia('(pointer: coarse)').matches;
+  const initial = touch
+    ? () => contentRef.current
+    : (initialFocusEl ?? (role === 'alertdialog' && footer ? () => [...(footerRef.current?.querySelectorAll('button') ?? [])].at(-1) ?? null : undefined));
   return (
     <Dialog.Root
       open={open}
@@ -86,7 +97,7 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner px={small ? '3' : undefined}>
-          <Dialog.Content>
+          <Dialog.Content ref={contentRef}>
             <Dialog.Header pe="14">
               <Dialog.Title>{title}</Dialog.Title>
             </Dialog.Header>

@@ -26,28 +26,31 @@ export function ShortcutsTable() {
   const { t } = useTranslation();
   const keyLabel = (key: string): string => (key.length === 1 ? key : t(`shortcuts.key_names.${key}`, { defaultValue: key }));
   return (
-    <Table.Root size="sm" variant="line" css={{ '& th, & td': { whiteSpace: 'normal', verticalAlign: 'top' } }}>
-      <Table.Caption captionSide="top" textAlign="start" color="fg.muted" mb="2">
-        {t('shortcuts.caption')}
-      </Table.Caption>
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeader scope="col">{t('shortcuts.section')}</Table.ColumnHeader>
-          <Table.ColumnHeader scope="col">{t('shortcuts.action')}</Table.ColumnHeader>
-          <Table.ColumnHeader scope="col">{t('shortcuts.keys')}</Table.ColumnHeader>
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {SHORTCUTS.map((s) => (
-          <Table.Row key={s.id}>
-            <Table.Cell>{t(`shortcuts.sections.${s.section}`)}</Table.Cell>
-            <Table.Cell>{t(`shortcuts.actions.${s.id}`)}</Table.Cell>
-            <Table.Cell>
-              <Keys keys={['Alt', 'Shift', s.id === 'player_info' ? t('shortcuts.digits') : keyLabel(s.keys[0])]} />
-            </Table.Cell>
+    // a key combination never breaks, so on a narrow phone (German key names) the table scrolls sideways within itself
+    <Table.ScrollArea>
+      <Table.Root size="sm" variant="line" css={{ '& th, & td': { whiteSpace: 'normal', verticalAlign: 'top' } }}>
+        <Table.Caption captionSide="top" textAlign="start" color="fg.muted" mb="2">
+          {t('shortcuts.caption')}
+        </Table.Caption>
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader scope="col">{t('shortcuts.section')}</Table.ColumnHeader>
+            <Table.ColumnHeader scope="col">{t('shortcuts.action')}</Table.ColumnHeader>
+            <Table.ColumnHeader scope="col">{t('shortcuts.keys')}</Table.ColumnHeader>
           </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
+        </Table.Header>
+        <Table.Body>
+          {SHORTCUTS.map((s) => (
+            <Table.Row key={s.id}>
+              <Table.Cell>{t(`shortcuts.sections.${s.section}`)}</Table.Cell>
+              <Table.Cell>{t(`shortcuts.actions.${s.id}`)}</Table.Cell>
+              <Table.Cell>
+                <Keys keys={['Alt', keyLabel('Shift'), s.id === 'player_info' ? t('shortcuts.digits') : keyLabel(s.keys[0])]} />
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
   );
 }

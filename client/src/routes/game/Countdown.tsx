@@ -52,6 +52,7 @@ export function Countdown({ deadline, speak }: { deadline: number; speak: boolea
       variant="subtle"
       size="lg"
       fontVariantNumeric="tabular-nums"
+      flexShrink={0}
     >
       <ClockIcon boxSize="4" />
       <span aria-hidden="true">{clock(left)}</span>

@@ -25,7 +25,7 @@ export function GameEndedDialog() {
     <AppDialog open={!!result} onClose={close} title={t('game.ended.title')} footer={<Button onClick={close}>{t('common.close')}</Button>}>
       {result && (
         <Stack gap="4">
-          <Text fontSize="2xl" fontWeight="bold" color={result.outcome === 'you' ? 'purple.fg' : undefined} data-testid="end-outcome">
+          <Text fontSize={{ base: 'xl', sm: '2xl' }} lineHeight="short" overflowWrap="anywhere" fontWeight="bold" color={result.outcome === 'you' ? 'purple.fg' : undefined} data-testid="end-outcome">
             {headline}
           </Text>
           {result.rows.length > 0 && (
@@ -47,7 +47,8 @@ export function GameEndedDialog() {
               <Table.Body>
                 {result.rows.map((row) => (
                   <Table.Row key={row.id}>
-                    <Table.Cell fontWeight={row.winner ? 'bold' : undefined}>
+                    {/* a 32-character name of one word breaks, so the score columns stay on a phone's screen */}
+                    <Table.Cell fontWeight={row.winner ? 'bold' : undefined} whiteSpace="normal" overflowWrap="anywhere">
                       {row.name}
                       {row.winner && ' '}
                       {row.winner && (

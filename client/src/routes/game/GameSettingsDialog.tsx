@@ -130,6 +130,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
       title={t('game.settings.title')}
       // the creator starts typing in the first field; a viewer lands on the dialog itself
       initialFocusEl={() => (editable ? firstFieldRef.current : null)}
+      keyboardOnOpen={false}
       footer={
         <HStack gap="2">
           <Button variant="outline" onClick={onClose}>

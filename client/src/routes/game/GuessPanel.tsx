@@ -75,12 +75,30 @@ export function GuessPanel() {
   }, [model.phase]);
 
   const picking = model.phase === 'guessing' || model.phase === 'intercepting';
+
+  // On a phone the panel is often below the fold (the hit above it, a long timeline): when it
+  // is this device's turn to act, the panel scrolls up into view, unless its top is already
+  // in the upper half of the screen. Only the view moves; the focus stays where it was.
+  const sectionRef = useRef<HTMLElement>(null);
+  const actionable = picking || model.phase === 'confirming';
+  useEffect(() => {
+    const el = sectionRef.current;
+    if (!actionable || !el?.scrollIntoView) return;
+    const top = el.getBoundingClientRect().top;
+    if (top >= 0 && top < window.innerHeight / 2) return;
+    const reduce = typeof matchMedia !== 'undefined' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    el.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+  }, [actionable, model.phase]);
+
   const heading = guessHeading(model, (key, params) => t(key, params ?? {}));
   const ownGuess = !perspective.local && perspective.me?.guess ? perspective.me.guess : null;
 
   return (
     <Box
+      ref={sectionRef}
       as="section"
+      // clear of the sticky header when scrolled into view
+      scrollMarginTop="5rem"
       aria-labelledby="guess-heading"
       borderWidth="1px"
       borderRadius="l3"
@@ -94,7 +112,7 @@ export function GuessPanel() {
       }}
     >
       <HStack justify="space-between" align="start" gap="3" mb={model.phase === 'not_started' ? '0' : '3'}>
-        <Heading as="h2" id="guess-heading" size="lg" ref={headingRef} tabIndex={-1}>
+        <Heading as="h2" id="guess-heading" size="lg" ref={headingRef} tabIndex={-1} minW="0" overflowWrap="anywhere">
           {heading}
         </Heading>
         {deadline !== null && state !== 'Open' && <Countdown deadline={deadline} speak={picking || model.phase === 'confirming'} />}

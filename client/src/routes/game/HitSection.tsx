@@ -167,10 +167,19 @@ export function HitSection() {
                 </Button>
               </Menu.Trigger>
               <Menu.Positioner>
-                <Menu.Content minW="14rem">
+                <Menu.Content minW="14rem" maxW="calc(100vw - 1rem)">
                   {candidates.map(({ player, enabled }) => (
                     // not disabled: the arrow keys would skip it, and nobody would hear why it cannot claim
-                    <Menu.Item key={player.id} value={player.id} aria-disabled={!enabled || undefined} color={enabled ? undefined : 'fg.muted'}>
+                    // full opacity: the recipe's half-transparent disabled look would leave the reason unreadable (2.4:1)
+                    <Menu.Item
+                      key={player.id}
+                      value={player.id}
+                      aria-disabled={!enabled || undefined}
+                      color={enabled ? undefined : 'fg.muted'}
+                      opacity={1}
+                      whiteSpace="normal"
+                      overflowWrap="anywhere"
+                    >
                       {/* a disabled seat says why: only the turn player may claim (rules A3) */}
                       {t(enabled ? 'game.hit.claim_item' : 'game.hit.claim_item_not_turn', { name: player.name, tokens: t('count.tokens', { count: player.tokens }) })}
                     </Menu.Item>

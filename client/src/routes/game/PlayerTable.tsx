@@ -144,7 +144,8 @@ function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKi
         </Text>
         <Wrap gap="1" mt="1">
           {p.creator && (
-            <Badge size="sm" colorPalette="purple" variant="subtle">
+            // outlined: a subtle purple badge vanishes on the turn player's purple row
+            <Badge size="sm" colorPalette="purple" variant="outline">
               {t('game.players.creator')}
             </Badge>
           )}
