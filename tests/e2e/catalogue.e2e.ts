@@ -58,20 +58,8 @@ import {
 
 const en = (key: string, vars: Record<string, string | number> = {}): string => t('en', key, vars);
 
-/** The catalogue screens' own messages (namespace `hits`, locales/hits.<lang>.json), as the harness's `t` reads the main ones. */
-const hitsMessages = new Map<Lang, Record<string, unknown>>();
-function hl(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
-  let messages = hitsMessages.get(lang);
-  if (!messages) {
-    messages = JSON.parse(readFileSync(join(ROOT, 'locales', `hits.${lang}.json`), 'utf8')) as Record<string, unknown>;
-    hitsMessages.set(lang, messages);
-  }
-  const lookup = (k: string): unknown => k.split('.').reduce<unknown>((v, part) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined), messages);
-  const plural = typeof vars.count === 'number' ? lookup(`${key}_${vars.count === 1 ? 'one' : 'other'}`) : undefined;
-  const text = plural ?? lookup(key);
-  if (typeof text !== 'string') throw new Error(`no message ${key} in hits.${lang}.json`);
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
-}
+/** The catalogue screens' own messages (namespace `hits`, locales/hits.<lang>.json). */
+const hl = (lang: Lang, key: string, vars: Record<string, string | number> = {}): string => t(lang, key, vars, 'hits');
 const h = (key: string, vars: Record<string, string | number> = {}): string => hl('en', key, vars);
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exact = (text: string): RegExp => new RegExp(`^${escape(text)}$`);

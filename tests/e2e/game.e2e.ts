@@ -674,7 +674,9 @@ for (const lang of ['en', 'de'] as const) {
               await hits.waitFor({ state: 'detached' });
               seen.hits = true;
             }
-            // claiming ends the game once the goal is reached
+            // claiming ends the game once the goal is reached; a claim right after the last one would
+            // count as its double click (REPEAT_GUARD_MS, 500 ms, in game-actions.ts), so a player waits a moment
+            await page.waitForTimeout(600);
             await page.getByRole('button', { name: tr('game.hit.claim') }).click();
           } else {
             await chooseSlot(page, 'first');

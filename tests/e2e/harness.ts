@@ -353,20 +353,29 @@ export async function smallTouchTargets(page: Page, minPx = 44): Promise<string[
 // the app's own words, so tests find elements by what a person reads
 
 type Messages = Record<string, unknown>;
-const messages = new Map<Lang, Messages>();
+const messages = new Map<string, Messages>();
 
-/** A translation from locales/ with {{name}} interpolation (and _one/_other plurals when `count` is given). */
-export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
-  let m = messages.get(lang);
+/**
+ * A translation from locales/ (`namespace` 'hits': locales/hits.<lang>.json) with
+ * {{name}} interpolation, {{name, number}} grouped as the app groups it ("7,184",
+ * "7.184"), and _one/_other plurals when `count` is given.
+ */
+export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}, namespace?: 'hits'): string {
+  const file = namespace ? `${namespace}.${lang}.json` : `${lang}.json`;
+  let m = messages.get(file);
   if (!m) {
-    m = JSON.parse(readFileSync(join(ROOT, 'locales', `${lang}.json`), 'utf8')) as Messages;
-    messages.set(lang, m);
+    m = JSON.parse(readFileSync(join(ROOT, 'locales', file), 'utf8')) as Messages;
+    messages.set(file, m);
   }
   const lookup = (k: string): unknown => k.split('.').reduce<unknown>((v, part) => (v && typeof v === 'object' ? (v as Messages)[part] : undefined), m);
   const plural = typeof vars.count === 'number' ? lookup(`${key}_${vars.count === 1 ? 'one' : 'other'}`) : undefined;
   const text = plural ?? lookup(key);
-  if (typeof text !== 'string') throw new Error(`no message ${key} in ${lang}`);
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
+  if (typeof text !== 'string') throw new Error(`no message ${key} in ${file}`);
+  return text.replace(/\{\{\s*(\w+)\s*(,\s*number\s*)?\}\}/g, (whole: string, name: string, number?: string) => {
+    const value = vars[name];
+    if (value === undefined) return whole;
+    return number && typeof value === 'number' ? new Intl.NumberFormat(lang).format(value) : String(value);
+  });
 }
 
 // ---------------------------------------------------------------------------

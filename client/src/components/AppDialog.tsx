@@ -66,7 +66,7 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
     for (const candidate of [element, menuButton, dialog]) if (candidate?.isConnected) return candidate;
     return document.getElementById('main');
   };
-  const body = useScrollableBody();
+  const body = useScrollable();
   // a confirmation or an error opens on its footer's last button (No, Close): the safe answer,
   // not the corner's close button or a destructive Yes
   const footerRef = useRef<HTMLDivElement>(null);
@@ -117,20 +117,22 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
 }
 
 /**
- * Whether the dialog body scrolls (its content is taller than the space it has),
- * checked after every render and whenever the body or its content changes size
- * (content that arrives later, such as a loaded list): only then is the body a
- * stop of its own for the Tab key.
+ * Whether an element scrolls along `axis` (its content is taller, or wider, than
+ * the space it has), checked after every render and whenever it or its content
+ * changes size (content that arrives later, such as a loaded list): only then
+ * should it be a stop of its own for the Tab key, so it can be scrolled with
+ * the keyboard (a dialog's body; a wide table on a phone).
  */
-function useScrollableBody(): { ref: (el: HTMLDivElement | null) => void; scrolls: boolean } {
+export function useScrollable(axis: 'x' | 'y' = 'y'): { ref: (el: HTMLDivElement | null) => void; scrolls: boolean } {
   const [el, setEl] = useState<HTMLDivElement | null>(null);
   const [scrolls, setScrolls] = useState(false);
+  const overflows = (e: HTMLDivElement): boolean => (axis === 'y' ? e.scrollHeight > e.clientHeight + 1 : e.scrollWidth > e.clientWidth + 1);
   useLayoutEffect(() => {
-    if (el) setScrolls(el.scrollHeight > el.clientHeight + 1);
+    if (el) setScrolls(overflows(el));
   });
   useEffect(() => {
     if (!el || typeof ResizeObserver === 'undefined') return;
-    const check = () => setScrolls(el.scrollHeight > el.clientHeight + 1);
+    const check = () => setScrolls(overflows(el));
     const sizes = new ResizeObserver(check);
     const watch = () => {
       sizes.disconnect();

@@ -4,6 +4,7 @@ import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SHORTCUTS } from '../a11y/shortcuts.ts';
 import { registerRecipes } from '../theme.ts';
+import { useScrollable } from './AppDialog.tsx';
 
 registerRecipes({ recipes: { kbd: kbdRecipe } });
 
@@ -24,10 +25,11 @@ function Keys({ keys }: { keys: string[] }) {
 /** The keyboard shortcuts as a table of section, action and keys (spec §2). */
 export function ShortcutsTable() {
   const { t } = useTranslation();
+  const area = useScrollable('x');
   const keyLabel = (key: string): string => (key.length === 1 ? key : t(`shortcuts.key_names.${key}`, { defaultValue: key }));
   return (
     // a key combination never breaks, so on a narrow phone (German key names) the table scrolls sideways within itself
-    <Table.ScrollArea>
+    <Table.ScrollArea ref={area.ref} {...(area.scrolls ? { tabIndex: 0, role: 'group', 'aria-label': t('shortcuts.caption') } : {})}>
       <Table.Root size="sm" variant="line" css={{ '& th, & td': { whiteSpace: 'normal', verticalAlign: 'top' } }}>
         <Table.Caption captionSide="top" textAlign="start" color="fg.muted" mb="2">
           {t('shortcuts.caption')}

@@ -45,7 +45,7 @@ function current(): { game: GamePayload; perspective: Perspective; userId: strin
 /** Actions a double click or double tap would repeat by mistake (a second skip spends a token on a card never seen). */
 const REPEATABLE_BY_MISTAKE: ReadonlySet<RoomMessageName> = new Set(['skip', 'claim']);
 /** The same such action again within this time is taken as the same click (ms). */
-export const REPEAT_GUARD_MS = 800;
+export const REPEAT_GUARD_MS = 500;
 let lastSent: { type: RoomMessageName; at: number } | null = null;
 
 /**
