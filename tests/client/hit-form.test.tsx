@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadNamespace } from '../../client/src/i18n.ts';
 import { HitForm } from '../../client/src/routes/hits/HitForm.tsx';
 import { CreatePackButton, PackList } from '../../client/src/routes/hits/PackChooser.tsx';
-import { EMPTY_VALUES, MAX_TEXT } from '../../client/src/routes/hits/hit-form.ts';
+import { EMPTY_VALUES, MAX_TEXT, type HitFormValues } from '../../client/src/routes/hits/hit-form.ts';
 import { renderApp, signInCurator } from './render.tsx';
 
 /**
@@ -31,20 +31,26 @@ beforeAll(async () => {
   await loadNamespace('hits');
 });
 
+/** Renders the hit form with `initial` values; returns the bodies it saves. */
+function renderForm(initial: HitFormValues): unknown[] {
+  const saved: unknown[] = [];
+  renderApp(
+    <HitForm
+      initial={initial}
+      packs={[]}
+      submitLabel="Save"
+      onSubmit={async (body) => {
+        saved.push(body);
+        return true;
+      }}
+    />,
+  );
+  return saved;
+}
+
 describe('HitForm', () => {
   it('keeps an over-long pasted title as typed, says it is too long, and does not save', () => {
-    const saved: unknown[] = [];
-    renderApp(
-      <HitForm
-        initial={{ ...EMPTY_VALUES, artist: 'Artist', year: '1999' }}
-        packs={[]}
-        submitLabel="Save"
-        onSubmit={async (body) => {
-          saved.push(body);
-          return true;
-        }}
-      />,
-    );
+    const saved = renderForm({ ...EMPTY_VALUES, artist: 'Artist', year: '1999' });
     const title = screen.getByRole('textbox', { name: /Title/ }) as HTMLInputElement;
     const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     fireEvent.change(title, { target: { value: 'x'.repeat(5000) } });
@@ -72,18 +78,7 @@ describe('HitForm', () => {
   });
 
   it('an empty form: a save shows every missing field and puts the focus on the first; passing through fields does not', async () => {
-    const saved: unknown[] = [];
-    renderApp(
-      <HitForm
-        initial={EMPTY_VALUES}
-        packs={[]}
-        submitLabel="Save"
-        onSubmit={async (body) => {
-          saved.push(body);
-          return true;
-        }}
-      />,
-    );
+    const saved = renderForm(EMPTY_VALUES);
     const title = screen.getByRole('textbox', { name: /Title/ });
     fireEvent.focus(title);
     fireEvent.blur(title);
@@ -107,18 +102,7 @@ describe('HitForm', () => {
         return new Response(JSON.stringify(String(input).endsWith('/api/hits/packs') && init?.method === 'POST' ? created : []), { status: 200, headers: { 'content-type': 'application/json' } });
       }),
     );
-    const saved: unknown[] = [];
-    renderApp(
-      <HitForm
-        initial={{ ...EMPTY_VALUES, title: 'Half typed', artist: 'Someone', year: '1999' }}
-        packs={[]}
-        submitLabel="Save"
-        onSubmit={async (body) => {
-          saved.push(body);
-          return true;
-        }}
-      />,
-    );
+    const saved = renderForm({ ...EMPTY_VALUES, title: 'Half typed', artist: 'Someone', year: '1999' });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create pack' })));
     const name = await screen.findByRole('textbox', { name: /Pack name/ });
     fireEvent.change(name, { target: { value: 'Party' } });
