@@ -48,7 +48,7 @@ describe('AppDialog', () => {
     }
   });
 
-  it('a confirmation (alertdialog) opens on its last footer button, the safe answer', async () => {
+  it('a confirmation (alertdialog) opens on its first footer button, the safe answer', async () => {
     renderApp(
       <AppDialog
         open
@@ -57,12 +57,12 @@ describe('AppDialog', () => {
         role="alertdialog"
         footer={
           <>
-            <button type="button">Yes</button>
             <button type="button">No</button>
+            <button type="button">Yes</button>
           </>
         }
       >
-        It cannot be undone.
+        It cannot be undone. <a href="#help">What does this mean?</a>
       </AppDialog>,
     );
     await screen.findByRole('alertdialog', { name: 'Delete the hit?' });

@@ -19,7 +19,7 @@ export interface AppDialogProps {
   /** `alertdialog` for confirmations: screen readers read it as an interruption. */
   role?: 'dialog' | 'alertdialog';
   size?: 'xs' | 'sm' | 'md' | 'lg' | 'xl' | 'cover' | 'full';
-  /** Where focus goes on open (default: an alertdialog's last footer button, else the first focusable element). */
+  /** Where focus goes on open (default: an alertdialog's first footer button, its safe answer; else the first focusable element). */
   initialFocusEl?: () => HTMLElement | null;
   finalFocusEl?: RefObject<HTMLElement | null>;
   /** Keep the page behind from scrolling while open (default true). */
@@ -67,14 +67,14 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
     return document.getElementById('main');
   };
   const body = useScrollable();
-  // a confirmation or an error opens on its footer's last button (No, Close): the safe answer,
-  // not the corner's close button or a destructive Yes
+  // a confirmation or an error opens on its footer's first button: every confirmation puts the
+  // safe answer first (No, Cancel; an error's Close), not the corner's close button or a destructive Yes
   const footerRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const touch = !keyboardOnOpen && typeof matchMedia !== 'undefined' && matchMedia('(pointer: coarse)').matches;
   const initial = touch
     ? () => contentRef.current
-    : (initialFocusEl ?? (role === 'alertdialog' && footer ? () => [...(footerRef.current?.querySelectorAll('button') ?? [])].at(-1) ?? null : undefined));
+    : (initialFocusEl ?? (role === 'alertdialog' && footer ? () => footerRef.current?.querySelector('button') ?? null : undefined));
   return (
     <Dialog.Root
       open={open}

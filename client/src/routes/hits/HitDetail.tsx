@@ -59,6 +59,9 @@ function DeleteHitDialog({
       title={t('detail.delete_title')}
       footer={
         <HStack gap="2">
+          <Button variant="outline" onClick={onClose}>
+            {t('common.no')}
+          </Button>
           <Button
             colorPalette="red"
             loading={busy}
@@ -68,9 +71,6 @@ function DeleteHitDialog({
             }}
           >
             {t('common.yes')}
-          </Button>
-          <Button variant="outline" onClick={onClose}>
-            {t('common.no')}
           </Button>
         </HStack>
       }

@@ -163,11 +163,11 @@ function DeletePackDialog({ pack, onClose }: { pack: PackPayload | null; onClose
       title={t('packs.delete_title')}
       footer={
         <HStack gap="2">
-          <Button colorPalette="red" loading={busy} onClick={() => void confirm()}>
-            {t('common.yes')}
-          </Button>
           <Button variant="outline" onClick={onClose}>
             {t('common.no')}
+          </Button>
+          <Button colorPalette="red" loading={busy} onClick={() => void confirm()}>
+            {t('common.yes')}
           </Button>
         </HStack>
       }
