@@ -1,5 +1,5 @@
 import './recipes.ts';
-import { Button, Wrap } from '@chakra-ui/react';
+import { Button, Text, Wrap } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
 import { useGame } from '../../stores/game.ts';
@@ -34,9 +34,23 @@ export function GameActions({ onSettings, onLeave }: { onSettings: () => void; o
           {t('game.leave')}
         </Button>
       ) : (
-        <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+J" disabled={!actions.canJoin({ state, mode, players: { length: playerCount } }, me, signedIn)} onClick={actions.join}>
-          {state === 'Open' && playerCount >= MAX_PLAYERS ? t('game.join_full') : t('game.join')}
-        </Button>
+        <>
+          <Button
+            colorPalette="purple"
+            aria-keyshortcuts="Alt+Shift+J"
+            disabled={!actions.canJoin({ state, mode, players: { length: playerCount } }, me, signedIn)}
+            aria-describedby={running && mode !== 'Local' ? 'join-hint' : undefined}
+            onClick={actions.join}
+          >
+            {state === 'Open' && playerCount >= MAX_PLAYERS ? t('game.join_full') : t('game.join')}
+          </Button>
+          {/* a spectator of a running game is told why Join is off */}
+          {running && mode !== 'Local' && (
+            <Text id="join-hint" color="fg.muted" textStyle="sm" alignSelf="center">
+              {t('game.cannot_join')}
+            </Text>
+          )}
+        </>
       )}
       {me?.creator && (
         <Button
