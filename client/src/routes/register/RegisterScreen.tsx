@@ -109,6 +109,11 @@ export function RegisterScreen() {
           <Text role="status" aria-live="polite" color={message?.ok ? 'green.fg' : 'red.fg'} minH="1.5em">
             {message?.text}
           </Text>
+          {message?.ok && (
+            <Link asChild color="purple.fg" alignSelf="flex-start">
+              <RouterLink to="/">{t('register.to_lobby')}</RouterLink>
+            </Link>
+          )}
           <Button type="submit" colorPalette="purple" disabled={problems.length > 0} loading={busy} alignSelf="flex-start">
             {t('register.submit')}
           </Button>
