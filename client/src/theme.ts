@@ -46,11 +46,12 @@ export const ACCENT = 'purple';
 const touch = { minH: TOUCH_TARGET, minW: TOUCH_TARGET } as const;
 /**
  * Text fields and selects: 44 px tall, 16 px text (Safari on iPhones and iPads
- * zooms the page into a field with smaller text), and a focus ring keyboard
+ * zooms the page into a field with smaller text; a text style, since the size
+ * variants set one, which would win over a font size), and a focus ring keyboard
  * users see: 2 px in purple (the gray default, 1 px of gray.400, is 2.6:1 on
  * white; WCAG asks 3:1).
  */
-export const FIELD_STYLES = { minH: TOUCH_TARGET, fontSize: 'md', colorPalette: 'purple', '--focus-ring-width': '2px' } as const;
+export const FIELD_STYLES = { minH: TOUCH_TARGET, textStyle: 'md', colorPalette: 'purple', '--focus-ring-width': '2px' } as const;
 
 /** A recipe with extra base styles (the recipes are plain objects). */
 export function withBase<R extends { base?: object }>(recipe: R, base: object): R {

@@ -178,7 +178,16 @@ describe('GuessPanel', () => {
       act(() => actions.claim());
       expect(announcer.getSnapshot().assertive.map((a) => a.text)).toEqual(['Not connected: your action was not sent. Try again when the connection is back.']);
     }
+    // a guess that was not sent keeps its slot chosen, to be sent once the connection is back
+    const slot = useGame.getState().game!.players[0]!.slots[0]!.id;
+    act(() => useGame.getState().setChoice(slot));
+    act(() => actions.submitGuess());
+    expect(useGame.getState().choice).toBe(slot);
     expect(sent).toEqual([]);
+    act(() => useGame.getState().setStatus('connected'));
+    act(() => actions.submitGuess());
+    expect(sent.map((s) => s.type)).toEqual(['guess']);
+    expect(useGame.getState().choice).toBeNull();
   });
 
   it('Confirming: yes and no for the confirmer', () => {

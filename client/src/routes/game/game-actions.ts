@@ -141,8 +141,8 @@ export function submitGuess(): void {
   const choice = useGame.getState().choice;
   if (model.phase === 'guessing' && !canSubmit(model, choice)) return blocked('game.guess.select_first');
   if (!canSubmit(model, choice)) return blocked('errors.cannot_guess');
-  send('guess', { slot: submittedSlot(model, choice), ...actingFor(c.perspective) });
-  useGame.getState().setChoice(null);
+  // a guess that was not sent (no connection) keeps its slot chosen, to be sent again
+  if (send('guess', { slot: submittedSlot(model, choice), ...actingFor(c.perspective) })) useGame.getState().setChoice(null);
 }
 
 export function confirm(yes: boolean): void {

@@ -19,10 +19,11 @@ export function reportChanges(r: ImportReportPayload): boolean {
 
 /**
  * The interpolation values of the hit counts (`import.checked`, `.ready`, `.applied`):
- * the counts, and the added hits as `count`, which picks the plural form ("1 hit to add").
+ * the counts, the added hits as `count`, which picks the plural form ("1 hit to add"),
+ * and as `rejected` every rejected row, pack rows too.
  */
 export function hitCounts(r: ImportReportPayload): ImportReportPayload['summary']['hits'] & { count: number } {
-  return { ...r.summary.hits, count: r.summary.hits.added };
+  return { ...r.summary.hits, rejected: r.summary.hits.rejected + r.summary.packs.rejected, count: r.summary.hits.added };
 }
 
 /** A field value of a diff as text: lists joined (pack ids by name when known), empty as a dash. */
@@ -102,7 +103,7 @@ export function ImportReportView({ report }: { report: ImportReportPayload }) {
             {hits.changed.map((h) => (
               <List.Item key={`${h.index}-${h.id}`}>
                 <Text fontWeight="medium">{t('import.hit', { artist: h.artist, title: h.title, year: h.year })}</Text>
-                {h.matched_by === 'yt_id' && <Text color="fg.warning">{t('import.matched_by_yt_id', { id: h.file_id ?? h.id })}</Text>}
+                {h.matched_by === 'yt_id' && <Text color="orange.fg">{t('import.matched_by_yt_id', { id: h.file_id ?? h.id })}</Text>}
                 <List.Root ps="5">
                   {h.changes.map((c) => (
                     <List.Item key={c.field}>
@@ -186,7 +187,8 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
       if (mine !== checks.current) return;
       setReport(r);
       setPhase('checked');
-      notify.notification(t('import.checked', hitCounts(r)), { toast: false });
+      // a file that cannot be applied says so, as the dialog does
+      notify.notification(r.ok ? t('import.checked', hitCounts(r)) : `${t('import.checked', hitCounts(r))} ${t('import.not_ok')}`, { toast: false });
     } catch (err) {
       if (mine !== checks.current) return;
       setError(err);

@@ -34,7 +34,7 @@ registerRecipes({
     field: fieldSlotRecipe,
     fieldset: fieldsetSlotRecipe,
     list: listSlotRecipe,
-    nativeSelect: { ...nativeSelectSlotRecipe, base: { ...nativeSelectSlotRecipe.base, field: { ...nativeSelectSlotRecipe.base?.field, fontSize: FIELD_STYLES.fontSize, colorPalette: FIELD_STYLES.colorPalette, '--focus-ring-width': FIELD_STYLES['--focus-ring-width'] } } },
+    nativeSelect: { ...nativeSelectSlotRecipe, base: { ...nativeSelectSlotRecipe.base, field: { ...nativeSelectSlotRecipe.base?.field, textStyle: FIELD_STYLES.textStyle, colorPalette: FIELD_STYLES.colorPalette, '--focus-ring-width': FIELD_STYLES['--focus-ring-width'] } } },
     progress: progressSlotRecipe,
   },
 });
