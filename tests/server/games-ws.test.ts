@@ -1029,10 +1029,11 @@ describe('room timers', () => {
     await waitFor(() => c.errors.length === 75, 5000, '75 answers');
     expect(c.errors.every((e) => e.code === 'invalid_input')).toBe(true);
     expect(c.left).toBeNull();
-    // ...and 40 at once are not
-    for (let i = 0; i < 40; i++) c.room.send('guess', { slot: 'one' });
+    // ...and 70 at once are not: even when the clock's second ends amid them, one second gets 35 or more
+    // (40 could split 20/20 there, and pass; that made this test flaky)
+    for (let i = 0; i < 70; i++) c.room.send('guess', { slot: 'one' });
     await waitFor(() => c.left !== null, 5000, 'dropped for flooding');
-    expect(c.errors.length).toBeLessThanOrEqual(75 + 31);
+    expect(c.errors.length).toBeLessThan(75 + 70);
   });
 });
 
