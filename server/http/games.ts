@@ -10,7 +10,8 @@ import {
   SettingsUpdateSchema,
   UuidSchema,
 } from '../../shared/protocol/index.ts';
-import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, type Action, type GamePayload } from '../../shared/rules/index.ts';
+import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, ruleError, type Action, type GamePayload } from '../../shared/rules/index.ts';
+import { mixesLookAlikeScripts } from '../../shared/rules/names.ts';
 import { ROOM_NAME, type ActOutcome, type GameMetadata, type GameRoom } from '../rooms/game-room.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import { requireUser } from './auth.ts';
@@ -193,7 +194,10 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     const id = gameId(req, res);
     if (!id) return;
     const raw = req.params.name as unknown as string[] | string;
-    await act(res, id, 'join_local', { name: Array.isArray(raw) ? raw.join('/') : raw });
+    const name = Array.isArray(raw) ? raw.join('/') : raw;
+    // look-alike scripts mixed are refused here, not by the engine (see isCleanName), as the room's schema does
+    if (mixesLookAlikeScripts(name)) return sendError(res, ruleError('name_invalid'));
+    await act(res, id, 'join_local', { name });
   });
 
   r.patch(['/games/:id/leave', '/games/:id/leave/:player'], requireUser, async (req, res) => {

@@ -439,6 +439,9 @@ describe('request schemas', () => {
   it('local player name', () => {
     expectAccepted(P.LocalPlayerNameSchema, [['  Bea ', 'Bea'], ['Zoë'], [longText(32)], [` ${longText(32)} `]], 'name');
     expectRejected(P.LocalPlayerNameSchema, [['', 'name'], ['   ', 'name'], [longText(33), 'name'], ['a\nb', 'name'], [7, 'name']], 'name');
+    // look-alike scripts mixed (a Cyrillic "А", a Greek "ο"); each script alone, or with other scripts and emoji, is fine
+    expectRejected(P.LocalPlayerNameSchema, [['\u0410lice', 'name'], ['B\u03bfb', 'name'], ['\u0418\u0432\u03b1\u043d', 'name']], 'name');
+    expectAccepted(P.LocalPlayerNameSchema, [['\u0418\u0432\u0430\u043d'], ['\u0391\u03bd\u03bd\u03b1'], ['Mika \u30df\u30ab'], ['Sam \u{1F3B8}']], 'name');
   });
 
   it('ids in paths', () => {

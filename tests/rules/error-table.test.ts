@@ -750,14 +750,9 @@ describe('A10: players and local names', () => {
     for (const name of ['x\u0000y', 'a\tb', 'line\nbreak', 'esc\u001b', 'del\u007f', 'ad\u202emin', '\u200b\u200b', 'a\u2066b', 'B\ufeffob', 'soft\u00adhyphen', 'ar\u061cm', 'line\u2028sep', '\u3164\u3164', '\u2800']) {
       expectError(g, { type: 'join_local', by: ALICE, name }, invalid);
     }
-    // look-alike scripts mixed: a Cyrillic "А" or a Greek "ο" in a Latin name, Greek in a Cyrillic one
-    for (const name of ['\u0410lice', 'B\u03bfb', '\u0418\u0432\u03b1\u043d']) {
-      expectError(g, { type: 'join_local', by: ALICE, name }, invalid);
-    }
-    // each script alone, and any with digits, emoji or other scripts, is fine
-    for (const name of ['\u0418\u0432\u0430\u043d', '\u0391\u03bd\u03bd\u03b1', 'Zo\u00eb 2', 'Mika \u30df\u30ab', 'Sam \u{1F3B8}']) {
-      expect(act(g, { type: 'join_local', by: ALICE, name }).game.players).toHaveLength(2);
-    }
+    // look-alike scripts mixed are refused where names come in (schema, REST route), not here:
+    // a game stored with such a name before that rule must still replay
+    expect(act(g, { type: 'join_local', by: ALICE, name: '\u0410lice' }).game.players).toHaveLength(2);
     // the joiners emoji and some scripts need stay allowed
     expect(act(g, { type: 'join_local', by: ALICE, name: '👩\u200d🎤 Ana' }).game.players).toHaveLength(2);
     expect(act(g, { type: 'join_local', by: ALICE, name: '🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} Ben' }).game.players).toHaveLength(2);
