@@ -866,10 +866,14 @@ function cap<T>(list: T[], state: { truncated: boolean }): T[] {
   return list.slice(0, MAX_REPORTED_ROWS);
 }
 
-/** The diff of a parsed file against a snapshot: matches, changes, conflicts with the database, and the writes. */
 /** Why a pack row is refused to a user who may edit hits but not packs (spec §4: packs are write_packs'). */
 export const PACKS_NEED_PERMISSION = 'adding or renaming a pack needs the write_packs permission';
 
+/**
+ * The diff of a parsed file against a snapshot: matches, changes, conflicts with
+ * the database, and the writes; without `packsAllowed`, pack rows that would add
+ * or rename a pack are rejected.
+ */
 function plan(file: ParsedHitsFile, snap: Snapshot, packsAllowed = true): Plan {
   const rejectedPacks = [...file.rejectedPacks];
   const rejectedHits = [...file.rejectedHits];

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GameActions } from '../../client/src/routes/game/GameActions.tsx';
 import { GameEndedDialog } from '../../client/src/routes/game/GameEndedDialog.tsx';
 import { GameSettingsDialog } from '../../client/src/routes/game/GameSettingsDialog.tsx';
 import { announcer } from '../../client/src/a11y/announcer.ts';
@@ -11,7 +12,7 @@ import { useCatalogue } from '../../client/src/stores/catalogue.ts';
 import { useGame } from '../../client/src/stores/game.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import type { GamePayload } from '../../shared/protocol/game.ts';
-import { game, ids, player, users } from './game-fixtures.ts';
+import { game, ids, player, users, uuid } from './game-fixtures.ts';
 import { renderApp } from './render.tsx';
 
 const sent: { type: string; payload: unknown }[] = [];
@@ -168,6 +169,22 @@ describe('GuessPanel', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('a full Open game: an outsider sees a disabled "Game full"; a running one tells him why Join is off', () => {
+    useSession.setState({ user: { ...users.ana, id: uuid(90), name: 'Zed' } });
+    const ten = Array.from({ length: 10 }, (_, i) => ({ ...player('ben'), id: uuid(50 + i), name: `P${i}` }));
+    show(game(ten));
+    const view = renderApp(<GameActions onSettings={() => undefined} onLeave={() => undefined} />);
+    expect((screen.getByRole('button', { name: 'Game full' }) as HTMLButtonElement).disabled).toBe(true);
+    act(() => actions.join());
+    expect(sent).toEqual([]);
+    view.unmount();
+    show(game(ten.slice(0, 3), { state: 'Guessing' }));
+    renderApp(<GameActions onSettings={() => undefined} onLeave={() => undefined} />);
+    const join = screen.getByRole('button', { name: 'Join game' }) as HTMLButtonElement;
+    expect(join.disabled).toBe(true);
+    expect(document.getElementById(join.getAttribute('aria-describedby')!)?.textContent).toBe('You can join this game only while it is open.');
   });
 
   it('while the connection is down, an action is not sent and the player is told', () => {

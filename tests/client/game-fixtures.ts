@@ -4,7 +4,7 @@ import { slotsFor } from '../../shared/rules/slots.ts';
 /** Games as the game screen sees them, built from a few facts per player. */
 
 export const PACK = '4c1a1c44-2c52-4f43-9d3b-6d0b1f0a0a01';
-const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+export const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 export const ids = { ana: uuid(1), ben: uuid(2), cleo: uuid(3) };
 export const users = {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANNOUNCE_SPACING_MS, announcer, GATHER_MS } from '../../client/src/a11y/announcer.ts';
 import { closeGlobalEvents, openGlobalEvents } from '../../client/src/net/events.ts';
 import { connectCatalogueToEvents } from '../../client/src/stores/catalogue.ts';
-import { connectLobbyToEvents, useLobby } from '../../client/src/stores/lobby.ts';
+import { connectLobbyToEvents, OFFLINE_AFTER_MS, useLobby } from '../../client/src/stores/lobby.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import { game, player, users } from './game-fixtures.ts';
 
@@ -111,6 +111,28 @@ describe('the lobby hears the global stream', () => {
     } finally {
       offCatalogue();
     }
+  });
+
+  it('a stream down for a while: the lobby says the server cannot be reached, and that it is back once the list is reloaded', async () => {
+    vi.useFakeTimers();
+    const first = await stream();
+    first.open();
+    // a blip the browser mends at once: nothing
+    first.readyState = ServerStream.CONNECTING;
+    first.dispatchEvent(new Event('error'));
+    await vi.advanceTimersByTimeAsync(OFFLINE_AFTER_MS - 100);
+    first.open();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(useLobby.getState().offline).toBe(false);
+    // down for longer
+    first.readyState = ServerStream.CONNECTING;
+    first.dispatchEvent(new Event('error'));
+    await vi.advanceTimersByTimeAsync(OFFLINE_AFTER_MS);
+    expect(useLobby.getState().offline).toBe(true);
+    first.open();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(useLobby.getState().offline).toBe(false);
+    expect(vi.mocked(fetch)).toHaveBeenCalled();
   });
 
   it('a stream the browser gave up on (429, 503) is opened anew, later each time', async () => {

@@ -53,17 +53,20 @@ describe('joinAndKeep', () => {
       },
       onRoom: (room) => rooms.push(room),
       onStatus: (s) => statuses.push(s),
-      lostAfterMs: 60,
-      minDelayMs: 20,
-      maxDelayMs: 40,
+      lostAfterMs: 300,
+      minDelayMs: 100,
+      maxDelayMs: 1000,
     });
     serverUp = false;
     first.leave(1006); // the server went away
     await until(() => statuses.at(-1) === 'lost');
+    // the waits have grown to about a second by now: "try again" does not wait for them
     const before = joins;
+    const pressed = Date.now();
     link.retryNow();
     expect(statuses.at(-1)).toBe('reconnecting');
     await until(() => joins > before); // the attempt starts now, and fails
+    expect(Date.now() - pressed).toBeLessThan(80);
     await until(() => joins > before + 2); // the attempts go on after it
     await until(() => statuses.at(-1) === 'lost'); // and the clock ran out again
     serverUp = true;

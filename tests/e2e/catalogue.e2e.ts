@@ -42,7 +42,6 @@ import {
   openBrowser,
   recordAnnouncements,
   RESULTS_DIR,
-  ROOT,
   runTests,
   said,
   screenshot,

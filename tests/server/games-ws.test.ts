@@ -1033,7 +1033,8 @@ describe('room timers', () => {
     // (40 could split 20/20 there, and pass; that made this test flaky)
     for (let i = 0; i < 70; i++) c.room.send('guess', { slot: 'one' });
     await waitFor(() => c.left !== null, 5000, 'dropped for flooding');
-    expect(c.errors.length).toBeLessThan(75 + 70);
+    // at most one second's 30 answered before the drop, after up to 30 in the second before
+    expect(c.errors.length).toBeLessThanOrEqual(75 + 60);
   });
 });
 

@@ -18,7 +18,7 @@
 /** A new page's main heading takes the focus from the main region this long after the page changed, ms. */
 const PAGE_HEADING_WAIT_MS = 3000;
 const HEADINGS = 'h1, h2, h3';
-// dialogs return the focus themselves
+// a closing dialog returns the focus itself; in an open one the focus stays inside (keepInDialog)
 const DIALOGS = '[role="dialog"], [role="alertdialog"]';
 // so do menus and listboxes, to their button, unless that went too (an item that navigated):
 // their items are looked after only once the browser rendered the change

@@ -9,6 +9,6 @@ import type { Ref } from 'react';
  */
 export function FieldInput({ ref, ...props }: InputProps & { ref?: Ref<HTMLInputElement> }) {
   const field = useFieldContext();
-  const described = field?.invalid ? { 'aria-describedby': field.ids.errorText } : {};
+  const described = field?.invalid ? { 'aria-describedby': [field.ids.errorText, field.ariaDescribedby].filter(Boolean).join(' ') } : {};
   return <Input ref={ref} {...described} {...props} />;
 }

@@ -71,7 +71,16 @@ export async function openGlobalEvents(): Promise<void> {
   // on an answer that is not a stream (429 too many streams, 503 while the server stops):
   // then it is opened anew, later each time, up to a minute.
   es.addEventListener('error', () => {
-    if (source === es && es.readyState !== EventSource.OPEN) for (const h of downHandlers) h();
+    if (source === es && es.readyState !== EventSource.OPEN) {
+      for (const h of downHandlers) {
+        try {
+          h();
+        } catch (err) {
+          // a broken subscriber must not keep the stream from being opened again below
+          console.error(err);
+        }
+      }
+    }
     if (es.readyState !== EventSource.CLOSED || source !== es || retryTimer !== null) return;
     const wait = retryMs;
     retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);

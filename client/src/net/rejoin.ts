@@ -37,9 +37,10 @@ export interface RoomLink {
   /** Leaves for good (consented: no reconnection, no rejoin). */
   leave(): Promise<void>;
   /**
-   * "Try again": while rejoining, the next attempt starts now and the 'lost'
-   * clock starts over (the status says 'reconnecting' again); the attempts go on
-   * as before if it fails. Does nothing while the room is joined.
+   * "Try again": while rejoining, the next attempt starts now and the clocks
+   * start over (the 'lost' one: the status says 'reconnecting' again; and the
+   * grace in which "not found" means "not restored yet"); the attempts go on as
+   * before if it fails. Does nothing while the room is joined.
    */
   retryNow(): void;
 }
@@ -111,15 +112,17 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
             return;
           }
         }
+        let woken = false;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delay);
           state.wake = () => {
             clearTimeout(timer);
-            delay = minDelayMs;
+            woken = true;
             resolve();
           };
         });
-        delay = Math.min(maxDelayMs, delay * 2);
+        // after "try again" the waits start short again
+        delay = woken ? minDelayMs : Math.min(maxDelayMs, delay * 2);
       }
     } finally {
       if (rejoining === state) rejoining = null;

@@ -111,8 +111,11 @@ export function connectLobbyToEvents(): () => void {
     onGlobalStreamOpen((reconnected) => {
       clearTimeout(offlineTimer);
       offlineTimer = undefined;
-      if (useLobby.getState().offline) useLobby.setState({ offline: false });
-      if (reconnected) void load();
+      if (!reconnected) return;
+      // "up to date" only once the list is reloaded; a failed reload shows its own error
+      void load().finally(() => {
+        if (useLobby.getState().offline) useLobby.setState({ offline: false });
+      });
     }),
     // a blip the browser mends within seconds is not worth a word; a longer outage is
     onGlobalStreamDown(() => {

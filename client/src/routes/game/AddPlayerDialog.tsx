@@ -30,8 +30,8 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
     e.preventDefault();
     setTouched(true);
     if (!valid) return;
-    actions.addPlayer(name);
-    close();
+    // not sent (no connection): the dialog stays open with the name, to be sent again
+    if (actions.addPlayer(name)) close();
   };
 
   return (

@@ -118,8 +118,8 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
     e?.preventDefault();
     if (!editable || noPack) return;
     const numbers = Object.fromEntries(NUMBER_FIELDS.map((k) => [k, clampSetting(k, shown.numbers[k])])) as Record<NumericSetting, number>;
-    actions.saveSettings({ ...numbers, clue_mode: shown.clue_mode, ...(packsLoaded ? { packs: known } : {}) });
-    onClose();
+    // not sent (no connection): the dialog stays open with the changes, to be saved again
+    if (actions.saveSettings({ ...numbers, clue_mode: shown.clue_mode, ...(packsLoaded ? { packs: known } : {}) })) onClose();
   };
 
   return (

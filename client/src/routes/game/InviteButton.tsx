@@ -34,7 +34,7 @@ export const gameLink = (gameId: string): string => new URL(`/game/${encodeURICo
 export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const [qr, setQr] = useState<QrPath | null>(null);
+  const [qr, setQr] = useState<QrPath | 'failed' | null>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const field = useRef<HTMLInputElement>(null);
   const link = gameLink(gameId);
@@ -44,7 +44,7 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
     let live = true;
     qrPath(link).then(
       (path) => live && setQr(path),
-      () => live && setQr(null),
+      () => live && setQr('failed'),
     );
     return () => {
       live = false;
@@ -57,6 +57,7 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
       notify.notification(t('game.invite.copied'), { toast: 'success' });
     } catch {
       // no clipboard (an insecure page, a refused permission): the link is selected for the user to copy
+      field.current?.focus();
       field.current?.select();
       notify.notification(t('game.invite.copy_failed'), { toast: 'warning' });
     }
@@ -73,7 +74,7 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
           <Field.Root>
             <Field.Label>{t('game.invite.link')}</Field.Label>
             <HStack gap="2" w="full">
-              <Input ref={field} value={link} readOnly onFocus={(e) => e.currentTarget.select()} fontFamily="mono" textStyle="sm" />
+              <Input ref={field} value={link} readOnly onFocus={(e) => e.currentTarget.select()} fontFamily="mono" />
               <Button colorPalette="purple" onClick={() => void copy()} flexShrink={0}>
                 {t('game.invite.copy')}
               </Button>
@@ -81,7 +82,11 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
           </Field.Root>
           {/* dark modules on white with a quiet zone, whatever the colour scheme: phones' cameras need the contrast */}
           <Box bg="white" p="3" borderRadius="l2" alignSelf="center" w="full" maxW="16rem">
-            {qr ? (
+            {qr === 'failed' ? (
+              <Text color="fg.muted" textAlign="center">
+                {t('game.invite.qr_failed')}
+              </Text>
+            ) : qr ? (
               <svg viewBox={`-2 -2 ${qr.size + 4} ${qr.size + 4}`} role="img" aria-label={t('game.invite.qr_label')} shapeRendering="crispEdges" style={{ display: 'block', width: '100%', height: 'auto' }}>
                 <rect x="-2" y="-2" width={qr.size + 4} height={qr.size + 4} fill="#fff" />
                 <path d={qr.d} fill="#000" />

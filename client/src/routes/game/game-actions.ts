@@ -46,7 +46,7 @@ function current(): { game: GamePayload; perspective: Perspective; userId: strin
 const REPEATABLE_BY_MISTAKE: ReadonlySet<RoomMessageName> = new Set(['skip', 'claim']);
 /** The same such action again within this time is taken as the same click (ms). */
 export const REPEAT_GUARD_MS = 500;
-let lastSent: { type: RoomMessageName; at: number } | null = null;
+let lastSent: { type: RoomMessageName; at: number; game: string | null } | null = null;
 
 /**
  * Sends an action to the room. Not while the connection is down: the action
@@ -60,8 +60,9 @@ function send<K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>):
     return false;
   }
   const now = Date.now();
-  if (REPEATABLE_BY_MISTAKE.has(type) && lastSent?.type === type && now - lastSent.at < REPEAT_GUARD_MS) return false;
-  lastSent = { type, at: now };
+  const game = useGame.getState().gameId;
+  if (REPEATABLE_BY_MISTAKE.has(type) && lastSent?.type === type && lastSent.game === game && now - lastSent.at < REPEAT_GUARD_MS && now >= lastSent.at) return false;
+  lastSent = { type, at: now, game };
   return useGame.getState().send(type, payload);
 }
 
@@ -96,8 +97,9 @@ export function kick(playerId: string): void {
   send('leave', { player: playerId });
 }
 
-export function addPlayer(name: string): void {
-  send('join_local', { name: name.trim() });
+/** Whether it was sent. */
+export function addPlayer(name: string): boolean {
+  return send('join_local', { name: name.trim() });
 }
 
 export function startStop(): void {
@@ -112,8 +114,9 @@ export function startStop(): void {
   send('start', {});
 }
 
-export function saveSettings(settings: SettingsUpdateInput): void {
-  send('update', { settings });
+/** Whether it was sent. */
+export function saveSettings(settings: SettingsUpdateInput): boolean {
+  return send('update', { settings });
 }
 
 export function skip(): void {

@@ -49,7 +49,7 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
   const hintId = useId();
   const errors = validateHit(values);
   const valid = Object.keys(errors).length === 0;
-  /** A field's message: at once for a malformed value, after leaving the field for a missing one. */
+  /** A field's message: once the field was edited, or after a save of the form. */
   const shown = (field: FieldName): FieldError | undefined => {
     const e = errors[field];
     if (!e) return undefined;

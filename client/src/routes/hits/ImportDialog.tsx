@@ -42,7 +42,7 @@ const FIELD_LABELS: Record<string, string> = {
   belongs_to: 'fields.belongs_to',
   packs: 'fields.packs',
   yt_id: 'fields.yt_id',
-  playback_offset: 'fields.playback_offset',
+  playback_offset: 'fields.offset',
   name: 'packs.name',
 };
 
@@ -164,17 +164,19 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<unknown>(null);
   const opener = useRef<HTMLButtonElement>(null);
+  // the file field stays usable while a file is checked (disabling it would drop the focus):
+  // only the answer for the file chosen last counts
+  const checks = useRef(0);
 
   const reset = (): void => {
+    // a check still running for a file of before is no longer awaited
+    checks.current++;
     setFile(null);
     setReport(null);
     setPhase('idle');
     setError(null);
   };
 
-  // the file field stays usable while a file is checked (disabling it would drop the focus):
-  // only the answer for the file chosen last counts
-  const checks = useRef(0);
   const check = async (chosen: File | null): Promise<void> => {
     const mine = ++checks.current;
     setFile(chosen);
@@ -187,8 +189,8 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
       if (mine !== checks.current) return;
       setReport(r);
       setPhase('checked');
-      // a file that cannot be applied says so, as the dialog does
-      notify.notification(r.ok ? t('import.checked', hitCounts(r)) : `${t('import.checked', hitCounts(r))} ${t('import.not_ok')}`, { toast: false });
+      // (that the file cannot be applied, the dialog's status line says as it appears)
+      notify.notification(t('import.checked', hitCounts(r)), { toast: false });
     } catch (err) {
       if (mine !== checks.current) return;
       setError(err);
@@ -214,7 +216,7 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
     }
   };
 
-  const canApply = phase === 'checked' && report !== null && report.ok && !report.applied && reportChanges(report);
+  const canApply = phase === 'checked' && file !== null && report !== null && report.ok && !report.applied && reportChanges(report);
   const close = (): void => {
     setOpen(false);
     reset();

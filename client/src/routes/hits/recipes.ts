@@ -20,6 +20,12 @@ import { registerRecipes, FIELD_STYLES, withTouchSizes } from '../../theme.ts';
  * for its effect by every component file here, so each renders styled however
  * it is reached (a route, or a test rendering it alone).
  */
+/** A slot recipe whose `field` slot gets `styles` in its base and in every size (each size sets its own text style). */
+function withFieldSlot<R extends { base?: { field?: object }; variants?: { size?: Record<string, { field?: object }> } }>(recipe: R, styles: object): R {
+  const sizes = Object.fromEntries(Object.entries(recipe.variants?.size ?? {}).map(([name, slots]) => [name, { ...slots, field: { ...slots.field, ...styles } }]));
+  return { ...recipe, base: { ...recipe.base, field: { ...recipe.base?.field, ...styles } }, variants: { ...recipe.variants, size: sizes } };
+}
+
 registerRecipes({
   recipes: {
     input: withTouchSizes(inputRecipe, FIELD_STYLES),
@@ -34,7 +40,7 @@ registerRecipes({
     field: fieldSlotRecipe,
     fieldset: fieldsetSlotRecipe,
     list: listSlotRecipe,
-    nativeSelect: { ...nativeSelectSlotRecipe, base: { ...nativeSelectSlotRecipe.base, field: { ...nativeSelectSlotRecipe.base?.field, textStyle: FIELD_STYLES.textStyle, colorPalette: FIELD_STYLES.colorPalette, '--focus-ring-width': FIELD_STYLES['--focus-ring-width'] } } },
+    nativeSelect: withFieldSlot(nativeSelectSlotRecipe, { textStyle: FIELD_STYLES.textStyle, colorPalette: FIELD_STYLES.colorPalette, '--focus-ring-width': FIELD_STYLES['--focus-ring-width'] }),
     progress: progressSlotRecipe,
   },
 });
