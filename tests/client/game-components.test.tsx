@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GameActions } from '../../client/src/routes/game/GameActions.tsx';
 import { GameEndedDialog } from '../../client/src/routes/game/GameEndedDialog.tsx';
+import { PlayerHitsDialog } from '../../client/src/routes/game/PlayerHitsDialog.tsx';
 import { GameSettingsDialog } from '../../client/src/routes/game/GameSettingsDialog.tsx';
 import { announcer } from '../../client/src/a11y/announcer.ts';
 import * as actions from '../../client/src/routes/game/game-actions.ts';
@@ -215,6 +216,17 @@ describe('GuessPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'No' }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes, correct' }));
     expect(sent.map((s) => s.payload)).toEqual([{ confirm: false }, { confirm: true }]);
+  });
+});
+
+describe('PlayerHitsDialog', () => {
+  it('between games, shows the timeline the player ended the last game with, and says so', async () => {
+    const standings = [player('ana', { years: [1990, 1970] }), player('ben', { years: [1980] })];
+    show({ ...game([player('ana'), player('ben')]), standings });
+    renderApp(<PlayerHitsDialog playerId={ids.ana} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: /Ana/ });
+    expect(within(dialog).getByText('The hits they ended the last game with.')).toBeTruthy();
+    expect(within(dialog).getAllByRole('listitem')).toHaveLength(2);
   });
 });
 

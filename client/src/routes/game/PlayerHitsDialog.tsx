@@ -19,7 +19,11 @@ export function PlayerHitsDialog({ playerId, onClose }: { playerId: string | nul
   const gameId = useGame((s) => s.game?.id ?? '');
   const audio = useGame((s) => s.game?.state !== 'Open' && s.game?.clue_mode === 'audio');
   const playing = useHitAudio((s) => s.playing);
-  const hits = player ? [...player.hits].sort((a, b) => a.year - b.year || a.title.localeCompare(b.title)) : [];
+  // between games the timelines are empty: the list shows the one the player ended the last game with
+  const last = useGame((s) => (s.game?.state === 'Open' ? (s.game.standings?.find((p) => p.id === playerId) ?? null) : null));
+  const fromLast = !!player && player.hits.length === 0 && !!last && last.hits.length > 0;
+  const timeline = fromLast ? last.hits : (player?.hits ?? []);
+  const hits = player ? [...timeline].sort((a, b) => a.year - b.year || a.title.localeCompare(b.title)) : [];
   const close = (): void => {
     // closing the list stops its hit: nothing left on the screen could stop it
     if (hits.some((h) => playing === `hit:${h.id}`)) stop();
@@ -28,6 +32,11 @@ export function PlayerHitsDialog({ playerId, onClose }: { playerId: string | nul
 
   return (
     <AppDialog open={!!player} onClose={close} title={t('game.hits_dialog.title', { name: player?.name ?? '' })} footer={<Button onClick={close}>{t('common.close')}</Button>}>
+      {fromLast && (
+        <Text color="fg.muted" mb="3">
+          {t('game.hits_dialog.last_game')}
+        </Text>
+      )}
       {hits.length === 0 ? (
         <Text color="fg.muted">{t('game.hits_dialog.empty')}</Text>
       ) : (
