@@ -11,8 +11,8 @@
  * new page's main heading (or, until that has loaded, the main region, and
  * the heading once it appears). A closing dialog is left alone: it returns the
  * focus itself; in a dialog that stays open, the focus goes to the nearest
- * heading inside it, at worst its title. A focus the user moved away (a click on the page's background)
- * is not a loss: its element is still there and enabled.
+ * heading inside it, at worst its title. A focus the user moved away (a click
+ * on the page's background) is not a loss: its element is still there and enabled.
  */
 
 /** A new page's main heading takes the focus from the main region this long after the page changed, ms. */

@@ -44,7 +44,8 @@ export function AppDialog({ open, onClose, title, children, footer, role = 'dial
   const small = size === 'xs' || size === 'sm';
   // a phone held sideways is wide but short: a centred box would leave its body a sliver
   const [short] = useMediaQuery(['(max-height: 480px)']);
-  const responsiveSize = (useBreakpointValue({ base: small ? size : ('full' as const), sm: size }) ?? size) === 'full' || (short && !small) ? 'full' : size;
+  const byWidth = useBreakpointValue({ base: small ? size : ('full' as const), sm: size }) ?? size;
+  const responsiveSize = short && !small ? 'full' : byWidth;
   // the "popup" cue for a dialog the user opened (one that opens by itself before any tap, like the welcome,
   // stays silent); no text: screen readers announce the dialog by its role and title when focus moves in
   useEffect(() => {

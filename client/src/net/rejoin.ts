@@ -55,7 +55,6 @@ const CONSENTED = 4000;
 const GONE_CODES = new Set([404, 522, 525]);
 export const isGone = (err: unknown): boolean => GONE_CODES.has(Number((err as { code?: unknown } | null)?.code));
 
-
 /** Joins once (rejecting like `join` does), then keeps the link up as described above. */
 export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
   const { join, onRoom, onStatus = () => undefined, notFoundGraceMs = 30_000, lostAfterMs = 30_000, minDelayMs = 250, maxDelayMs = 3000 } = options;
@@ -87,7 +86,7 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
 
   const rejoin = async (): Promise<void> => {
     if (rejoining) return;
-    const state = { since: Date.now(), lost: false, wake: () => undefined as void };
+    const state = { since: Date.now(), lost: false, wake: (): void => undefined };
     rejoining = state;
     let delay = minDelayMs;
     try {
