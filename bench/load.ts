@@ -531,6 +531,7 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
       bareLine(`move → last client`, { unit: 'ms', stats: bl, note: `${int(b.window.counts.actions)} moves` });
     }
     // P1, of the one server or of each process (its tables' moves only), judged against the budgets at the total room count
+    const genPerMove = generatorPerMove(l);
     const p1 = (who: string, m: ServerMeter, actions: number): Figure[] => [
       {
         label: `${tag}: ${who}server CPU per accepted move`,
@@ -538,6 +539,12 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
         value: Math.round((actions > 0 ? m.cpuMs / actions : NaN) * 1000) / 1000,
         budget: { id: 'P1', stat: 'value', max: P1_CPU_PER_ACTION, enforced: enforced && atP1 },
         note: `${who ? `${int(m.rooms)} rooms, ${int(m.clients)} clients; ` : ''}server ${m.cpuPercent.toFixed(1)} % of a core at ${(actions / (m.wallMs / 1000)).toFixed(0)} moves/s, ${cpuSplit(m, actions)}; ${sentText(m, actions)}`,
+      },
+      {
+        label: `${tag}: ${who}same ÷ the generators' CPU per move`,
+        unit: '×',
+        value: Math.round((actions > 0 ? m.cpuMs / actions / genPerMove : NaN) * 100) / 100,
+        note: `generators ${genPerMove.toFixed(3)} ms per move in the same window; a slow machine raises both, not their ratio (no budget: it tells a slow machine from a costlier server)`,
       },
       {
         label: `${tag}: ${who}server event-loop delay`,
@@ -555,9 +562,9 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
       },
     ];
     if (s.processes === 1) {
-      const [cpu, loop, rss] = p1('', l.server, l.window.counts.actions);
-      figures.push(cpu!);
-      if (b) bareLine('CPU per move', { unit: 'ms', value: Math.round(perAction(b) * 1000) / 1000, note: `${b.server.cpuPercent.toFixed(1)} % of a core at ${(b.window.counts.actions / (b.server.wallMs / 1000)).toFixed(0)} moves/s, ${cpuSplit(b.server, b.window.counts.actions)}; ${sentText(b.server, b.window.counts.actions)}` });
+      const [cpu, ratio, loop, rss] = p1('', l.server, l.window.counts.actions);
+      figures.push(cpu!, ratio!);
+      if (b) bareLine('CPU per move', { unit: 'ms', value: Math.round(perAction(b) * 1000) / 1000, note: `${b.server.cpuPercent.toFixed(1)} % of a core at ${(b.window.counts.actions / (b.server.wallMs / 1000)).toFixed(0)} moves/s, ${cpuSplit(b.server, b.window.counts.actions)}; ${sentText(b.server, b.window.counts.actions)}; ${(perAction(b) / generatorPerMove(b)).toFixed(2)} × its generators' CPU per move` });
       figures.push(loop!);
       if (b) bareLine('event-loop delay', { unit: 'ms', stats: b.server.loopDelay, note: `GC ${int(b.server.gcMs)} ms, longest ${b.server.gcMaxMs.toFixed(1)} ms` });
       figures.push(rss!);
@@ -681,6 +688,15 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
       ...(bare ? { bare: summary(bare) } : {}),
     },
   };
+}
+
+/**
+ * The generators' CPU per move of a level's window (ms). They do the same work in
+ * every run, so it moves only with the machine's speed: the server's CPU per move
+ * divided by it tells a slow machine from a costlier server.
+ */
+function generatorPerMove(l: LevelResult): number {
+  return ((l.window.generator.cpuPercent / 100) * l.server.wallMs) / Math.max(1, l.window.counts.actions);
 }
 
 /** Two overlapping parts of a move's CPU: the kernel's (all threads), and the main thread's (the rest ran on V8's and libuv's helper threads). */
