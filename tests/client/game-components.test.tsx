@@ -1,5 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AddPlayerDialog } from '../../client/src/routes/game/AddPlayerDialog.tsx';
 import { GameActions } from '../../client/src/routes/game/GameActions.tsx';
 import { GameEndedDialog } from '../../client/src/routes/game/GameEndedDialog.tsx';
 import { PlayerHitsDialog } from '../../client/src/routes/game/PlayerHitsDialog.tsx';
@@ -374,5 +376,61 @@ describe('PlayerTable: kicking asks first', () => {
     show(game([player('ana', { creator: true })]));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(sent).toEqual([]);
+  });
+});
+
+describe('AddPlayerDialog', () => {
+  /** Opens the dialog as the screen does, closing it when it asks to. */
+  function Harness() {
+    const [open, setOpen] = useState(false);
+    return (
+      <>
+        <button onClick={() => setOpen(true)}>open it</button>
+        <AddPlayerDialog open={open} onClose={() => setOpen(false)} />
+      </>
+    );
+  }
+  const dialog = () => screen.queryByRole('dialog', { name: 'Add a player' });
+  const field = () => within(dialog()!).getByRole('textbox', { name: /Name/ }) as HTMLInputElement;
+  const addButton = () => within(dialog()!).getByRole('button', { name: 'Add player' });
+
+  it('says nothing before a name is typed, also when it opens again after an add (a QA finding: "Enter a name." on every open)', async () => {
+    show(game([player('ana', { creator: true })], { mode: 'Local' }));
+    renderApp(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'open it' }));
+    await waitFor(() => expect(dialog()).toBeTruthy());
+    expect(screen.queryByText('Enter a name.')).toBeNull();
+    fireEvent.change(field(), { target: { value: 'Cleo' } });
+    fireEvent.click(addButton());
+    await waitFor(() => expect(dialog()).toBeNull());
+    expect(sent).toEqual([{ type: 'join_local', payload: { name: 'Cleo' } }]);
+    fireEvent.click(screen.getByRole('button', { name: 'open it' }));
+    await waitFor(() => expect(dialog()).toBeTruthy());
+    expect(field().value).toBe('');
+    expect(screen.queryByText('Enter a name.')).toBeNull();
+    expect(field().getAttribute('aria-invalid')).toBeNull();
+    // pressing Add with nothing typed says why, on the field
+    fireEvent.click(addButton());
+    await waitFor(() => expect(screen.getByText('Enter a name.')).toBeTruthy());
+    expect(document.activeElement).toBe(field());
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a name already in the game (in any case) is refused in the dialog, which keeps the name (a QA finding: it closed and an error dialog opened)', async () => {
+    show(game([player('ana', { creator: true }), player('ben', { virtual: true })], { mode: 'Local' }));
+    renderApp(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'open it' }));
+    await waitFor(() => expect(dialog()).toBeTruthy());
+    fireEvent.change(field(), { target: { value: ' bEN ' } });
+    await waitFor(() => expect(screen.getByText('A player with this name is already part of this game.')).toBeTruthy());
+    fireEvent.click(addButton());
+    expect(dialog()).toBeTruthy();
+    expect(field().value).toBe(' bEN ');
+    expect(sent).toEqual([]);
+    fireEvent.change(field(), { target: { value: 'Benno' } });
+    await waitFor(() => expect(screen.queryByText('A player with this name is already part of this game.')).toBeNull());
+    fireEvent.click(addButton());
+    await waitFor(() => expect(dialog()).toBeNull());
+    expect(sent).toEqual([{ type: 'join_local', payload: { name: 'Benno' } }]);
   });
 });

@@ -11,21 +11,36 @@ import { joinAndKeep, type LinkStatus } from '../../client/src/net/rejoin.ts';
 
 interface FakeRoom {
   room: Room;
+  /** The server closes the room's socket with `code`. */
   leave: (code: number) => void;
+  /** How often the client sent its leave. */
+  leaves: () => number;
 }
 
 function fakeRoom(): FakeRoom {
   let onLeave: (code: number) => void = () => undefined;
+  let leaves = 0;
+  const connection = { isOpen: true };
   const room = {
-    reconnection: { maxRetries: 0 },
+    connection,
+    reconnection: { maxRetries: 0, enabled: true },
     onDrop: () => undefined,
     onReconnect: () => undefined,
     onLeave: (fn: (code: number) => void) => {
       onLeave = fn;
     },
-    leave: async () => undefined,
+    leave: async () => {
+      leaves++;
+    },
   } as unknown as Room;
-  return { room, leave: (code) => onLeave(code) };
+  return {
+    room,
+    leave: (code) => {
+      connection.isOpen = false;
+      onLeave(code);
+    },
+    leaves: () => leaves,
+  };
 }
 
 const until = async (pred: () => boolean, ms = 2000): Promise<void> => {
@@ -84,5 +99,17 @@ describe('joinAndKeep', () => {
     expect(joins).toBe(1);
     expect(statuses).toEqual(['connected']);
     await link.leave();
+    expect(only.leaves()).toBe(1);
+  });
+
+  it('leaving after the server closed the room sends nothing and settles (a QA finding: a console error on every leave)', async () => {
+    const only = fakeRoom();
+    const statuses: LinkStatus[] = [];
+    const link = await joinAndKeep({ join: async () => only.room, onRoom: () => undefined, onStatus: (s) => statuses.push(s) });
+    only.leave(4000); // the player's own leave deleted the game: the server closes every socket
+    expect(statuses.at(-1)).toBe('gone');
+    await link.leave();
+    expect(only.leaves()).toBe(0);
+    expect(only.room.reconnection.enabled).toBe(false);
   });
 });

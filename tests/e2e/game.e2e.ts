@@ -606,6 +606,39 @@ test(
   { timeoutMs: 120_000 },
 );
 
+test(
+  'leaving a game and creating the next one lands on the new game (a QA finding: it went back to the lobby, "This game no longer exists", and left an orphan game)',
+  async () => {
+    const a = await openBrowser(await getApp(), { width: 1280 });
+    await recordAnnouncements(a.context);
+    const page = a.page;
+    await gotoReady(page, '/');
+    const ids: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      await page.keyboard.press('Alt+Shift+L');
+      await page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
+      const id = page.url().split('/').pop() as string;
+      ids.push(id);
+      await page.getByRole('heading', { level: 1, name: /\(open\)$/ }).waitFor();
+      await page.waitForTimeout(1500);
+      assertEqual(new URL(page.url()).pathname, `/game/${id}`, `game ${round + 1}: still on the new game`);
+      assert(!(await said(page)).includes(en('game.gone')), `game ${round + 1}: nobody said the game was gone`);
+      if (round === 2) break;
+      // leaving an Open game asks nothing; the creator's leaving deletes his local game
+      await page.keyboard.press('Alt+Shift+Q');
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.waitForTimeout(3500);
+    }
+    const third = ids[2]!;
+    assert(new Set(ids).size === 3, `three games: ${ids.join(', ')}`);
+    // the two left games are gone from the lobby; the new one is there
+    const listed = ((await (await page.request.get('/api/games')).json()) as { games: { id: string }[] }).games;
+    assertEqual(listed.map((g) => g.id).filter((id) => ids.includes(id)), [third], 'games listed');
+    assertEqual(a.consoleErrors.filter((e) => /WebSocket/.test(e)), [], 'console errors about the WebSocket on leaving');
+  },
+  { timeoutMs: 60_000 },
+);
+
 for (const lang of ['en', 'de'] as const) {
   test(
     `every state of the game screen in ${lang}, light and dark, 375 and 1280 px: screenshot, axe, no sideways scrolling, touch targets`,

@@ -70,7 +70,11 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
     // restarted and the old seat cannot come back (the SDK alone would keep trying for a minute).
     room.reconnection.maxRetries = SDK_RETRIES;
     room.onDrop(() => onStatus('reconnecting'));
-    room.onReconnect(() => onStatus('connected'));
+    room.onReconnect(() => {
+      // an SDK attempt that was under way when the player left: leave the seat it got back
+      if (stopped) void room.leave(true).catch(() => undefined);
+      else onStatus('connected');
+    });
     room.onLeave((code: number) => {
       if (stopped || room !== current) return;
       if (code === CONSENTED) {
@@ -136,6 +140,12 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
     async leave() {
       stopped = true;
       rejoining?.wake();
+      // a closed socket (the game is gone, or the SDK waits between attempts) has no seat to
+      // leave: sending on it only logs an error, and the SDK's promise would never settle
+      if (!current.connection?.isOpen) {
+        current.reconnection.enabled = false;
+        return;
+      }
       await current.leave(true).catch(() => undefined);
     },
     retryNow() {

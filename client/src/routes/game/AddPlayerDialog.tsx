@@ -5,6 +5,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NAME_MAX, NAME_MIN } from '../../../../shared/rules/constants.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
+import { useGame } from '../../stores/game.ts';
 import * as actions from './game-actions.ts';
 
 /** Characters, not UTF-16 units, as the engine counts them (32 emoji are a valid name). */
@@ -18,7 +19,9 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
-  const valid = validLocalName(name);
+  // the engine's rule (names differ in more than case), said here instead of after a round trip
+  const taken = useGame((s) => !!s.game?.players.some((p) => p.name.toLocaleLowerCase() === name.trim().toLocaleLowerCase()));
+  const valid = validLocalName(name) && !taken;
 
   const close = (): void => {
     setName('');
@@ -29,7 +32,10 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
   const submit = (e: FormEvent): void => {
     e.preventDefault();
     setTouched(true);
-    if (!valid) return;
+    if (!valid) {
+      inputRef.current?.focus();
+      return;
+    }
     // not sent (no connection): the dialog stays open with the name, to be sent again
     if (actions.addPlayer(name)) close();
   };
@@ -42,7 +48,7 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
       title={t('game.add_player.title')}
       initialFocusEl={() => inputRef.current}
       footer={
-        <Button type="submit" form="add-player-form" colorPalette="purple" disabled={!valid}>
+        <Button type="submit" form="add-player-form" colorPalette="purple" aria-disabled={!valid || undefined}>
           {t('game.add_player.submit')}
         </Button>
       }
@@ -50,9 +56,19 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
       <form id="add-player-form" onSubmit={submit} noValidate>
         <Field.Root required invalid={touched && !valid}>
           <Field.Label>{t('game.add_player.name')}</Field.Label>
-          <FieldInput ref={inputRef} value={name} maxLength={NAME_MAX * 2} autoComplete="off" onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} />
+          <FieldInput
+            ref={inputRef}
+            value={name}
+            maxLength={NAME_MAX * 2}
+            autoComplete="off"
+            onChange={(e) => {
+              setName(e.target.value);
+              // said once something was typed, not on blur: closing the dialog blurs the field
+              setTouched(true);
+            }}
+          />
           {touched && !valid ? (
-            <Field.ErrorText>{name.trim() === '' ? t('game.add_player.empty') : t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX })}</Field.ErrorText>
+            <Field.ErrorText>{name.trim() === '' ? t('game.add_player.empty') : taken ? t('errors.name_taken') : t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX })}</Field.ErrorText>
           ) : (
             <Field.HelperText>{t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX })}</Field.HelperText>
           )}

@@ -89,7 +89,9 @@ export function useGameRoom(gameId: string): { retry: () => void } {
     return () => {
       disposed = true;
       unwire();
-      useGame.getState().setSender(null);
+      // blank for the next game screen: its first render, before its own reset, must not
+      // see this game (a 'gone' status would send it back to the lobby at once)
+      useGame.getState().reset('');
       const l = link;
       link = null;
       void l?.leave();
