@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AddPlayerDialog } from '../../client/src/routes/game/AddPlayerDialog.tsx';
+import { ConfirmDialog, type Confirmation } from '../../client/src/routes/game/ConfirmDialog.tsx';
 import { GameActions } from '../../client/src/routes/game/GameActions.tsx';
 import { GameEndedDialog } from '../../client/src/routes/game/GameEndedDialog.tsx';
 import { PlayerHitsDialog } from '../../client/src/routes/game/PlayerHitsDialog.tsx';
@@ -15,7 +16,7 @@ import { useCatalogue } from '../../client/src/stores/catalogue.ts';
 import { useGame } from '../../client/src/stores/game.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import type { GamePayload } from '../../shared/protocol/game.ts';
-import { game, ids, player, users, uuid } from './game-fixtures.ts';
+import { game, hit, ids, player, users, uuid } from './game-fixtures.ts';
 import { renderApp } from './render.tsx';
 
 const sent: { type: string; payload: unknown }[] = [];
@@ -178,13 +179,13 @@ describe('GuessPanel', () => {
     useSession.setState({ user: { ...users.ana, id: uuid(90), name: 'Zed' } });
     const ten = Array.from({ length: 10 }, (_, i) => ({ ...player('ben'), id: uuid(50 + i), name: `P${i}` }));
     show(game(ten));
-    const view = renderApp(<GameActions onSettings={() => undefined} onLeave={() => undefined} />);
+    const view = renderApp(<GameActions onSettings={() => undefined} onLeave={() => undefined} onStop={() => undefined} />);
     expect((screen.getByRole('button', { name: 'Game full' }) as HTMLButtonElement).disabled).toBe(true);
     act(() => actions.join());
     expect(sent).toEqual([]);
     view.unmount();
     show(game(ten.slice(0, 3), { state: 'Guessing' }));
-    renderApp(<GameActions onSettings={() => undefined} onLeave={() => undefined} />);
+    renderApp(<GameActions onSettings={() => undefined} onLeave={() => undefined} onStop={() => undefined} />);
     const join = screen.getByRole('button', { name: 'Join game' }) as HTMLButtonElement;
     expect(join.disabled).toBe(true);
     expect(document.getElementById(join.getAttribute('aria-describedby')!)?.textContent).toBe('You can join this game only while it is open.');
@@ -232,14 +233,31 @@ describe('PlayerHitsDialog', () => {
   });
 });
 
+describe('GuessPanel: a player without tokens', () => {
+  it('is told why he only waits while others may intercept (a QA finding: only "Waiting for …")', () => {
+    const ben = player('ben', { years: [1990], turn_player: true, guess: null });
+    const benPlaced = { ...ben, guess: ben.slots[0] ?? null };
+    show(game([player('ana', { tokens: 0 }), benPlaced, player('cleo', { state: 'Intercepting' })], { state: 'Intercepting' }));
+    const view = renderApp(<GuessPanel />);
+    expect(screen.getByText('You have no tokens to intercept.')).toBeTruthy();
+    view.unmount();
+    // with a token left and declined already: no such line
+    show(game([player('ana', { tokens: 1 }), benPlaced, player('cleo', { state: 'Intercepting' })], { state: 'Intercepting' }));
+    renderApp(<GuessPanel />);
+    expect(screen.queryByText('You have no tokens to intercept.')).toBeNull();
+  });
+});
+
 describe('GameEndedDialog', () => {
   it('shows the winner and the final score from the standings', async () => {
     const standings = [player('ana', { years: [1970, 1980], tokens: 1 }), player('ben', { years: [1970, 1980, 1990], tokens: 0 })];
     show(game([player('ana'), player('ben')]));
-    act(() => useGame.getState().showEnded({ winner: standings[1] ?? null, standings }));
+    act(() => useGame.getState().showEnded({ winner: standings[1] ?? null, standings, hit: hit(1990, 'Strangers') }));
     renderApp(<GameEndedDialog />);
     const dialog = await screen.findByRole('dialog', { name: 'Game over' });
     expect(within(dialog).getByText('Ben wins!')).toBeTruthy();
+    // the card that won it (a QA finding: it was never shown)
+    expect(within(dialog).getByText('The last card: Strangers by Artist 1990 (1990).')).toBeTruthy();
     const rows = within(dialog).getAllByRole('row').map((r) => within(r).queryAllByRole('cell').map((c) => c.textContent));
     expect(rows.slice(1)).toEqual([
       ['Ben winner', '0', '3'],
@@ -432,5 +450,43 @@ describe('AddPlayerDialog', () => {
     fireEvent.click(addButton());
     await waitFor(() => expect(dialog()).toBeNull());
     expect(sent).toEqual([{ type: 'join_local', payload: { name: 'Benno' } }]);
+  });
+});
+
+describe('ConfirmDialog: stopping and leaving ask first', () => {
+  /** The actions and the question, wired as the game screen wires them. */
+  function Harness() {
+    const [ask, setAsk] = useState<Confirmation | null>(null);
+    return (
+      <>
+        <GameActions onSettings={() => undefined} onLeave={() => setAsk('leave')} onStop={() => setAsk('stop')} />
+        <ConfirmDialog ask={ask} onClose={() => setAsk(null)} />
+      </>
+    );
+  }
+
+  it('Stop game asks the creator, "No" first; only "Yes" stops it (a QA finding: one tap ended the game for everybody)', async () => {
+    show(game([turnAna({ state: 'Guessing' }), player('ben')], { state: 'Guessing' }));
+    renderApp(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop game' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Stop the game?' });
+    expect(within(dialog).getByText(/nobody wins/)).toBeTruthy();
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('No'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'No' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(sent).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop game' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog', { name: 'Stop the game?' })).getByRole('button', { name: 'Yes' }));
+    expect(sent.map((m) => m.type)).toEqual(['stop']);
+  });
+
+  it('leaving a running Local game says that it ends for everybody at the screen', async () => {
+    show(game([turnAna({ state: 'Guessing' }), player('ben', { virtual: true })], { state: 'Guessing', mode: 'Local' }));
+    renderApp(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Leave game?' });
+    expect(within(dialog).getByText(/ends for everybody at this screen/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    expect(sent.map((m) => m.type)).toEqual(['leave']);
   });
 });

@@ -17,6 +17,8 @@ beforeEach(() => {
   useSession.setState({ user: users.ana, ready: true });
   useGame.getState().reset('AbCd1234');
   announcer.clear();
+  // at most four toasts are kept: each test counts its own
+  useNotifications.setState({ toasts: [] });
   heard = [];
   off = onNotification((n) => heard.push(n));
 });
@@ -160,8 +162,11 @@ describe('events → announcements', () => {
     step(game([a1, b1], { state: 'Guessing', draws: 1 }));
     const a2 = { ...a1, turn_player: false, state: 'Waiting' as const };
     const b2 = { ...b1, turn_player: true, state: 'Guessing' as const };
+    const toasts = useNotifications.getState().toasts.length;
     step(game([a2, b2], { state: 'Guessing', draws: 2 }), ev('change_state', { state: 'Guessing', players: [a2, b2], cause: 'timeout' }));
     expect(texts()).toEqual(['Time is up: you did not place the hit.', "Ben's turn."]);
+    // shown too (a QA finding: the card and the turn just changed, unexplained)
+    expect(useNotifications.getState().toasts.slice(toasts).map((t) => t.title)).toEqual(['Time is up: you did not place the hit.']);
 
     heard = [];
     const b3 = { ...b2, state: 'Waiting' as const, guess: b2.slots[0] ?? null };
@@ -254,6 +259,34 @@ describe('events → announcements', () => {
     step(game([{ ...a1, tokens: 0 }, player('ben')], { state: 'Guessing', draws: 2 }), ev('claim', { players: [{ ...a1, tokens: 0 }], hit: claimed }));
     expect(texts()).toEqual(['You skipped Skipped by Artist 1999 (1999).', 'You claimed Claimed by Artist 1966 (1966).']);
     expect(heard.map((n) => n.sfx)).toEqual(['pay_token', 'claim_hit']);
+    // a skip reveals the hit to everybody (spec §4): shown as well as said
+    expect(useNotifications.getState().toasts.map((t) => t.title)).toContain('You skipped Skipped by Artist 1999 (1999).');
+  });
+
+  it('an interception that lost the race for its slot is said and shown as such (a QA finding: it silently became "don\'t intercept")', () => {
+    const a1 = player('ana', { years: [1980], state: 'Intercepting', tokens: 2 });
+    const b1 = player('ben', { creator: true, years: [1990], turn_player: true, state: 'Waiting' });
+    const c1 = player('cleo', { years: [1970], state: 'Intercepting', tokens: 2 });
+    step(game([a1, b1, { ...b1, ...c1 }], { state: 'Intercepting', draws: 1 }));
+    const sent: unknown[] = [];
+    useGame.getState().setSender((type, payload) => sent.push({ type, payload }));
+    useGame.getState().setStatus('connected');
+    // Ana bets on Ben's first slot; Cleo's bet on it arrived first, so the server counts Ana's as none
+    useGame.getState().send('guess', { slot: b1.slots[0]!.id });
+    heard = [];
+    const toasts = useNotifications.getState().toasts.length;
+    const a2 = { ...a1, state: 'Waiting' as const, guess: null };
+    step(game([a2, b1, c1], { state: 'Intercepting', draws: 1 }), ev('guess', { players: [a2] }));
+    const lost = 'Someone took that slot a moment earlier: you do not intercept, and you keep your token.';
+    expect(texts()).toEqual([lost]);
+    expect(useNotifications.getState().toasts.slice(toasts).map((t) => t.title)).toEqual([lost]);
+    // a decline sent as such is said as before
+    const c2 = { ...c1, state: 'Waiting' as const, guess: null };
+    useSession.setState({ user: { ...users.ana, id: ids.cleo, name: 'Cleo' } });
+    useGame.getState().send('guess', { slot: null });
+    heard = [];
+    step(game([a2, b1, c2], { state: 'Intercepting', draws: 1 }), ev('guess', { players: [c2] }));
+    expect(texts()).toEqual(['You do not intercept.']);
   });
 
   it('ends the game: the winner, the revealed hit, and the end dialog from the standings', () => {
@@ -270,7 +303,8 @@ describe('events → announcements', () => {
       ev('change_state', { state: 'Open', players: reset, hit: card, last_scored: winner, winner, standings }),
     );
     expect(texts()).toEqual(['Ben does not intercept.', 'Game over: Ben wins.', 'The hit was Song 1995 by Artist 1995 (1995).']);
-    expect(useGame.getState().ended).toEqual({ winner, standings });
+    // the card that ended it is shown in the end dialog (a QA finding: nobody ever saw it)
+    expect(useGame.getState().ended).toEqual({ winner, standings, hit: card });
   });
 
   it('a confirmation after which no card is left says the answer, then the end', () => {

@@ -91,7 +91,12 @@ export const notify = {
     slot
       ? publish('guessed', youOr(who, 'notify.guessed', { slot: slotText(slot) }), false, paid ? 'pay_token' : undefined)
       : publish('guessed', youOr(who, cause ? `notify.guessed_${cause}` : 'notify.guessed_none'), false, 'no_interception'),
-  skippedHit: (who: Who, hit: HitLike) => publish('skipped_hit', youOr(who, 'notify.skipped_hit', { hit: hitText(hit) }), false, 'pay_token'),
+  /** A skip reveals the skipped hit to everybody (spec §4): shown as a toast too. */
+  skippedHit: (who: Who, hit: HitLike) => {
+    const text = youOr(who, 'notify.skipped_hit', { hit: hitText(hit) });
+    useNotifications.getState().toast({ kind: 'info', title: text });
+    return publish('skipped_hit', text, false, 'pay_token');
+  },
   claimedHit: (who: Who, hit: HitLike) => publish('claimed_hit', youOr(who, 'notify.claimed_hit', { hit: hitText(hit) }), false, 'claim_hit'),
   /** The round's outcome: who won the card (null = nobody). Interrupts: it matters more than anything queued. */
   scored: (winner: Who | null) =>

@@ -1,3 +1,4 @@
+import type { HitLike } from '../format.ts';
 import { create } from 'zustand';
 import { isYou, notify, type Who } from '../a11y/notify.ts';
 import { showError } from '../errors.ts';
@@ -30,6 +31,8 @@ export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'lo
 export interface EndedRound {
   winner: PlayerPayload | null;
   standings: PlayerPayload[];
+  /** The card revealed as the game ended (the one that won it, placed or claimed), when the end event named one. */
+  hit?: HitLike;
 }
 
 /** Sends a room message; the room connection installs it. */
@@ -147,6 +150,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
   let askedLocal: string | null = null;
   /** The event just handled was this person leaving by himself. */
   let ownLeaveJustBefore = false;
+  /** The slot of the last guess this device sent (null: none, or "don't intercept"). */
+  let sentSlot: number | null = null;
   const askLocalInterceptor = (): void => {
     const g = get().game;
     if (!g || g.mode !== 'Local' || g.state !== 'Intercepting') {
@@ -204,6 +209,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
       before = null;
       askedLocal = null;
       ownLeaveJustBefore = false;
+      sentSlot = null;
       gameClock.reset();
       set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null, closedByOwnLeave: false });
     },
@@ -261,7 +267,13 @@ export const useGame = create<GameStoreState>()((set, get) => {
           // the turn player's placement is free; an interceptor's slot costs a token
           if (first) {
             const missed = data.cause === 'timeout' || data.cause === 'absent' ? data.cause : undefined;
-            notify.guessed(who(first), first.guess, !!first.guess && !first.turn_player, missed);
+            const w = who(first);
+            // this device bet on a slot that someone took a moment earlier: it counts as none
+            // (spec §5); said and shown, or the player would only see his row go back to waiting
+            if (w.you && !first.turn_player && !first.guess && !missed && sentSlot !== null) {
+              notify.notification(i18next.t('game.guess.lost_race'), { interrupt: true, toast: 'warning' });
+            } else notify.guessed(w, first.guess, !!first.guess && !first.turn_player, missed);
+            if (w.you) sentSlot = null;
           }
           before = { ...prev, players: replacePlayers(prev.players, changed) };
           askLocalInterceptor();
@@ -338,7 +350,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
         const winner = data.winner ?? null;
         notify.gameEnded(winner ? who(winner) : null);
         if (data.hit) notify.hitRevealed(data.hit);
-        set({ ended: { winner, standings: data.standings ?? [] }, choice: null });
+        set({ ended: { winner, standings: data.standings ?? [], ...(data.hit ? { hit: data.hit } : {}) }, choice: null });
         return;
       }
       if (state === 'Guessing' && prev.state !== 'Guessing') {
@@ -357,7 +369,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
         // the turn passed without a reveal: time out (an absent turn player was just announced, one who left too)
         if (oldTurn && data.cause === 'timeout') {
           const w = who(oldTurn);
-          notify.notification(i18next.t(w.you ? 'game.announce.guess_timeout_you' : 'game.announce.guess_timeout', { name: w.name }), { toast: false });
+          // shown too: the card and the turn just change, and everybody should see why
+          notify.notification(i18next.t(w.you ? 'game.announce.guess_timeout_you' : 'game.announce.guess_timeout', { name: w.name }), { toast: w.you ? 'warning' : 'info' });
         }
         set({ choice: null });
         announceTurn(players);
@@ -381,6 +394,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
       const { sender } = get();
       if (!sender) return false;
       set({ lastAction: type });
+      if (type === 'guess') sentSlot = (payload as { slot?: number | null }).slot ?? null;
       sender(type, payload);
       return true;
     },

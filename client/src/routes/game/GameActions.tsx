@@ -14,7 +14,7 @@ import { usePerspective } from './use-perspective.ts';
  * invitation (link and QR code) of a game played from several devices, and the
  * last round's results while the game is Open again.
  */
-export function GameActions({ onSettings, onLeave }: { onSettings: () => void; onLeave: () => void }) {
+export function GameActions({ onSettings, onLeave, onStop }: { onSettings: () => void; onLeave: () => void; onStop: () => void }) {
   const { t } = useTranslation();
   const { me } = usePerspective();
   const state = useGame((s) => s.game?.state ?? 'Open');
@@ -58,7 +58,7 @@ export function GameActions({ onSettings, onLeave }: { onSettings: () => void; o
           variant={running ? 'outline' : 'solid'}
           aria-keyshortcuts="Alt+Shift+S"
           disabled={!running && tooFew}
-          onClick={actions.startStop}
+          onClick={() => actions.startStop(onStop)}
         >
           {running ? t('game.stop') : tooFew ? t('game.not_enough_players') : t('game.start')}
         </Button>

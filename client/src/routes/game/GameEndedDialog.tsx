@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { AppDialog } from '../../components/AppDialog.tsx';
 import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
+import { hitText } from '../../format.ts';
 import { endResult } from './game-logic.ts';
 
 /**
@@ -28,6 +29,8 @@ export function GameEndedDialog() {
           <Text fontSize={{ base: 'xl', sm: '2xl' }} lineHeight="short" overflowWrap="anywhere" fontWeight="bold" color={result.outcome === 'you' ? 'purple.fg' : undefined} data-testid="end-outcome">
             {headline}
           </Text>
+          {/* the card that ended it is not shown anywhere else: the game goes Open at once */}
+          {ended?.hit && <Text>{t('game.ended.last_card', { hit: hitText(ended.hit) })}</Text>}
           {result.rows.length > 0 && (
             <Table.Root size="sm" variant="line">
               <Table.Caption captionSide="top" textAlign="start" mb="2" color="fg.muted">

@@ -12,12 +12,12 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n.ts';
 import { useGame } from '../../stores/game.ts';
 import { AddPlayerDialog } from './AddPlayerDialog.tsx';
+import { ConfirmDialog, type Confirmation } from './ConfirmDialog.tsx';
 import { GameActions } from './GameActions.tsx';
 import { GameEndedDialog } from './GameEndedDialog.tsx';
 import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
 import { GuessPanel } from './GuessPanel.tsx';
 import { HitSection } from './HitSection.tsx';
-import { LeaveDialog } from './LeaveDialog.tsx';
 import { PlayerTable } from './PlayerTable.tsx';
 import * as actions from './game-actions.ts';
 import { isGone, useGameRoom } from './use-game-room.ts';
@@ -40,7 +40,7 @@ export default function GameScreen() {
   const status = useGame((s) => s.status);
   const loadError = useGame((s) => s.loadError);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [leaveOpen, setLeaveOpen] = useState(false);
+  const [confirming, setConfirming] = useState<Confirmation | null>(null);
   const [addOpen, setAddOpen] = useState(false);
 
   // phones allow audio only after a gesture: the first tap or key on the screen unlocks it
@@ -81,9 +81,9 @@ export default function GameScreen() {
     {
       game_settings: () => setSettingsOpen(true),
       join_game: actions.join,
-      leave_game: () => actions.requestLeave(() => setLeaveOpen(true)),
+      leave_game: () => actions.requestLeave(() => setConfirming('leave')),
       play_hit: actions.togglePlay,
-      start_stop: actions.startStop,
+      start_stop: () => actions.startStop(() => setConfirming('stop')),
       skip_hit: actions.skip,
       confirm_yes: () => actions.confirm(true),
       confirm_no: () => actions.confirm(false),
@@ -118,7 +118,7 @@ export default function GameScreen() {
     <GamePage
       id={id ?? gameId}
       heading={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })}
-      actions={<GameActions onSettings={() => setSettingsOpen(true)} onLeave={() => setLeaveOpen(true)} />}
+      actions={<GameActions onSettings={() => setSettingsOpen(true)} onLeave={() => setConfirming('leave')} onStop={() => setConfirming('stop')} />}
     >
       <SettingsSummary />
       <ConnectionBanner status={status} onRetry={retry} />
@@ -132,7 +132,7 @@ export default function GameScreen() {
         </Box>
       </Grid>
       <GameSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-      <LeaveDialog open={leaveOpen} onClose={() => setLeaveOpen(false)} />
+      <ConfirmDialog ask={confirming} onClose={() => setConfirming(null)} />
       <AddPlayerDialog open={addOpen} onClose={() => setAddOpen(false)} />
       <GameEndedDialog />
     </GamePage>

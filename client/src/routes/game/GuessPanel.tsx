@@ -119,6 +119,10 @@ export function GuessPanel() {
       </HStack>
 
       {model.phase === 'waiting' && ownGuess && <Text color="fg.muted">{t('game.guess.your_guess', { slot: slotText(ownGuess) })}</Text>}
+      {/* someone else's guess may be intercepted, but not by a player without a token: say why he only waits */}
+      {model.phase === 'waiting' && state === 'Intercepting' && !perspective.local && perspective.me && !perspective.me.turn_player && perspective.me.tokens === 0 && !ownGuess && (
+        <Text color="fg.muted">{t('game.guess.no_tokens')}</Text>
+      )}
 
       {picking && (
         <Stack gap="4">

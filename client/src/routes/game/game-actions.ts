@@ -93,6 +93,10 @@ export function leave(): void {
   send('leave', {});
 }
 
+export function stop(): void {
+  send('stop', {});
+}
+
 export function kick(playerId: string): void {
   send('leave', { player: playerId });
 }
@@ -102,12 +106,13 @@ export function addPlayer(name: string): boolean {
   return send('join_local', { name: name.trim() });
 }
 
-export function startStop(): void {
+/** Starts an Open game; a running one is stopped once `confirmStop` (a yes/no question) says so. */
+export function startStop(confirmStop: () => void): void {
   const c = current();
   if (!c) return;
   if (!isCreator(c.perspective.me)) return blocked('game.creator_only');
   if (c.game.state !== 'Open') {
-    send('stop', {});
+    confirmStop();
     return;
   }
   if (c.game.players.length < MIN_PLAYERS) return blocked('errors.not_enough_players');
