@@ -220,6 +220,22 @@ describe('GuessPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Yes, correct' }));
     expect(sent.map((s) => s.payload)).toEqual([{ confirm: false }, { confirm: true }]);
   });
+
+  it('Skip and Claim on his turn without the tokens say so (a QA finding: only "You cannot skip right now")', () => {
+    show(game([turnAna({ state: 'Guessing', tokens: 0 }), player('ben')], { state: 'Guessing' }));
+    act(() => announcer.clear());
+    act(() => actions.skip());
+    act(() => actions.claim());
+    expect(announcer.getSnapshot().assertive.map((a) => a.text)).toEqual(['You need a token to skip.', 'You need 3 tokens to claim a hit.']);
+    expect(sent).toEqual([]);
+  });
+
+  it('Confirming in card mode asks about the exact year: title and artist were on the card for everybody (a QA finding)', () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    show(game([turnAna(), player('ben', { state: 'Confirming' })], { state: 'Confirming', clue_mode: 'card' }));
+    renderApp(<GuessPanel />);
+    expect(screen.getByRole('heading', { name: 'Did Ana name the exact year?' })).toBeTruthy();
+  });
 });
 
 describe('PlayerHitsDialog', () => {
@@ -488,5 +504,21 @@ describe('ConfirmDialog: stopping and leaving ask first', () => {
     expect(within(dialog).getByText(/ends for everybody at this screen/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
     expect(sent.map((m) => m.type)).toEqual(['leave']);
+  });
+
+  it('an Open Local game asks too while other seats are at the screen (a QA finding: one key deleted it); alone, the creator just leaves', async () => {
+    show(game([player('ana', { creator: true }), player('ben', { virtual: true })], { mode: 'Local' }));
+    const view = renderApp(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Leave game?' });
+    expect(within(dialog).getByText('If you leave, the game ends for everybody at this screen and is deleted.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'No' }));
+    expect(sent).toEqual([]);
+    view.unmount();
+    show(game([player('ana', { creator: true })], { mode: 'Local' }));
+    renderApp(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    expect(sent.map((m) => m.type)).toEqual(['leave']);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 });

@@ -727,7 +727,7 @@ for (const lang of ['en', 'de'] as const) {
           await page.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: tr('game.guess.dont_intercept') }).click();
           await page.getByRole('button', { name: tr('game.guess.submit') }).click();
         } else if (me.state === 'Confirming') {
-          await eventually(async () => assertEqual(await heading(), tr('game.guess.confirming', { turn: them.name }), 'heading'));
+          await eventually(async () => assertEqual(await heading(), tr('game.guess.confirming_card', { turn: them.name }), 'heading'));
           if (!seen.confirming) await checkScreen(page, lang, 'confirming', problems);
           seen.confirming = true;
           await page.getByRole('button', { name: tr('game.guess.yes'), exact: true }).click();

@@ -331,7 +331,9 @@ export const useGame = create<GameStoreState>()((set, get) => {
         }
         // asked to confirm: after the reveal, or when the one asked before is gone
         if (turn && confirmer && (who(confirmer).you || get().game?.mode === 'Local')) {
-          notify.notification(i18next.t('game.announce.confirm', { name: turn.name }), { toast: false });
+          // card mode shows title and artist to everybody: the question is the exact year instead
+          const key = get().game?.clue_mode === 'card' ? 'game.announce.confirm_card' : 'game.announce.confirm';
+          notify.notification(i18next.t(key, { name: turn.name }), { toast: false });
         }
         return;
       }

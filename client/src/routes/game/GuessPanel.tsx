@@ -15,8 +15,12 @@ import { usePerspective } from './use-perspective.ts';
 export const listNames = (names: readonly string[]): string =>
   new Intl.ListFormat(i18next.language, { style: 'long', type: 'conjunction' }).format(names);
 
-/** The panel's heading per the acting player's state (spec §2). */
-export function guessHeading(model: GuessModel, t: (key: string, params?: Record<string, unknown>) => string): string {
+/**
+ * The panel's heading per the acting player's state (spec §2). `card`: card clue
+ * mode, where everybody sees title and artist, so the confirmer is asked about
+ * the exact year instead.
+ */
+export function guessHeading(model: GuessModel, t: (key: string, params?: Record<string, unknown>) => string, card = false): string {
   const name = model.actor?.name ?? '';
   const turn = model.turn?.name ?? '';
   switch (model.phase) {
@@ -29,7 +33,7 @@ export function guessHeading(model: GuessModel, t: (key: string, params?: Record
     case 'intercepting':
       return model.you ? t('game.guess.intercepting_you', { turn }) : t('game.guess.intercepting_other', { name, turn });
     case 'confirming':
-      return t('game.guess.confirming', { turn });
+      return t(card ? 'game.guess.confirming_card' : 'game.guess.confirming', { turn });
   }
 }
 
@@ -45,6 +49,7 @@ export function GuessPanel() {
   const state = useGame((s) => s.game?.state ?? 'Open');
   const players = useGame((s) => s.game?.players);
   const deadline = useGame((s) => s.game?.deadline ?? null);
+  const card = useGame((s) => s.game?.clue_mode === 'card');
   const choice = useGame((s) => s.choice);
   const perspective = usePerspective();
   const model = useMemo(() => guessModel({ state, players: players ?? [] }, perspective), [state, players, perspective]);
@@ -90,7 +95,7 @@ export function GuessPanel() {
     el.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
   }, [actionable, model.phase]);
 
-  const heading = guessHeading(model, (key, params) => t(key, params ?? {}));
+  const heading = guessHeading(model, (key, params) => t(key, params ?? {}), card);
   const ownGuess = !perspective.local && perspective.me?.guess ? perspective.me.guess : null;
 
   return (

@@ -81,11 +81,12 @@ export function join(): void {
   send('join', {});
 }
 
-/** Leave: straight away while Open; a running game asks first (`confirmLeave` opens the dialog). */
+/** Leave: straight away while Open; a running game, or a Local game with more seats, asks first (`confirmLeave` opens the dialog). */
 export function requestLeave(confirmLeave: () => void): void {
   const c = current();
   if (!c?.perspective.me) return blocked('errors.not_a_player');
-  if (c.game.state !== 'Open') confirmLeave();
+  // a running game, or a Local game with other seats at this screen (the creator's leaving deletes it)
+  if (c.game.state !== 'Open' || (c.game.mode === 'Local' && c.game.players.length > 1)) confirmLeave();
   else leave();
 }
 
@@ -127,7 +128,10 @@ export function saveSettings(settings: SettingsUpdateInput): boolean {
 export function skip(): void {
   const c = current();
   if (!c) return;
-  if (!canSkip(c.perspective.actor)) return blocked('errors.cannot_skip');
+  const actor = c.perspective.actor;
+  // his turn, but no token: say that, not just "cannot"
+  if (actor?.state === 'Guessing' && !canSkip(actor)) return blocked('errors.no_token_skip');
+  if (!canSkip(actor)) return blocked('errors.cannot_skip');
   send('skip', actingFor(c.perspective));
 }
 
@@ -138,6 +142,7 @@ export function claim(playerId?: string): void {
   const target = c.perspective.local && playerId ? (c.game.players.find((p) => p.id === playerId) ?? null) : c.perspective.actor;
   // a Local seat picked in the claim menu off its turn: say why
   if (target && c.perspective.local && !target.turn_player) return blocked('game.hit.claim_not_turn', { name: target.name });
+  if (target?.turn_player && target.state === 'Guessing' && !canClaim(target)) return blocked('errors.no_tokens_claim');
   if (!canClaim(target)) return blocked('errors.cannot_claim');
   send('claim', c.perspective.local && target ? { player: target.id } : {});
 }
