@@ -74,7 +74,18 @@ describe('game screen: the settings summary', () => {
   )('%s, goal %i', async (lng, n, text) => {
     await act(() => applyLanguage(lng));
     useGame.getState().reset('AbCd1234');
-    act(() => useGame.setState({ game: game([player('ana'), player('ben')], { goal: n, start_tokens: n, hit_duration: n }) }));
+    act(() => useGame.setState({ game: game([player('ana'), player('ben')], { goal: n, start_tokens: n, hit_duration: n, guess_timeout: 0, intercept_timeout: 0, confirm_timeout: 0 }) }));
+    renderApp(<SettingsSummary />);
+    expect(screen.getByText(text)).toBeTruthy();
+  });
+
+  it.each([
+    ['en', 'Goal: 3 hits · start tokens: 2 · cards instead of audio · public game · time limits: guess 30 s, confirm 60 s'],
+    ['de', 'Ziel: 3 Hits · Start-Chips: 2 · Karten statt Musik · Spielart öffentlich · Zeitlimits: Raten 30 s, Bestätigen 60 s'],
+  ])('%s: the time limits that are set (a QA finding: players could not see them)', async (lng, text) => {
+    await act(() => applyLanguage(lng));
+    useGame.getState().reset('AbCd1234');
+    act(() => useGame.setState({ game: game([player('ana'), player('ben')], { goal: 3, start_tokens: 2, clue_mode: 'card', guess_timeout: 30, intercept_timeout: 0, confirm_timeout: 60 }) }));
     renderApp(<SettingsSummary />);
     expect(screen.getByText(text)).toBeTruthy();
   });

@@ -168,9 +168,14 @@ export function SettingsSummary() {
   const mode = useGame((s) => s.game?.mode);
   if (!settings || !mode) return null;
   const clue = settings.clue_mode === 'card' ? t('game.summary_card') : t('game.summary_audio', { count: settings.hit_duration });
+  // the time limits matter to everybody at the table (0: no limit, left out)
+  const limits = (['guess', 'intercept', 'confirm'] as const)
+    .filter((k) => settings[`${k}_timeout`] > 0)
+    .map((k) => t(`game.summary_limit_${k}`, { count: settings[`${k}_timeout`] }));
+  const summary = t('game.summary', { goal: t('count.hits', { count: settings.goal }), tokens: settings.start_tokens, clue, mode: t(`game.mode.${mode}`) });
   return (
     <Text color="fg.muted" mt="-3">
-      {t('game.summary', { goal: t('count.hits', { count: settings.goal }), tokens: settings.start_tokens, clue, mode: t(`game.mode.${mode}`) })}
+      {limits.length ? t('game.summary_with_limits', { summary, limits: limits.join(', ') }) : summary}
     </Text>
   );
 }
