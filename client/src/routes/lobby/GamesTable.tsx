@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { LobbyGame } from '../../stores/lobby.ts';
 
-/** The lobby's table (spec §2): id (a link to the game), players, mode, and open or running. */
+/** The lobby's table (spec §2): id (a link to the game) with its creator, players, mode, and open or running. */
 export function GamesTable({ games }: { games: readonly LobbyGame[] }) {
   const { t } = useTranslation();
   if (games.length === 0) return <Text color="fg.muted">{t('lobby.empty')}</Text>;
@@ -33,6 +33,12 @@ export function GamesTable({ games }: { games: readonly LobbyGame[] }) {
                     {game.id}
                   </RouterLink>
                 </Link>
+                {/* who made it, for sighted players too (the link says it to screen readers) */}
+                {game.creator && (
+                  <Text aria-hidden="true" textStyle="sm" color="fg.muted" overflowWrap="anywhere">
+                    {t('lobby.created_by', { name: game.creator })}
+                  </Text>
+                )}
               </Table.Cell>
               <Table.Cell textAlign="end">{game.players}</Table.Cell>
               <Table.Cell>{t(`game.mode.${game.mode}`)}</Table.Cell>
