@@ -23,6 +23,7 @@ import type { Logger } from './logger.ts';
 import type { AudioPipeline } from './services/audio/pipeline.ts';
 import type { CatalogueService } from './services/catalogue.ts';
 import type { UsersService } from './services/users.ts';
+import { illFormedText, INVALID_INPUT_STATUS } from '../shared/protocol/common.ts';
 import { summarizeGame } from '../shared/rules/index.ts';
 
 /** Everything the HTTP layer needs; built once by the process entry (index.ts). */
@@ -60,7 +61,7 @@ export function configureApp(app: Application, ctx: AppContext): void {
     }),
   );
   app.use(securityHeaders({ https: config.COOKIE_SECURE }));
-  app.use('/api', express.json({ limit: '100kb', strict: false, verify: refuseInvalidUtf8 }), cookieParser());
+  app.use('/api', express.json({ limit: '100kb', strict: false, verify: refuseInvalidUtf8 }), refuseIllFormedText, cookieParser());
   app.use('/api', sessionMiddleware(ctx.users));
   app.use('/api', csrfGuardWith({ anyBodyPaths: [HITS_IMPORT_PATH, AUDIO_UPLOAD_PATH] }));
 
@@ -246,3 +247,17 @@ async function globalInitial(ctx: AppContext, viewer: string | null): Promise<Gl
 function refuseInvalidUtf8(_req: unknown, _res: unknown, body: Buffer): void {
   if (!isUtf8(body)) throw Object.assign(new Error('the request body is not valid UTF-8'), { status: 400, type: 'entity.parse.failed' });
 }
+
+/**
+ * After express.json, before any route: valid UTF-8 can still spell a lone
+ * surrogate as an escape ("\\ud800"), which no route should see, since it would
+ * be stored as U+FFFD; 400 invalid_input naming the field.
+ */
+const refuseIllFormedText: RequestHandler = (req, res, next) => {
+  const error = illFormedText(req.body);
+  if (error) {
+    res.status(INVALID_INPUT_STATUS).json(error);
+    return;
+  }
+  next();
+};

@@ -99,8 +99,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     logger: frameworkLogger(log),
     express: (app) => configureApp(app, { config, log, hub, users, catalogue, audio }),
   });
-  await colyseus.listen(config.PORT, config.HOST);
   const http = transport.server as HttpServer;
+  await listenOrFail(colyseus.listen(config.PORT, config.HOST), http, config, db);
   const port = (http.address() as AddressInfo).port;
   log.info({ port, host: config.HOST }, `Hitline is listening on http://localhost:${port}`);
   await restoreGames(games, config, log);
@@ -165,6 +165,34 @@ export async function startServer(config: Config): Promise<RunningServer> {
 }
 
 const HEARTBEAT_MS = 5000;
+
+/** The server could not take its port (in use, not allowed): the start fails with a message naming it. */
+export class ListenError extends Error {}
+
+/**
+ * Waits for `listening` to settle, failing on the HTTP server's `error` too:
+ * Colyseus' listen only hears errors after the server listened, so a port
+ * already in use left its promise pending and the process running forever,
+ * doing nothing. On failure the database is closed and the start rejects.
+ */
+async function listenOrFail(listening: Promise<void>, http: HttpServer, config: Config, db: Db): Promise<void> {
+  let onError: ((err: NodeJS.ErrnoException) => void) | undefined;
+  const failed = new Promise<never>((_resolve, reject) => {
+    onError = (err) => {
+      const why = err.code === 'EADDRINUSE' ? 'is already in use (another Hitline or another program listens there)' : `cannot be used (${err.code ?? err.message})`;
+      reject(new ListenError(`Hitline cannot start: port ${config.PORT} on ${config.HOST} ${why}; stop that program or set PORT to a free port`, { cause: err }));
+    };
+    http.once('error', onError);
+  });
+  try {
+    await Promise.race([listening, failed]);
+  } catch (err) {
+    await db.destroy().catch(() => undefined);
+    throw err;
+  } finally {
+    http.off('error', onError!);
+  }
+}
 
 const CATALOGUE_TOPIC = 'hitline:catalogue';
 /** How long a process waits after another one's catalogue change before it rebuilds its typo vocabulary (changes come in bursts). */
@@ -276,7 +304,15 @@ export async function main(): Promise<void> {
     console.error((err as Error).message);
     process.exit(1);
   }
-  const server = await startServer(config);
+  let server: RunningServer;
+  try {
+    server = await startServer(config);
+  } catch (err) {
+    if (!(err instanceof ListenError)) throw err;
+    // nothing to shut down gracefully: no game ran here; other handles (the presence, timers) must not keep a failed start alive
+    console.error(err.message);
+    process.exit(1);
+  }
   let signalled = false;
   const stop = (signal: string) => {
     if (signalled) return;

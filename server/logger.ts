@@ -28,11 +28,20 @@ export interface FrameworkLogger {
 
 /** What a socket's peer did wrong (ws' errors for an oversized or broken frame): the client's fault, not the server's. */
 const PEER_FAULT = /^(Max payload size exceeded|Invalid WebSocket frame|Invalid (UTF-8|close code|opcode)|RSV[123] must be clear|MASK must be set|Unsupported WebSocket frame)/;
+/**
+ * A room message that is not MessagePack: msgpackr threw while RoomMessages
+ * unpacked a client's bytes (every frame above it in msgpackr), so the peer sent
+ * garbage. The same msgpackr error from any other caller (the server's own
+ * data) stays an error.
+ */
+const UNDECODABLE_MESSAGE = /^\w*Error: [^\n]*\n(?:\s+at [^\n]*[\\/]msgpackr[\\/][^\n]*\n)+\s+at RoomMessages\.on(Data|Request) /;
+const isPeerFault = (message: string): boolean => PEER_FAULT.test(message) || UNDECODABLE_MESSAGE.test(message);
 
 /**
  * Colyseus' messages in the server's log, as lines of JSON like the rest (by
  * default it prints them with console, stack traces over several lines). A
- * socket's protocol error (a 5 MB frame, a broken frame) is the peer's doing:
+ * socket's protocol error (a 5 MB frame, a broken frame, a room message that
+ * is not MessagePack) is the peer's doing:
  * a warning of one line, at most one per `quietMs`, then one line with the
  * number left out meanwhile, so a client sending such frames in a loop cannot
  * flood the log.
@@ -48,7 +57,7 @@ export function frameworkLogger(log: Logger, quietMs = 10_000): FrameworkLogger 
     warn: (...args) => log.warn({ source: 'colyseus' }, text(args)),
     error: (...args) => {
       const message = text(args);
-      if (!PEER_FAULT.test(message)) {
+      if (!isPeerFault(message)) {
         log.error({ source: 'colyseus' }, message);
         return;
       }

@@ -11,7 +11,7 @@ import {
   UuidSchema,
 } from '../../shared/protocol/index.ts';
 import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, ruleError, type Action, type GamePayload } from '../../shared/rules/index.ts';
-import { mixesLookAlikeScripts } from '../../shared/rules/names.ts';
+import { hasHiddenCharacter, mixesLookAlikeScripts } from '../../shared/rules/names.ts';
 import { ROOM_NAME, type ActOutcome, type GameMetadata, type GameRoom } from '../rooms/game-room.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import { requireUser } from './auth.ts';
@@ -195,8 +195,8 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     if (!id) return;
     const raw = req.params.name as unknown as string[] | string;
     const name = Array.isArray(raw) ? raw.join('/') : raw;
-    // look-alike scripts mixed are refused here, not by the engine (see isCleanName), as the room's schema does
-    if (mixesLookAlikeScripts(name)) return sendError(res, ruleError('name_invalid'));
+    // look-alike scripts mixed and hidden characters are refused here, not by the engine (see isCleanName), as the room's schema does
+    if (mixesLookAlikeScripts(name) || hasHiddenCharacter(name)) return sendError(res, ruleError('name_invalid'));
     await act(res, id, 'join_local', { name });
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GAME_ID_PATTERN } from '../rules/constants.ts';
-import { hasControlCharacter, hasDeceptiveFormat, hasVisibleCharacter, mixesLookAlikeScripts } from '../rules/names.ts';
+import { hasControlCharacter, hasDeceptiveFormat, hasHiddenCharacter, hasVisibleCharacter, mixesLookAlikeScripts } from '../rules/names.ts';
 import type { RuleError } from '../rules/types.ts';
 
 /**
@@ -47,11 +47,13 @@ export function boundedText(min: number, max: number) {
 /**
  * A name a person chooses for others to see (an account, a Local player):
  * boundedText, without direction overrides or invisible spaces, with
- * something visible in it, and without look-alike scripts mixed.
+ * something visible in it, without characters that do not show outside emoji
+ * sequences (two names that look the same), and without look-alike scripts mixed.
  */
 export function personName(min: number, max: number) {
   return boundedText(min, max)
     .refine((s) => !hasDeceptiveFormat(s), { error: 'must not contain invisible or text-direction characters' })
+    .refine((s) => !hasHiddenCharacter(s), { error: 'must not contain characters that do not show (fillers, joiners or variation selectors outside emoji)' })
     .refine((s) => hasVisibleCharacter(s), { error: 'must contain a visible character' })
     .refine((s) => !mixesLookAlikeScripts(s), { error: 'must not mix Latin, Cyrillic and Greek letters (they look alike)' });
 }
@@ -160,6 +162,33 @@ export function describeIssues(error: z.ZodError, root = 'body'): string {
   const shown = sentences.slice(0, MAX_REPORTED_ISSUES);
   if (sentences.length > shown.length) shown.push(`and ${sentences.length - shown.length} more problems`);
   return shown.join('; ');
+}
+
+/**
+ * The `invalid_input` body for a value (a parsed JSON body, a room message) with
+ * a string that is not well-formed UTF-16, a lone surrogate ("\\udc00" in JSON
+ * text), as a value or as a key at any depth; undefined when every string is
+ * well-formed. Such a string cannot be stored or sent on as UTF-8: it would
+ * silently become U+FFFD ("lone\\udc00" saved as "lone\uFFFD"). Walks without
+ * recursion: a deeply nested body must not overflow the stack.
+ */
+export function illFormedText(value: unknown, root = 'body'): ErrorBody | undefined {
+  const invalid = (message: string): ErrorBody => ({ type: 'error', code: INVALID_INPUT_CODE, message });
+  const pending: [unknown, PropertyKey[]][] = [[value, []]];
+  while (pending.length > 0) {
+    const [v, path] = pending.pop()!;
+    if (typeof v === 'string') {
+      if (!v.isWellFormed()) return invalid(`${pathText(path, root)} is not well-formed text (it has a lone surrogate)`);
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => pending.push([item, [...path, i]]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        if (!key.isWellFormed()) return invalid(`${pathText(path, root)} has a key that is not well-formed text (it has a lone surrogate)`);
+        pending.push([item, [...path, key]]);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** Result of {@link parseInput}: the parsed value, or the 400 body to answer with. */

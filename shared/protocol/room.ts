@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorBodySchema, INVALID_INPUT_CODE, parseInput, UuidSchema, type ParseOutcome } from './common.ts';
+import { ErrorBodySchema, illFormedText, INVALID_INPUT_CODE, parseInput, UuidSchema, type ParseOutcome } from './common.ts';
 import { slotsFor } from '../rules/slots.ts';
 import { GAME_EVENT_NAMES, type GameEvent } from '../rules/types.ts';
 import {
@@ -177,6 +177,9 @@ export function parseRoomMessage(type: unknown, raw: unknown): ParseOutcome<Room
   if (!isRoomMessageName(type)) {
     return { ok: false, error: { type: 'error', code: INVALID_INPUT_CODE, message: `unknown message type ${JSON.stringify(String(type))}` } };
   }
+  // msgpack strings decode to lone surrogates as JSON's escapes do (see illFormedText)
+  const illFormed = illFormedText(raw, 'payload');
+  if (illFormed) return { ok: false, error: illFormed };
   const parsed = parseInput(ROOM_MESSAGES[type] as z.ZodType, raw, 'payload');
   if (!parsed.ok) return parsed;
   // TS cannot correlate `type` with its schema's output; the lookup above guarantees the pairing.

@@ -27,17 +27,45 @@ const INVISIBLE = /[\p{Cf}\p{Z}\s\u115F\u1160\u3164\uFFA0\u2800]/gu;
  */
 const LOOK_ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
 
+/**
+ * What renders as nothing, or as a blank, wherever it stands: the default
+ * ignorable code points (joiners, variation selectors, tag characters, the
+ * Hangul fillers, the grapheme joiner U+034F, the Khmer inherent vowels…), the
+ * blank Braille pattern and the object replacement character. "Victim" and
+ * "Victim" + one of them would be two names that look the same.
+ */
+const HIDDEN = /[\p{Default_Ignorable_Code_Point}\u2800\uFFFC]/u;
+/**
+ * One emoji, where some of those characters are part of what shows (UTS #51):
+ * a pictograph with a skin tone, or with the emoji variation selector where it
+ * changes the look (after a character shown as text by default), a keycap, or
+ * the black flag with the tag characters of a subdivision (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
+ */
+const EMOJI = String.raw`(?:\u{1F3F4}[\u{E0061}-\u{E007A}]{2}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,4}\u{E007F}|[#*0-9]\uFE0F\u20E3|(?!\p{Emoji_Presentation})\p{Extended_Pictographic}\uFE0F|\p{Extended_Pictographic}\p{Emoji_Modifier}?)`;
+/** Emoji joined by U+200D into one (👩‍🎤, 🏳️‍🌈). */
+const EMOJI_SEQUENCE = new RegExp(`${EMOJI}(?:\\u200D${EMOJI})*`, 'gu');
+/**
+ * The joiners some scripts need between their letters (Persian words, Indic
+ * conjuncts): allowed between a letter or sign of those scripts and a letter,
+ * not in a Latin, Greek, Cyrillic or CJK name or at an end, where they would not show.
+ * (The letter is captured, not looked behind at: the web client shares this file,
+ * and older Safari refuses lookbehind.)
+ */
+const SCRIPT_JOINER =
+  /([\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}])[\u200C\u200D](?=[\p{L}\p{M}])/gu;
+
 export const hasControlCharacter = (name: string): boolean => CONTROL.test(name);
 export const hasDeceptiveFormat = (name: string): boolean => DECEPTIVE_FORMAT.test(name);
 export const hasVisibleCharacter = (name: string): boolean => name.replace(INVISIBLE, '') !== '';
+export const hasHiddenCharacter = (name: string): boolean => HIDDEN.test(name.replace(SCRIPT_JOINER, '$1').replace(EMOJI_SEQUENCE, ''));
 export const mixesLookAlikeScripts = (name: string): boolean => LOOK_ALIKE_SCRIPTS.filter((script) => script.test(name)).length > 1;
 
 /**
  * Whether a trimmed name may stand for a person: no control, direction or
  * invisible-space characters, something visible. The engine checks this on
  * every join_local, stored ones too when a game is restored. Mixed look-alike
- * scripts (a later rule) are refused where names come in (the zod schema of
- * account and player names, the REST join route), so a game stored with such a
- * name before the rule still replays.
+ * scripts and hidden characters outside emoji (later rules) are refused where
+ * names come in (the zod schema of account and player names, the REST join
+ * route), so a game stored with such a name before the rule still replays.
  */
 export const isCleanName = (name: string): boolean => !hasControlCharacter(name) && !hasDeceptiveFormat(name) && hasVisibleCharacter(name);

@@ -442,6 +442,9 @@ describe('request schemas', () => {
     // look-alike scripts mixed (a Cyrillic "А", a Greek "ο"); each script alone, or with other scripts and emoji, is fine
     expectRejected(P.LocalPlayerNameSchema, [['\u0410lice', 'name'], ['B\u03bfb', 'name'], ['\u0418\u0432\u03b1\u043d', 'name']], 'name');
     expectAccepted(P.LocalPlayerNameSchema, [['\u0418\u0432\u0430\u043d'], ['\u0391\u03bd\u03bd\u03b1'], ['Mika \u30df\u30ab'], ['Sam \u{1F3B8}']], 'name');
+    // characters that do not show are refused, but not the ones emoji and some scripts need (a Persian word, a Devanagari conjunct)
+    expectRejected(P.LocalPlayerNameSchema, [['Vic\u200Ctim', 'name'], ['Sam\u3164', 'name'], ['\u{1F3B5}\uFE0F', 'name'], ['\u{1F600}\u200D', 'name']], 'name');
+    expectAccepted(P.LocalPlayerNameSchema, [['\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645'], ['\u0915\u094d\u200d\u0937'], ['\u{1F3C3}\u200D\u2640\uFE0F Jo'], ['\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}']], 'name');
   });
 
   it('ids in paths', () => {
@@ -592,6 +595,9 @@ describe('request schemas', () => {
       expect(result.error.code).toBe(P.INVALID_INPUT_CODE);
       expect(result.error.message).toMatch(new RegExp(`(^|; )${escapeRe(field)}(?=[ .[])`));
     }
+    // msgpack strings can hold lone surrogates (as JSON escapes can): not well-formed text, refused by name
+    const lone = P.parseRoomMessage('join_local', { name: 'lone\udc00zz796' });
+    expect(!lone.ok && lone.error).toEqual({ type: 'error', code: P.INVALID_INPUT_CODE, message: 'name is not well-formed text (it has a lone surrogate)' });
     const unknown = P.parseRoomMessage('timeout', {});
     expect(!unknown.ok && unknown.error.message).toBe('unknown message type "timeout"');
     expect(P.parseRoomMessage('__proto__', {}).ok).toBe(false);

@@ -1,4 +1,6 @@
 import { Writable } from 'node:stream';
+import { setLogger } from '@colyseus/core/Logger';
+import { RoomMessages } from '@colyseus/core/RoomMessages';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { frameworkLogger } from '../../server/logger.ts';
@@ -27,5 +29,26 @@ describe('Colyseus messages in the server log', () => {
     // any other error stays an error, whole
     framework.error('onMessage failed', new Error('boom'));
     expect(lines().at(-1)).toMatchObject({ level: 50, source: 'colyseus', msg: expect.stringContaining('onMessage failed Error: boom') });
+  });
+
+  it('room messages that are not MessagePack are broken frames too, not errors of the server', async () => {
+    const { log, lines } = capture();
+    setLogger(frameworkLogger(log, 100));
+    try {
+      // what Room hands to its messages for a ROOM_DATA frame: [13, type "x", bytes msgpackr cannot read]
+      const messages = new RoomMessages({} as never);
+      const client = { leave: () => undefined } as never;
+      const frames = [[13, 0xa1, 0x78, 0xc1, 0xc1], [13, 0xa1, 0x78, 0x92, 0x01], [13, 0xa1, 0x78, 0xa5, 0x61]];
+      for (let i = 0; i < 100; i++) messages.onData(client, Buffer.from(frames[i % frames.length]!), { offset: 1 });
+    } finally {
+      setLogger(console);
+    }
+    expect(lines()).toEqual([{ level: 40, time: expect.any(Number), source: 'colyseus', msg: expect.stringContaining('a socket sent a broken frame and was closed: Error: Data read, but end of buffer not reached') }]);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(lines().at(-1)).toMatchObject({ level: 40, left_out: 99 });
+    // msgpackr's message alone, thrown from elsewhere (the server's own unpacking), is still an error
+    const framework = frameworkLogger(log, 100);
+    framework.error('Error: Unexpected end of MessagePack data\n    at endOfMessagePackError (file:///x/node_modules/msgpackr/unpack.js:747:14)\n    at RedisPresence.onMessage (file:///x/presence.mjs:1:1)');
+    expect(lines().at(-1)).toMatchObject({ level: 50 });
   });
 });

@@ -884,6 +884,19 @@ describe('the error table (rules.md §16) over HTTP', () => {
     expectError(await alice.request('POST', `${l}/claim/${lt.id}`), 'no_tokens_claim');
     expectError(await alice.request('POST', `${l}/skip/${lt.id}`), 'no_token_skip');
   });
+
+  it('Local player names: no characters that do not show, except inside emoji sequences', async () => {
+    const [alice] = (await guests(1)) as [User];
+    const local = await createGame(alice, { mode: 'Local', settings: { goal: 3, start_tokens: 3, ...NO_TIMERS } });
+    const l = `/api/games/${local.id}`;
+    expectOk(await alice.request('PATCH', `${l}/join/Victim7381`), 'joined the game successfully');
+    for (const c of ['\u3164', '\uFFA0', '\u115F', '\u1160', '\u2800', '\u034F', '\uFE0F', '\u{E0100}', '\u200D', '\u{E0041}', '\u17B4', '\uFFFC']) {
+      expectError(await alice.request('PATCH', `${l}/join/${encodeURIComponent(`Victim7381${c}`)}`), 'name_invalid');
+    }
+    for (const name of ['Ana \u{1F469}\u200D\u{1F3A4}', 'Red \u2764\uFE0F', 'Scot \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}']) {
+      expectOk(await alice.request('PATCH', `${l}/join/${encodeURIComponent(name)}`), 'joined the game successfully');
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------
@@ -986,6 +999,26 @@ describe('bad input', () => {
     expectInvalid(await alice.request('PATCH', `/api/games/${openId}/update`, { goal: 3, hit_duration: 0 }), 'hit_duration must be a whole number from 1 to 255');
     expect(await getGame(alice, openId)).toEqual(openBefore);
     w.close();
+  });
+
+  it('strings that are not well-formed text (lone surrogates) are refused before any route, not stored as U+FFFD', async () => {
+    const [alice] = (await guests(1)) as [User];
+    const json = { 'content-type': 'application/json' };
+    // valid UTF-8 JSON whose escapes spell a lone surrogate, as a value, deep in a list, or as a key
+    const cases = [
+      ['/api/users/register', String.raw`{"username":"lone\udc00zz796","password":"password123"}`, 'username is not well-formed text (it has a lone surrogate)'],
+      ['/api/hits', String.raw`{"title":"\ud800","artist":"a","year":1990}`, 'title is not well-formed text (it has a lone surrogate)'],
+      ['/api/games', String.raw`{"settings":{"packs":["ok","x\ud83d"]}}`, 'settings.packs[1] is not well-formed text (it has a lone surrogate)'],
+      ['/api/games', String.raw`{"settings":{"\udfff":1}}`, 'settings has a key that is not well-formed text (it has a lone surrogate)'],
+    ] as const;
+    for (const [path, body, message] of cases) {
+      expectInvalid(await alice.request('POST', path, body, json), message, `${path} ${body}`);
+    }
+    // the name was not taken with a replacement character
+    expect((await alice.request('GET', '/api/users/me')).body).toMatchObject({ virtual: true });
+    // a well-formed pair is text like any other
+    const pair = await alice.request('POST', '/api/users/register', String.raw`{"username":"pair\ud83c\udfb5zz796","password":"password123"}`, json);
+    expect(pair.status).toBe(200);
   });
 
   it('one user creates at most 10 games at once; leaving one frees a place', async () => {

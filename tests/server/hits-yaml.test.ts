@@ -206,6 +206,29 @@ packs:
     expect(await strip(`meta:\n  source: test\n- ignored\n${valid}other: 1\n`.replace('- ignored\n', ''))).toEqual(expected);
   });
 
+  it('parses a file in another layout whole only up to 256 KB (one parse of it blocks the event loop), and says to use the block layout', async () => {
+    const row = (i: number) => `{artist: "Artist ${i}", title: "Title of hit ${i}", belongs_to: "", year: ${1950 + (i % 70)}, packs: [], playback_offset: 0, id: ${H(i + 1)}}`;
+    const flow = (bytes: number) => {
+      const rows: string[] = [];
+      for (let len = 0; len < bytes - 40; len += rows.at(-1)!.length + 2) rows.push(row(rows.length));
+      return `{hits: [${rows.join(', ')}], packs: []}`;
+    };
+    const small = await parseHitsYaml(flow(250 * 1024));
+    expect(small.errors).toEqual([]);
+    expect(small.rejectedHits).toEqual([]);
+    expect(small.hits.length).toBeGreaterThan(1500);
+    // ~60 ms of parsing at 256 KB on a small server; 1.8 MB took ~0.5–0.8 s, during which no game moved
+    const big = flow(300 * 1024);
+    expect((await parseHitsYaml(big)).errors).toEqual([
+      { message: `the file is not in the block layout the export writes (hits: then one "- " item per row), and such files may have at most 256 KB (this one has ${Math.ceil(Buffer.byteLength(big) / 1024)} KB)` },
+    ]);
+    // the same rows in the block layout are read in slices, whatever the size
+    const block = await parseHitsYaml(`hits:\n${big.slice('{hits: ['.length, -'], packs: []}'.length).split(', {').map((r, i) => `- ${i === 0 ? r : `{${r}`}`).join('\n')}\npacks: []\n`);
+    expect(block.errors).toEqual([]);
+    expect(block.rejectedHits).toEqual([]);
+    expect(block.hits.length).toBeGreaterThan(small.hits.length);
+  });
+
   it('turns away files that are not a hits.yml at once, with a clear reason', async () => {
     const first = async (input: string | Uint8Array) => (await parseHitsYaml(input)).errors[0];
     expect(await first('')).toMatchObject({ message: 'the file is empty' });

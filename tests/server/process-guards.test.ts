@@ -1,10 +1,13 @@
 /**
  * The server process keeps PM2's agent off (it would profile, time every request
  * and walk every socket each second) and survives a rejected promise nobody
- * handled: it logs it and goes on serving. A real server process on its own SQLite
+ * handled: it logs it and goes on serving; a start on a port already in use ends
+ * it with a message naming the port. A real server process on its own SQLite
  * file; the rejection comes from a module preloaded into it.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -81,6 +84,46 @@ describe('the server process', () => {
       expect((await fetch(`${base}/api/games`)).status).toBe(200);
     } finally {
       expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it('exits non-zero, naming the port, when the port is already in use (instead of hanging)', async () => {
+    const port = await freePort();
+    const holder = createServer();
+    await new Promise<void>((ok) => holder.listen(port, '127.0.0.1', ok));
+    const child = spawn(process.execPath, ['server/index.ts'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? tmpdir(),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: join(dir, 'busy.db'),
+        DEMO_CATALOGUE: writeCatalogue(dir),
+        CLIENT_DIR: join(dir, 'no-client'),
+        AUDIO_DIR: join(dir, 'audio'),
+        AUDIO_WORKER: 'false',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const ended = await new Promise<number | null | 'hangs'>((ok) => {
+        const timer = setTimeout(() => ok('hangs'), 10_000);
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          ok(code);
+        });
+      });
+      expect(ended, out).not.toBe('hangs');
+      expect(ended, out).not.toBe(0);
+      expect(out).toMatch(new RegExp(`port ${port}\\b.*already in use`));
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await new Promise((ok) => holder.close(ok));
     }
   });
 });

@@ -433,6 +433,23 @@ describe('register, login, logout, delete', () => {
     expect(res.status).toBe(401);
   });
 
+  it('refuses names that only differ from another by characters that do not show; emoji sequences keep theirs', async () => {
+    await registered(app, 'Victim7381');
+    const b = await guest(app);
+    // Hangul and halfwidth fillers, the blank Braille pattern, the grapheme joiner, variation selectors,
+    // a joiner or a tag character outside an emoji sequence, a Khmer inherent vowel, the object replacement character
+    const hidden = ['\u3164', '\uFFA0', '\u115F', '\u1160', '\u2800', '\u034F', '\uFE0F', '\u{E0100}', '\u200D', '\u{E0041}', '\u17B4', '\uFFFC', '\u200C'];
+    for (const c of hidden) {
+      const res = await b.fetch('/api/users/register', { method: 'POST', json: { username: `Victim7381${c}`, password: 'long enough pw' } });
+      expect(res.status, `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toContain('username');
+    }
+    // the joiner between emoji, the emoji variation selector, a flag's tag sequence, a keycap are part of what shows
+    for (const username of ['Ana \u{1F469}\u200D\u{1F3A4}', 'Red \u2764\uFE0F', 'Rainbow \u{1F3F3}\uFE0F\u200D\u{1F308}', 'Scot \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}', 'Dev \u{1F468}\u{1F3FD}\u200D\u{1F4BB}', 'One 1\uFE0F\u20E3']) {
+      await registered(app, username);
+    }
+  });
+
   it('logs in with the right password, answers wrong ones and unknown names alike', async () => {
     const owner = await registered(app, 'Dana Login', 'dana password 1');
     const danaId = owner.user.id;
