@@ -691,9 +691,12 @@ function report(s: Settings, hit: KindResult, bare: KindResult | undefined): Ben
 }
 
 /**
- * The generators' CPU per move of a level's window (ms). They do the same work in
- * every run, so it moves only with the machine's speed: the server's CPU per move
- * divided by it tells a slow machine from a costlier server.
+ * The generators' CPU per move of a level's window (ms; their CPU over the
+ * server's measuring time, which their windows match). They do the same work in
+ * every run as long as the server sends the same per move, so it moves with the
+ * machine's speed: the server's CPU per move divided by it tells a slow machine
+ * from a costlier server. A server that sent more per move would raise both (the
+ * frames and bytes per move are printed beside it).
  */
 function generatorPerMove(l: LevelResult): number {
   return ((l.window.generator.cpuPercent / 100) * l.server.wallMs) / Math.max(1, l.window.counts.actions);

@@ -7,11 +7,11 @@ import {
   type CreateGameBody,
   GameIdSchema,
   GuessBodySchema,
+  LocalPlayerNameSchema,
   SettingsUpdateSchema,
   UuidSchema,
 } from '../../shared/protocol/index.ts';
 import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, ruleError, type Action, type GamePayload } from '../../shared/rules/index.ts';
-import { hasHiddenCharacter, mixesLookAlikeScripts } from '../../shared/rules/names.ts';
 import { ROOM_NAME, type ActOutcome, type GameMetadata, type GameRoom } from '../rooms/game-room.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import { requireUser } from './auth.ts';
@@ -195,8 +195,9 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     if (!id) return;
     const raw = req.params.name as unknown as string[] | string;
     const name = Array.isArray(raw) ? raw.join('/') : raw;
-    // look-alike scripts mixed and hidden characters are refused here, not by the engine (see isCleanName), as the room's schema does
-    if (mixesLookAlikeScripts(name) || hasHiddenCharacter(name)) return sendError(res, ruleError('name_invalid'));
+    // the room's schema for such names: its later rules (look-alike scripts, hidden characters) are
+    // checked where names come in, not by the engine (see isCleanName), so stored games still replay
+    if (!LocalPlayerNameSchema.safeParse(name.trim()).success) return sendError(res, ruleError('name_invalid'));
     await act(res, id, 'join_local', { name });
   });
 

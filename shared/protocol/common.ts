@@ -172,19 +172,36 @@ export function describeIssues(error: z.ZodError, root = 'body'): string {
  * silently become U+FFFD ("lone\\udc00" saved as "lone\uFFFD"). Walks without
  * recursion: a deeply nested body must not overflow the stack.
  */
+/** Deepest path illFormedText names in full. */
+const MAX_SHOWN_DEPTH = 16;
+
 export function illFormedText(value: unknown, root = 'body'): ErrorBody | undefined {
   const invalid = (message: string): ErrorBody => ({ type: 'error', code: INVALID_INPUT_CODE, message });
-  const pending: [unknown, PropertyKey[]][] = [[value, []]];
+  // each entry links to its parent: the path is built only for a bad string (copying it
+  // per node cost time in the square of the depth: a 100 KB body of nested lists took seconds)
+  interface Node {
+    value: unknown;
+    parent: Node | null;
+    key: PropertyKey | null;
+  }
+  const where = (node: Node): string => {
+    const path: PropertyKey[] = [];
+    for (let n: Node | null = node; n && n.key !== null; n = n.parent) path.push(n.key);
+    // a path hundreds of levels deep is no help in a message, only bytes
+    return path.length > MAX_SHOWN_DEPTH ? `${root} (at depth ${path.length})` : pathText(path.reverse(), root);
+  };
+  const pending: Node[] = [{ value, parent: null, key: null }];
   while (pending.length > 0) {
-    const [v, path] = pending.pop()!;
+    const node = pending.pop()!;
+    const v = node.value;
     if (typeof v === 'string') {
-      if (!v.isWellFormed()) return invalid(`${pathText(path, root)} is not well-formed text (it has a lone surrogate)`);
+      if (!v.isWellFormed()) return invalid(`${where(node)} is not well-formed text (it has a lone surrogate)`);
     } else if (Array.isArray(v)) {
-      v.forEach((item, i) => pending.push([item, [...path, i]]));
+      v.forEach((item, i) => pending.push({ value: item, parent: node, key: i }));
     } else if (v !== null && typeof v === 'object') {
       for (const [key, item] of Object.entries(v)) {
-        if (!key.isWellFormed()) return invalid(`${pathText(path, root)} has a key that is not well-formed text (it has a lone surrogate)`);
-        pending.push([item, [...path, key]]);
+        if (!key.isWellFormed()) return invalid(`${where(node)} has a key that is not well-formed text (it has a lone surrogate)`);
+        pending.push({ value: item, parent: node, key });
       }
     }
   }

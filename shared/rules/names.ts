@@ -37,27 +37,37 @@ const LOOK_ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Scr
 const HIDDEN = /[\p{Default_Ignorable_Code_Point}\u2800\uFFFC]/u;
 /**
  * One emoji, where some of those characters are part of what shows (UTS #51):
- * a pictograph with a skin tone, or with the emoji variation selector where it
- * changes the look (after a character shown as text by default), a keycap, or
- * the black flag with the tag characters of a subdivision (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
+ * a pictograph with a skin tone, or with a variation selector (phone keyboards
+ * add U+FE0F after ⚡ or ⭐ too, where it changes nothing: refusing it would
+ * refuse what people type), a keycap, or the black flag with the tag
+ * characters of a subdivision (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
  */
-const EMOJI = String.raw`(?:\u{1F3F4}[\u{E0061}-\u{E007A}]{2}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,4}\u{E007F}|[#*0-9]\uFE0F\u20E3|(?!\p{Emoji_Presentation})\p{Extended_Pictographic}\uFE0F|\p{Extended_Pictographic}\p{Emoji_Modifier}?)`;
+const EMOJI = String.raw`(?:\u{1F3F4}[\u{E0061}-\u{E007A}]{2}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,4}\u{E007F}|[#*0-9]\uFE0F\u20E3|\p{Extended_Pictographic}(?:\p{Emoji_Modifier}|[\uFE0E\uFE0F])?)`;
 /** Emoji joined by U+200D into one (👩‍🎤, 🏳️‍🌈). */
 const EMOJI_SEQUENCE = new RegExp(`${EMOJI}(?:\\u200D${EMOJI})*`, 'gu');
+/** Scripts whose letters take the zero-width (non-)joiner (Persian words, Indic conjuncts and half forms). */
+const JOINING_SCRIPTS = String.raw`\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}`;
 /**
- * The joiners some scripts need between their letters (Persian words, Indic
- * conjuncts): allowed between a letter or sign of those scripts and a letter,
- * not in a Latin, Greek, Cyrillic or CJK name or at an end, where they would not show.
- * (The letter is captured, not looked behind at: the web client shares this file,
- * and older Safari refuses lookbehind.)
+ * Characters that show only through the letter they follow, where they do: a
+ * joiner after a letter or sign of those scripts, before another of them or at
+ * a word's end (older Malayalam chillu and Bengali khanda ta end in one), not
+ * in a Latin, Greek, Cyrillic or CJK name, where it would not show; Mongolian's
+ * free variation selectors after Mongolian; the ideographic variation selectors
+ * after a Han character (葛󠄀: a different glyph). (The letter is captured, not
+ * looked behind at: the web client shares this file, and older Safari refuses
+ * lookbehind.)
  */
-const SCRIPT_JOINER =
-  /([\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}])[\u200C\u200D](?=[\p{L}\p{M}])/gu;
+const SHOWN_SELECTORS = [
+  new RegExp(`([${JOINING_SCRIPTS}])[\\u200C\\u200D]+(?=[${JOINING_SCRIPTS}]|\\s|$)`, 'gu'),
+  /(\p{Script=Mongolian})[\u180B-\u180F]/gu,
+  /(\p{Script=Han})[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu,
+];
+const withoutShownSelectors = (name: string): string => SHOWN_SELECTORS.reduce((s, re) => s.replace(re, '$1'), name);
 
 export const hasControlCharacter = (name: string): boolean => CONTROL.test(name);
 export const hasDeceptiveFormat = (name: string): boolean => DECEPTIVE_FORMAT.test(name);
 export const hasVisibleCharacter = (name: string): boolean => name.replace(INVISIBLE, '') !== '';
-export const hasHiddenCharacter = (name: string): boolean => HIDDEN.test(name.replace(SCRIPT_JOINER, '$1').replace(EMOJI_SEQUENCE, ''));
+export const hasHiddenCharacter = (name: string): boolean => HIDDEN.test(withoutShownSelectors(name).replace(EMOJI_SEQUENCE, ''));
 export const mixesLookAlikeScripts = (name: string): boolean => LOOK_ALIKE_SCRIPTS.filter((script) => script.test(name)).length > 1;
 
 /**

@@ -14,6 +14,7 @@ import { GuessPanel } from '../../client/src/routes/game/GuessPanel.tsx';
 import { PlayerTable } from '../../client/src/routes/game/PlayerTable.tsx';
 import { useCatalogue } from '../../client/src/stores/catalogue.ts';
 import { useGame } from '../../client/src/stores/game.ts';
+import { useNotifications } from '../../client/src/stores/notifications.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import type { GamePayload } from '../../shared/protocol/game.ts';
 import { game, hit, ids, player, users, uuid } from './game-fixtures.ts';
@@ -130,6 +131,13 @@ describe('GuessPanel', () => {
     await act(async () => undefined);
     expect(heard().at(-1)).toBe('between 1975 and 1988, already taken');
     expect(heard().filter((h) => h.endsWith('already taken'))).toHaveLength(1);
+    // submitting it now counts as not intercepting (spec §5): said and shown (a QA finding: only his row changed)
+    useNotifications.setState({ toasts: [] });
+    act(() => actions.submitGuess());
+    expect(sent).toEqual([{ type: 'guess', payload: { slot: null } }]);
+    const lost = 'Someone took that slot a moment earlier: you do not intercept, and you keep your token.';
+    expect(heard().at(-1)).toBe(lost);
+    expect(useNotifications.getState().toasts.map((t) => t.title)).toEqual([lost]);
   });
 
   it('Local mode acts for the local acting player and names him', async () => {
@@ -461,6 +469,13 @@ describe('AddPlayerDialog', () => {
     expect(dialog()).toBeTruthy();
     expect(field().value).toBe(' bEN ');
     expect(sent).toEqual([]);
+    // a name the room's schema refuses is refused here too (a review finding: the dialog closed, an error dialog opened)
+    fireEvent.change(field(), { target: { value: 'B\u0435nno' } });
+    await waitFor(() => expect(screen.getByText('This name has characters that do not show, or mixes Latin, Greek and Cyrillic letters.')).toBeTruthy());
+    fireEvent.change(field(), { target: { value: 'Benno\u3164' } });
+    fireEvent.click(addButton());
+    expect(dialog()).toBeTruthy();
+    expect(sent).toEqual([]);
     fireEvent.change(field(), { target: { value: 'Benno' } });
     await waitFor(() => expect(screen.queryByText('A player with this name is already part of this game.')).toBeNull());
     fireEvent.click(addButton());
@@ -494,6 +509,14 @@ describe('ConfirmDialog: stopping and leaving ask first', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Stop game' }));
     fireEvent.click(within(await screen.findByRole('alertdialog', { name: 'Stop the game?' })).getByRole('button', { name: 'Yes' }));
     expect(sent.map((m) => m.type)).toEqual(['stop']);
+    // the game ends while the question is open: it goes, nothing is sent (a review finding)
+    sent.length = 0;
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Stop game' }));
+    await screen.findByRole('alertdialog', { name: 'Stop the game?' });
+    show(game([turnAna({ turn_player: false }), player('ben')]));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(sent).toEqual([]);
   });
 
   it('leaving a running Local game says that it ends for everybody at the screen', async () => {

@@ -263,30 +263,16 @@ describe('events → announcements', () => {
     expect(useNotifications.getState().toasts.map((t) => t.title)).toContain('You skipped Skipped by Artist 1999 (1999).');
   });
 
-  it('an interception that lost the race for its slot is said and shown as such (a QA finding: it silently became "don\'t intercept")', () => {
-    const a1 = player('ana', { years: [1980], state: 'Intercepting', tokens: 2 });
-    const b1 = player('ben', { creator: true, years: [1990], turn_player: true, state: 'Waiting' });
-    const c1 = player('cleo', { years: [1970], state: 'Intercepting', tokens: 2 });
-    step(game([a1, b1, { ...b1, ...c1 }], { state: 'Intercepting', draws: 1 }));
-    const sent: unknown[] = [];
-    useGame.getState().setSender((type, payload) => sent.push({ type, payload }));
-    useGame.getState().setStatus('connected');
-    // Ana bets on Ben's first slot; Cleo's bet on it arrived first, so the server counts Ana's as none
+  it('an interception refused because its slot was taken on the way is said and shown, and he may choose again (a QA finding)', () => {
+    const b1 = player('ben', { creator: true, years: [1990], turn_player: true });
+    step(game([player('ana', { state: 'Intercepting' }), b1], { state: 'Intercepting', draws: 1 }));
+    useGame.getState().setSender(() => undefined);
     useGame.getState().send('guess', { slot: b1.slots[0]!.id });
     heard = [];
-    const toasts = useNotifications.getState().toasts.length;
-    const a2 = { ...a1, state: 'Waiting' as const, guess: null };
-    step(game([a2, b1, c1], { state: 'Intercepting', draws: 1 }), ev('guess', { players: [a2] }));
-    const lost = 'Someone took that slot a moment earlier: you do not intercept, and you keep your token.';
-    expect(texts()).toEqual([lost]);
-    expect(useNotifications.getState().toasts.slice(toasts).map((t) => t.title)).toEqual([lost]);
-    // a decline sent as such is said as before
-    const c2 = { ...c1, state: 'Waiting' as const, guess: null };
-    useSession.setState({ user: { ...users.ana, id: ids.cleo, name: 'Cleo' } });
-    useGame.getState().send('guess', { slot: null });
-    heard = [];
-    step(game([a2, b1, c2], { state: 'Intercepting', draws: 1 }), ev('guess', { players: [c2] }));
-    expect(texts()).toEqual(['You do not intercept.']);
+    useGame.getState().handleError({ type: 'error', code: 'slot_taken', message: 'this slot is already taken' });
+    const retry = "Someone took that slot a moment earlier: choose another one, or don't intercept.";
+    expect(texts()).toEqual([retry]);
+    expect(useNotifications.getState().toasts.map((t) => t.title)).toEqual([retry]);
   });
 
   it('ends the game: the winner, the revealed hit, and the end dialog from the standings', () => {
@@ -384,7 +370,7 @@ describe('events → announcements', () => {
 });
 
 describe('refused actions (spec §8)', () => {
-  it('shows start and settings errors in the error dialog, says skip errors, only logs guess errors', () => {
+  it('shows start and settings errors in the error dialog, says skip errors, only logs guess errors (but a slot taken on the way, above)', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const sent: string[] = [];
     useGame.getState().setSender((type) => sent.push(type));
@@ -406,9 +392,9 @@ describe('refused actions (spec §8)', () => {
     expect(texts()).toContain('You need a token to skip.');
 
     useGame.getState().send('guess', { slot: 1 });
-    useGame.getState().handleError({ type: 'error', code: 'slot_taken', message: 'this slot is already taken' });
+    useGame.getState().handleError({ type: 'error', code: 'not_intercepting', message: 'this player cannot guess right now' });
     expect(useNotifications.getState().errorMessage).toBeNull();
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('slot_taken'));
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('not_intercepting'));
     expect(sent).toEqual(['start', 'update', 'skip', 'guess']);
     warn.mockRestore();
   });

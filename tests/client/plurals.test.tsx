@@ -80,8 +80,8 @@ describe('game screen: the settings summary', () => {
   });
 
   it.each<['en' | 'de', string]>([
-    ['en', 'Goal: 3 hits · start tokens: 2 · cards instead of audio · public game · time limits: guess 30 s, confirm 60 s'],
-    ['de', 'Ziel: 3 Hits · Start-Chips: 2 · Karten statt Musik · Spielart öffentlich · Zeitlimits: Raten 30 s, Bestätigen 60 s'],
+    ['en', 'Goal: 3 hits · start tokens: 2 · cards instead of audio · public game · time limits: guess 30 s and confirm 60 s'],
+    ['de', 'Ziel: 3 Hits · Start-Chips: 2 · Karten statt Musik · Spielart öffentlich · Zeitlimits: Raten 30 s und Bestätigen 60 s'],
   ])('%s: the time limits that are set (a QA finding: players could not see them)', async (lng, text) => {
     await act(() => applyLanguage(lng));
     useGame.getState().reset('AbCd1234');

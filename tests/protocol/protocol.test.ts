@@ -443,8 +443,26 @@ describe('request schemas', () => {
     expectRejected(P.LocalPlayerNameSchema, [['\u0410lice', 'name'], ['B\u03bfb', 'name'], ['\u0418\u0432\u03b1\u043d', 'name']], 'name');
     expectAccepted(P.LocalPlayerNameSchema, [['\u0418\u0432\u0430\u043d'], ['\u0391\u03bd\u03bd\u03b1'], ['Mika \u30df\u30ab'], ['Sam \u{1F3B8}']], 'name');
     // characters that do not show are refused, but not the ones emoji and some scripts need (a Persian word, a Devanagari conjunct)
-    expectRejected(P.LocalPlayerNameSchema, [['Vic\u200Ctim', 'name'], ['Sam\u3164', 'name'], ['\u{1F3B5}\uFE0F', 'name'], ['\u{1F600}\u200D', 'name']], 'name');
-    expectAccepted(P.LocalPlayerNameSchema, [['\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645'], ['\u0915\u094d\u200d\u0937'], ['\u{1F3C3}\u200D\u2640\uFE0F Jo'], ['\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}']], 'name');
+    expectRejected(P.LocalPlayerNameSchema, [['Vic\u200Ctim', 'name'], ['Sam\u3164', 'name'], ['Sam\uFE0F', 'name'], ['\u{1F600}\u200D', 'name'], ['\u0915\u200Da', 'name']], 'name');
+    // what phone keyboards type (⚡️ ⭐️ ☕️ with U+FE0F, ❤︎ with U+FE0E), joiners ending an older Malayalam or Bengali
+    // word, Mongolian variation selectors and an ideographic variant (a review finding: all were refused)
+    expectAccepted(
+      P.LocalPlayerNameSchema,
+      [
+        ['\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645'],
+        ['\u0915\u094d\u200d\u0937'],
+        ['\u{1F3C3}\u200D\u2640\uFE0F Jo'],
+        ['\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}'],
+        ['Max \u26A1\uFE0F'],
+        ['\u2B50\uFE0F \u2615\uFE0F \u{1F3B5}\uFE0F'],
+        ['\u2764\uFE0E'],
+        ['\u0D05\u0D30\u0D4D\u200D'],
+        ['\u0D24\u0D4D\u200D'],
+        ['\u182E\u1823\u1829\u180B\u182D'],
+        ['\u845B\u{E0100}'],
+      ],
+      'name',
+    );
   });
 
   it('ids in paths', () => {
@@ -598,6 +616,11 @@ describe('request schemas', () => {
     // msgpack strings can hold lone surrogates (as JSON escapes can): not well-formed text, refused by name
     const lone = P.parseRoomMessage('join_local', { name: 'lone\udc00zz796' });
     expect(!lone.ok && lone.error).toEqual({ type: 'error', code: P.INVALID_INPUT_CODE, message: 'name is not well-formed text (it has a lone surrogate)' });
+    // a body nested 50,000 deep (100 KB of brackets, under the body limit) is walked in one pass (a review
+    // finding: copying the path per node took seconds, before any session or rate limit) and named by depth
+    const nested = (inner: string): unknown => JSON.parse('['.repeat(50_000) + inner + ']'.repeat(50_000));
+    expect(P.illFormedText(nested('"fine"'))).toBeUndefined();
+    expect(P.illFormedText(nested(String.raw`"\ud800"`))?.message).toBe('body (at depth 50000) is not well-formed text (it has a lone surrogate)');
     const unknown = P.parseRoomMessage('timeout', {});
     expect(!unknown.ok && unknown.error.message).toBe('unknown message type "timeout"');
     expect(P.parseRoomMessage('__proto__', {}).ok).toBe(false);

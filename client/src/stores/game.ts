@@ -150,8 +150,6 @@ export const useGame = create<GameStoreState>()((set, get) => {
   let askedLocal: string | null = null;
   /** The event just handled was this person leaving by himself. */
   let ownLeaveJustBefore = false;
-  /** The slot of the last guess this device sent (null: none, or "don't intercept"). */
-  let sentSlot: number | null = null;
   const askLocalInterceptor = (): void => {
     const g = get().game;
     if (!g || g.mode !== 'Local' || g.state !== 'Intercepting') {
@@ -209,7 +207,6 @@ export const useGame = create<GameStoreState>()((set, get) => {
       before = null;
       askedLocal = null;
       ownLeaveJustBefore = false;
-      sentSlot = null;
       gameClock.reset();
       set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null, closedByOwnLeave: false });
     },
@@ -267,13 +264,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
           // the turn player's placement is free; an interceptor's slot costs a token
           if (first) {
             const missed = data.cause === 'timeout' || data.cause === 'absent' ? data.cause : undefined;
-            const w = who(first);
-            // this device bet on a slot that someone took a moment earlier: it counts as none
-            // (spec §5); said and shown, or the player would only see his row go back to waiting
-            if (w.you && !first.turn_player && !first.guess && !missed && sentSlot !== null) {
-              notify.notification(i18next.t('game.guess.lost_race'), { interrupt: true, toast: 'warning' });
-            } else notify.guessed(w, first.guess, !!first.guess && !first.turn_player, missed);
-            if (w.you) sentSlot = null;
+            notify.guessed(who(first), first.guess, !!first.guess && !first.turn_player, missed);
           }
           before = { ...prev, players: replacePlayers(prev.players, changed) };
           askLocalInterceptor();
@@ -382,6 +373,11 @@ export const useGame = create<GameStoreState>()((set, get) => {
 
     handleError(error) {
       const action = get().lastAction;
+      // an interception whose slot someone took while it was on its way: he may choose again
+      if (action === 'guess' && error.code === 'slot_taken') {
+        notify.notification(i18next.t('game.guess.slot_taken_retry'), { interrupt: true, toast: 'warning' });
+        return;
+      }
       if (action && DIALOG_ACTIONS.has(action)) {
         showError(error);
       } else if (action && TOAST_ACTIONS.has(action)) {
@@ -396,7 +392,6 @@ export const useGame = create<GameStoreState>()((set, get) => {
       const { sender } = get();
       if (!sender) return false;
       set({ lastAction: type });
-      if (type === 'guess') sentSlot = (payload as { slot?: number | null }).slot ?? null;
       sender(type, payload);
       return true;
     },

@@ -3,6 +3,7 @@ import { FieldInput } from '../../components/FieldInput.tsx';
 import { Button, Field } from '@chakra-ui/react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LocalPlayerNameSchema } from '../../../../shared/protocol/game.ts';
 import { NAME_MAX, NAME_MIN } from '../../../../shared/rules/constants.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
 import { useGame } from '../../stores/game.ts';
@@ -10,8 +11,6 @@ import * as actions from './game-actions.ts';
 
 /** Characters, not UTF-16 units, as the engine counts them (32 emoji are a valid name). */
 const nameLength = (name: string): number => [...name.trim()].length;
-
-export const validLocalName = (name: string): boolean => nameLength(name) >= NAME_MIN && nameLength(name) <= NAME_MAX;
 
 /** Adds a local player (spec §2, §5): a name of 1 to 32 characters, not empty. */
 export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -21,7 +20,10 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
   const inputRef = useRef<HTMLInputElement>(null);
   // the engine's rule (names differ in more than case), said here instead of after a round trip
   const taken = useGame((s) => !!s.game?.players.some((p) => p.name.toLocaleLowerCase() === name.trim().toLocaleLowerCase()));
-  const valid = validLocalName(name) && !taken;
+  // the room's own rule (the shared schema): a name it would refuse is said here, with the dialog open
+  const lengthOk = nameLength(name) >= NAME_MIN && nameLength(name) <= NAME_MAX;
+  const wellFormed = LocalPlayerNameSchema.safeParse(name.trim()).success;
+  const valid = wellFormed && !taken;
 
   const close = (): void => {
     setName('');
@@ -68,7 +70,7 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
             }}
           />
           {touched && !valid ? (
-            <Field.ErrorText>{name.trim() === '' ? t('game.add_player.empty') : taken ? t('errors.name_taken') : t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX })}</Field.ErrorText>
+            <Field.ErrorText>{name.trim() === '' ? t('game.add_player.empty') : !lengthOk ? t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX }) : !wellFormed ? t('game.add_player.unusable') : t('errors.name_taken')}</Field.ErrorText>
           ) : (
             <Field.HelperText>{t('game.add_player.hint', { min: NAME_MIN, max: NAME_MAX })}</Field.HelperText>
           )}

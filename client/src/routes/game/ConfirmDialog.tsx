@@ -1,6 +1,6 @@
 import './recipes.ts';
 import { Button, HStack, Text } from '@chakra-ui/react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '../../components/AppDialog.tsx';
 import { useGame } from '../../stores/game.ts';
@@ -22,6 +22,11 @@ export function ConfirmDialog({ ask, onClose }: { ask: Confirmation | null; onCl
   const what = last.current;
   // the creator of a Local game leaves with every seat at his screen: the game is deleted
   const local = useGame((s) => s.game?.mode === 'Local');
+  // a game that ended while "Stop the game?" was open has nothing left to stop: the question goes
+  const open = useGame((s) => s.game?.state === 'Open');
+  useEffect(() => {
+    if (ask === 'stop' && open) onClose();
+  }, [ask, open, onClose]);
   const text = what === 'stop' ? t('game.stop_dialog.text') : local ? t('game.leave_dialog.text_local') : t('game.leave_dialog.text');
   return (
     <AppDialog

@@ -29,7 +29,7 @@ export function GameEndedDialog() {
           <Text fontSize={{ base: 'xl', sm: '2xl' }} lineHeight="short" overflowWrap="anywhere" fontWeight="bold" color={result.outcome === 'you' ? 'purple.fg' : undefined} data-testid="end-outcome">
             {headline}
           </Text>
-          {/* the card that ended it is not shown anywhere else: the game goes Open at once */}
+          {/* the card that ended it is shown nowhere else (the game goes Open at once); only as the game ends, not under "Show results" later */}
           {ended?.hit && <Text>{t('game.ended.last_card', { hit: hitText(ended.hit) })}</Text>}
           {result.rows.length > 0 && (
             <Table.Root size="sm" variant="line">

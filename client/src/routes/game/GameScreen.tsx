@@ -16,7 +16,7 @@ import { ConfirmDialog, type Confirmation } from './ConfirmDialog.tsx';
 import { GameActions } from './GameActions.tsx';
 import { GameEndedDialog } from './GameEndedDialog.tsx';
 import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
-import { GuessPanel } from './GuessPanel.tsx';
+import { GuessPanel, listNames } from './GuessPanel.tsx';
 import { HitSection } from './HitSection.tsx';
 import { PlayerTable } from './PlayerTable.tsx';
 import * as actions from './game-actions.ts';
@@ -175,7 +175,7 @@ export function SettingsSummary() {
   const summary = t('game.summary', { goal: t('count.hits', { count: settings.goal }), tokens: settings.start_tokens, clue, mode: t(`game.mode.${mode}`) });
   return (
     <Text color="fg.muted" mt="-3">
-      {limits.length ? t('game.summary_with_limits', { summary, limits: limits.join(', ') }) : summary}
+      {limits.length ? t('game.summary_with_limits', { summary, limits: listNames(limits) }) : summary}
     </Text>
   );
 }

@@ -2,6 +2,7 @@ import './recipes.ts';
 import { Box, Button, HStack, Heading, Portal, RadioGroup, Stack, Text, Tooltip, Wrap } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { COST_INTERCEPT } from '../../../../shared/rules/constants.ts';
 import { notify } from '../../a11y/notify.ts';
 import { slotText } from '../../format.ts';
 import { i18next } from '../../i18n.ts';
@@ -125,7 +126,7 @@ export function GuessPanel() {
 
       {model.phase === 'waiting' && ownGuess && <Text color="fg.muted">{t('game.guess.your_guess', { slot: slotText(ownGuess) })}</Text>}
       {/* someone else's guess may be intercepted, but not by a player without a token: say why he only waits */}
-      {model.phase === 'waiting' && state === 'Intercepting' && !perspective.local && perspective.me && !perspective.me.turn_player && perspective.me.tokens === 0 && !ownGuess && (
+      {model.phase === 'waiting' && state === 'Intercepting' && !perspective.local && perspective.me && !perspective.me.turn_player && perspective.me.tokens < COST_INTERCEPT && !ownGuess && (
         <Text color="fg.muted">{t('game.guess.no_tokens')}</Text>
       )}
 

@@ -154,8 +154,13 @@ export function submitGuess(): void {
   const choice = useGame.getState().choice;
   if (model.phase === 'guessing' && !canSubmit(model, choice)) return blocked('game.guess.select_first');
   if (!canSubmit(model, choice)) return blocked('errors.cannot_guess');
+  // the chosen slot was taken meanwhile: it counts as none (spec §5); said and shown, or the
+  // player would only see his row go back to waiting (a QA finding)
+  const lost = model.phase === 'intercepting' && choiceTaken(model, choice);
   // a guess that was not sent (no connection) keeps its slot chosen, to be sent again
-  if (send('guess', { slot: submittedSlot(model, choice), ...actingFor(c.perspective) })) useGame.getState().setChoice(null);
+  if (!send('guess', { slot: submittedSlot(model, choice), ...actingFor(c.perspective) })) return;
+  useGame.getState().setChoice(null);
+  if (lost) notify.notification(i18next.t('game.guess.lost_race'), { interrupt: true, toast: 'warning' });
 }
 
 export function confirm(yes: boolean): void {
