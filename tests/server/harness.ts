@@ -287,7 +287,7 @@ export async function spawnServer(env: Record<string, string>, nodeArgs: string[
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once('exit', (code, signal) => res({ code, signal })));
   const t0 = Date.now();
   while (!out.includes('is listening')) {
-    if (child.exitCode !== null) throw new Error(`the server exited: ${out}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}: ${out}`);
     if (Date.now() - t0 > 20_000) throw new Error(`the server did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 20));
   }
