@@ -199,7 +199,7 @@ export async function run(args: string[]): Promise<BenchResult> {
               unit: 'ms',
               stats: percentiles([...turnCpu]),
               budget: { id: 'P7', stat: 'max' as const, max: TASK_MAX_MS, enforced },
-              note: `${round1((turnCpu.reduce((a, b) => a + b, 0) * 1000) / totalWrites)} µs per subscriber write; wall − CPU = time the machine ran something else`,
+              note: `${round1((turnCpu.reduce((a, b) => a + b, 0) * 1000) / totalWrites)} µs per subscriber write; the kernel counts a thread's CPU by its 4 ms ticks here, so one turn reads 0 or ~4 ms and only sums are exact; wall − CPU = time the machine ran something else`,
             },
           ]
         : []),

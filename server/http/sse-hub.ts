@@ -123,7 +123,7 @@ const SSE_HEADERS = {
 const HEARTBEAT: Frame = { seq: 0, text: ':\n\n', audience: null };
 
 /** What one fan-out turn aims at: well under the 10 ms task budget (P7), leaving room for noise. */
-const TURN_TARGET_MS = 4;
+const TURN_TARGET_MS = 2;
 /** Turns never get smaller than this, so a hiccup cannot stretch a fan-out forever. */
 const MIN_TURN_WRITES = 16;
 /** Names go onto an `event:` line: anything but this could break the framing. */
@@ -167,7 +167,7 @@ export class SseHub {
     this.log = log;
     this.heartbeatMs = opts.heartbeatMs ?? 15_000;
     this.maxBufferedBytes = opts.maxBufferedBytes ?? 1024 * 1024;
-    this.chunkSize = Math.max(1, opts.chunkSize ?? 256);
+    this.chunkSize = Math.max(1, opts.chunkSize ?? 128);
     this.historySize = Math.max(0, opts.historySize ?? 64);
     this.historyChars = Math.max(0, opts.historyChars ?? 64 * 1024);
     this.onFanoutChunk = opts.onFanoutChunk;
