@@ -2,15 +2,18 @@
  * Catalogue benchmark: budgets P6 (search over 100,000 hits) and P8 (import and
  * export of a 7,200-hit hits.yml) of shared/design/budgets.md.
  *
- *   npm run bench -- catalogue [--smoke] [--hits N] [--iterations N] [--seconds S] [--rate R] [--keep]
+ *   npm run bench -- catalogue [--smoke] [--hits N] [--iterations N] [--seconds S] [--rate R] [--rooms N] [--keep]
  *
  * 1. Fills a fresh SQLite database in a temporary folder with generated hits
  *    (lib/catalogue-data.ts) through the real importer, as a curator would.
  * 2. Starts the real server on it and times ranked searches in-process (server
  *    time: the CatalogueService call, SQL and all), kinds interleaved so machine
  *    noise spreads over all of them alike.
- * 3. Drives GET /api/hits/search at a steady rate from a child process and
- *    records the latency and the server's event-loop delay and CPU meanwhile.
+ * 3. Seats 100 tables of 6 players (the load benchmark's generator, bench/lib/
+ *    load-generator.ts, in a process of its own) playing complete games on the
+ *    same server, as P6 asks, then drives GET /api/hits/search at a steady rate
+ *    from another child process and records the latency, the server's
+ *    event-loop delay and CPU, and the rooms' own move latency meanwhile.
  * 4. Imports the reference catalogue (or a generated one of 7,200 hits) into an
  *    empty database and exports it again, several times.
  *
@@ -32,6 +35,9 @@ import { exportHitsYaml, formatHitsYaml, importHitsYaml, type ImportReport } fro
 import { loadAverage, meterProcess, percentiles, type BenchResult, type Figure } from './lib/bench.ts';
 import { generateCatalogue, queryMaker, QUERY_KINDS, type BenchQuery, type QueryKind } from './lib/catalogue-data.ts';
 import { runHttpLoad } from './lib/http-load.ts';
+import { spawnChild, type ChildRpc } from './lib/load-ipc.ts';
+import type { ErrorsReport, GeneratorSetup, WindowReport } from './lib/load-generator.ts';
+import type { WindowCounts } from './lib/load-ws.ts';
 
 /** The reference catalogue (read at run time, never copied into the repository). */
 const REFERENCE_FILE = '/work/shared/data/original-hits.yml';
@@ -63,6 +69,7 @@ export async function run(args: string[]): Promise<BenchResult> {
       iterations: { type: 'string' },
       seconds: { type: 'string' },
       rate: { type: 'string' },
+      rooms: { type: 'string' },
       keep: { type: 'boolean' },
     },
   });
@@ -73,6 +80,8 @@ export async function run(args: string[]): Promise<BenchResult> {
     iterations: Math.round(positive('iterations', values.iterations, smoke ? 100 : 2_000)),
     rate: positive('rate', values.rate, 100),
     seconds: positive('seconds', values.seconds, smoke ? 1.5 : 10),
+    // P6: "while P1 at 100 rooms runs"; 0 = none
+    rooms: values.rooms === '0' ? 0 : Math.round(positive('rooms', values.rooms, smoke ? 5 : 100)),
     warmupSeconds: smoke ? 0.5 : 2,
     ioRuns: smoke ? 1 : 5,
   };
@@ -118,7 +127,9 @@ export async function run(args: string[]): Promise<BenchResult> {
 
   notes.push(
     'search: relevance order, first page of 50, server time = the CatalogueService call in the server process; HTTP: keep-alive GETs of the ≥3-character kinds from a separate process',
-    'P6 asks for the HTTP figure while P1 runs 100 rooms; the load benchmark (issue 9) does not exist yet, so this run has no rooms beside it',
+    settings.rooms > 0
+      ? `HTTP run: ${settings.rooms} tables of 6 WebSocket players (bench/lib/load-generator.ts, its own process) play complete games on the same server meanwhile, about one move per table per second, in card mode over the whole catalogue`
+      : 'HTTP run without game rooms beside it (--rooms 0)',
   );
   if (smoke) notes.push('smoke run: timing budgets shown but not enforced; errors and wrong results still fail');
   return {
@@ -214,52 +225,106 @@ async function searchTimes(server: RunningServer, queries: Map<QueryKind, BenchQ
   }));
 }
 
-/** HTTP search latency at a steady rate, with the server's event-loop delay and CPU over the same window. */
+/** HTTP search latency at a steady rate, with the server's event-loop delay and CPU over the same window, and `rooms` tables playing beside it. */
 async function httpTimes(
   server: RunningServer,
   paths: string[],
-  settings: { rate: number; seconds: number; warmupSeconds: number },
+  settings: { rate: number; seconds: number; warmupSeconds: number; rooms: number },
   enforced: boolean,
 ): Promise<Figure[]> {
-  let meter: ReturnType<typeof meterProcess> | undefined;
-  const result = await runHttpLoad(
-    { base: `http://127.0.0.1:${server.port}`, paths, rate: settings.rate, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
-    () => (meter = meterProcess()),
-  );
-  if (!meter) throw new Error('the load generator never started its measured window');
-  const serverSide = meter.stop();
+  const base = `http://127.0.0.1:${server.port}`;
+  const rooms = settings.rooms > 0 ? await seatTables(base, settings.rooms) : null;
+  try {
+    let meter: ReturnType<typeof meterProcess> | undefined;
+    let windowStarted: Promise<unknown> = Promise.resolve();
+    const result = await runHttpLoad({ base, paths, rate: settings.rate, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds }, () => {
+      meter = meterProcess();
+      if (rooms) windowStarted = rooms.call('window-start');
+    });
+    if (!meter) throw new Error('the load generator never started its measured window');
+    const serverSide = meter.stop();
+    await windowStarted;
+    const played = rooms ? await rooms.call<WindowReport<WindowCounts>>('window-stop') : null;
+    const roomErrors = rooms ? await rooms.call<ErrorsReport>('errors') : null;
 
-  return [
-    {
-      label: `HTTP search at ${settings.rate} req/s for ${settings.seconds} s`,
-      unit: 'ms',
-      stats: percentiles(result.latencies),
-      budget: { id: 'P6', stat: 'p99', max: HTTP_P99, enforced },
-      note: `generator: worst send lag ${result.maxSendLag.toFixed(1)} ms, CPU ${Math.round(result.cpuPercent)} % of a core`,
-    },
-    {
-      label: 'HTTP search: failed or non-200 requests',
-      unit: '',
-      value: result.errors,
-      budget: { id: 'P6', stat: 'value', max: 0 },
-      ...(result.errorSamples.length > 0 ? { note: result.errorSamples.join(' | ') } : {}),
-    },
-    {
-      label: 'server event-loop delay during HTTP run',
-      unit: 'ms',
-      stats: serverSide.loopDelay,
-      note: 'monitorEventLoopDelay, sampled every 1 ms',
-    },
-    {
-      label: 'server CPU during HTTP run',
-      unit: '% of a core',
-      value: Math.round(serverSide.cpuPercent * 10) / 10,
-      // the rest of the machine: a breach while other processes kept the cores busy is the box, not the search
-      ...(serverSide.machineBusyCores !== undefined
-        ? { note: `whole machine: ${serverSide.machineBusyCores.toFixed(2)} of ${availableParallelism()} cores busy (server + generator + everything else)` }
-        : {}),
-    },
-  ];
+    return [
+      {
+        label: `HTTP search at ${settings.rate} req/s for ${settings.seconds} s${settings.rooms > 0 ? `, ${settings.rooms} rooms playing` : ''}`,
+        unit: 'ms',
+        stats: percentiles(result.latencies),
+        budget: { id: 'P6', stat: 'p99', max: HTTP_P99, enforced },
+        note: `generator: worst send lag ${result.maxSendLag.toFixed(1)} ms, CPU ${Math.round(result.cpuPercent)} % of a core`,
+      },
+      {
+        label: 'HTTP search: failed or non-200 requests',
+        unit: '',
+        value: result.errors,
+        budget: { id: 'P6', stat: 'value', max: 0 },
+        ...(result.errorSamples.length > 0 ? { note: result.errorSamples.join(' | ') } : {}),
+      },
+      ...(played && roomErrors
+        ? [
+            {
+              label: `meanwhile: ${settings.rooms} rooms, move → last client`,
+              unit: 'ms',
+              stats: percentiles([...played.counts.latencies]),
+              note: `${int(played.counts.actions)} moves, ${played.counts.completed} games completed in the window; room generator ${Math.round(played.generator.cpuPercent)} % of a core`,
+            },
+            {
+              label: 'meanwhile: room errors (joins, refused or lost moves, drops)',
+              unit: '',
+              value: roomErrors.ws.total,
+              budget: { id: 'P6', stat: 'value' as const, max: 0 },
+              ...(roomErrors.ws.samples.length > 0 ? { note: roomErrors.ws.samples.slice(0, 3).join(' | ') } : {}),
+            },
+          ]
+        : []),
+      {
+        label: 'server event-loop delay during HTTP run',
+        unit: 'ms',
+        stats: serverSide.loopDelay,
+        note: 'monitorEventLoopDelay, sampled every 1 ms',
+      },
+      {
+        label: 'server CPU during HTTP run',
+        unit: '% of a core',
+        value: Math.round(serverSide.cpuPercent * 10) / 10,
+        // the rest of the machine: a breach while other processes kept the cores busy is the box, not the search
+        ...(serverSide.machineBusyCores !== undefined
+          ? { note: `whole machine: ${serverSide.machineBusyCores.toFixed(2)} of ${availableParallelism()} cores busy (server + generators + everything else)` }
+          : {}),
+      },
+    ];
+  } finally {
+    if (rooms) await leaveTables(rooms);
+  }
+}
+
+/**
+ * The load benchmark's generator (its own process) with `tables` tables of 6
+ * guests seated on the server at `base`, playing (P1's scripted games).
+ */
+async function seatTables(base: string, tables: number): Promise<ChildRpc> {
+  const { rpc } = await spawnChild<{ pid: number }>(join(import.meta.dirname, 'lib', 'load-generator.ts'), { execArgv: ['--single-threaded-gc'] });
+  try {
+    await rpc.call('setup', { kind: 'hitline', base, seed: 6, goals: [3, 4, 5] } satisfies GeneratorSetup);
+    await rpc.call('prepare', { rooms: tables });
+    const grown = await rpc.call<{ failed: number }>('grow', { rooms: tables, joinRate: 50 });
+    if (grown.failed > 0) throw new Error(`${grown.failed} of ${tables} tables failed to start`);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return rpc;
+  } catch (err) {
+    await leaveTables(rpc);
+    throw err;
+  }
+}
+
+async function leaveTables(rpc: ChildRpc): Promise<void> {
+  await rpc.call('teardown', { rate: 200 }).catch(() => undefined);
+  if (rpc.child.connected) rpc.child.disconnect();
+  const timer = setTimeout(() => rpc.child.kill(), 5000);
+  await rpc.exited;
+  clearTimeout(timer);
 }
 
 /** Import into an empty database and export, `runs` times each. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { HitBody } from '../../shared/protocol/catalogue.ts';
-import type { ClueMode, Hit } from '../../shared/rules/index.ts';
+import { HITS_PER_PLAYER_GOAL, LIMITS, MAX_PLAYERS, type ClueMode, type Hit } from '../../shared/rules/index.ts';
 import { isoNow, isPostgres, withDatabaseLock, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { importHitsYaml, packNameKey, type ImportReport } from './hits-yaml.ts';
@@ -51,6 +51,16 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** How long an answer of {@link CatalogueService.playableHits} is reused, ms. */
 const PLAYABLE_TTL_MS = 5_000;
+/**
+ * Most hits a start deals from: the largest game (10 players, goal 100, 2 hits per
+ * card of the goal) needs 2,000. A larger selection is sampled at random: a
+ * catalogue of 100,000 hits read, validated, shuffled and logged whole at every
+ * start held the event loop for 0.5–1.3 s, stalling every room and request of the
+ * process (budget P6 with rooms playing).
+ */
+export const DEAL_MAX = MAX_PLAYERS * LIMITS.goal.max * HITS_PER_PLAYER_GOAL;
+/** Hit ids read per query when a start reads its selection. */
+const ID_PAGE = 2_000;
 /** Most pack selections whose answers are kept at once. */
 const PLAYABLE_KEYS = 64;
 
@@ -323,20 +333,58 @@ export class CatalogueService {
   }
 
   private async readPlayable(packIds: readonly string[], clueMode: ClueMode): Promise<Hit[]> {
-    let q = this.db
-      .selectFrom('hits')
-      .innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id')
-      .select(['hits.id', 'hits.title', 'hits.artist', 'hits.belongs_to', 'hits.year', 'hits.yt_id', 'hit_packs.pack_id'])
-      .where('hit_packs.pack_id', 'in', [...packIds]);
-    if (clueMode === 'audio') q = q.where('hits.audio_state', '=', 'ready');
-    const rows = await q.orderBy('hits.id').execute();
-    const byId = new Map<string, Hit>();
-    for (const r of rows) {
-      const hit = byId.get(r.id);
-      if (hit) hit.packs.push(r.pack_id);
-      else byId.set(r.id, { id: r.id, title: r.title, artist: r.artist, belongs_to: r.belongs_to, year: r.year, yt_id: r.yt_id, packs: [r.pack_id] });
+    // The selection's hit ids, a page at a time with the event loop free between pages:
+    // one read of a 100,000-hit selection would hold it for 100 ms or more (P6).
+    const all = new Set<string>();
+    for (const pack of new Set(packIds)) {
+      let after = '';
+      for (;;) {
+        let q = this.db
+          .selectFrom('hit_packs')
+          .select('hit_packs.hit_id')
+          .where('hit_packs.pack_id', '=', pack)
+          .where('hit_packs.hit_id', '>', after)
+          .orderBy('hit_packs.hit_id')
+          .limit(ID_PAGE);
+        if (clueMode === 'audio') q = q.innerJoin('hits', 'hits.id', 'hit_packs.hit_id').where('hits.audio_state', '=', 'ready');
+        const page = await q.execute();
+        for (const r of page) all.add(r.hit_id);
+        if (page.length < ID_PAGE) break;
+        after = page[page.length - 1]!.hit_id;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
-    return [...byId.values()];
+    const whole = all.size <= DEAL_MAX;
+    const chosen = [...all];
+    if (!whole) {
+      // partial Fisher–Yates: the first DEAL_MAX places become a uniform sample
+      for (let k = 0; k < DEAL_MAX; k++) {
+        const j = k + Math.floor(Math.random() * (chosen.length - k));
+        [chosen[k], chosen[j]] = [chosen[j]!, chosen[k]!];
+      }
+      chosen.length = DEAL_MAX;
+    }
+    const byId = new Map<string, Hit>();
+    // in chunks: SQLite allows 32,766 parameters, PostgreSQL 65,535
+    for (let i = 0; i < chosen.length; i += 1000) {
+      const rows = await this.db
+        .selectFrom('hits')
+        .innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id')
+        .select(['hits.id', 'hits.title', 'hits.artist', 'hits.belongs_to', 'hits.year', 'hits.yt_id', 'hit_packs.pack_id'])
+        .where('hits.id', 'in', chosen.slice(i, i + 1000))
+        .where('hit_packs.pack_id', 'in', [...packIds])
+        .orderBy('hits.id')
+        .execute();
+      for (const r of rows) {
+        const hit = byId.get(r.id);
+        if (hit) hit.packs.push(r.pack_id);
+        else byId.set(r.id, { id: r.id, title: r.title, artist: r.artist, belongs_to: r.belongs_to, year: r.year, yt_id: r.yt_id, packs: [r.pack_id] });
+      }
+    }
+    const hits = [...byId.values()];
+    // a whole selection in a stable order (games starting together share it and its stored hit set)
+    if (whole) hits.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return hits;
   }
 
   /** How many hits of `packIds` have ready audio (decides a new game's default clue mode). */

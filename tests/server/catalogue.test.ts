@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../server/db/index.ts';
 import type { GameRoom } from '../../server/rooms/game-room.ts';
+import { DEAL_MAX } from '../../server/services/catalogue.ts';
 import { Permission } from '../../server/services/users.ts';
 import {
   ErrorBodySchema,
@@ -606,6 +607,44 @@ describe('changes', () => {
       expectSuccess(await editor.request('DELETE', `/api/hits/${first.id}`), 'hit deleted successfully');
     } finally {
       expectSuccess(await editor.request('DELETE', `/api/hits/packs/${id}`), 'pack deleted successfully');
+    }
+  });
+
+  it('deals a start from a random sample of DEAL_MAX hits when the selection is larger, each hit once', async () => {
+    const catalogue = t.server.catalogue;
+    const db = t.server.db;
+    const a = await createPack('Big A');
+    const b = await createPack('Big B');
+    const now = new Date().toISOString();
+    const made = Array.from({ length: DEAL_MAX + 300 }, (_, i) => ({ id: randomUUID(), title: `Big ${i}`, artist: 'Sampler', year: 1950 + (i % 70), belongs_to: '', yt_id: null, playback_offset: 0, created_at: now, updated_at: now }));
+    try {
+      for (let i = 0; i < made.length; i += 500) await db.insertInto('hits').values(made.slice(i, i + 500)).execute();
+      // every hit in pack A, a third of them in pack B too
+      const links = made.flatMap((h, i) => [{ hit_id: h.id, pack_id: a }, ...(i % 3 === 0 ? [{ hit_id: h.id, pack_id: b }] : [])]);
+      for (let i = 0; i < links.length; i += 500) await db.insertInto('hit_packs').values(links.slice(i, i + 500)).execute();
+      catalogue.forgetPlayable();
+      const ids = new Set(made.map((h) => h.id));
+      const first = await catalogue.playableHits([a, b], 'card');
+      expect(first).toHaveLength(DEAL_MAX);
+      expect(new Set(first.map((h) => h.id)).size).toBe(DEAL_MAX);
+      expect(first.every((h) => ids.has(h.id))).toBe(true);
+      // a hit's selected packs come with it
+      const inBoth = first.find((h) => made.findIndex((m) => m.id === h.id) % 3 === 0)!;
+      expect([...inBoth.packs].sort()).toEqual([a, b].sort());
+      // another sample next time: the 300 left out are not always the same
+      catalogue.forgetPlayable();
+      const second = await catalogue.playableHits([a, b], 'card');
+      expect(second.map((h) => h.id).sort()).not.toEqual(first.map((h) => h.id).sort());
+      // a selection within the limit is dealt whole, in id order (games starting together share it)
+      const small = await catalogue.playableHits([b], 'card');
+      const inB = made.filter((_, i) => i % 3 === 0).map((h) => h.id).sort();
+      expect(small.map((h) => h.id)).toEqual(inB);
+    } finally {
+      await db.deleteFrom('hit_packs').where('pack_id', 'in', [a, b]).execute();
+      for (let i = 0; i < made.length; i += 500) await db.deleteFrom('hits').where('id', 'in', made.slice(i, i + 500).map((h) => h.id)).execute();
+      catalogue.forgetPlayable();
+      expectSuccess(await editor.request('DELETE', `/api/hits/packs/${a}`), 'pack deleted successfully');
+      expectSuccess(await editor.request('DELETE', `/api/hits/packs/${b}`), 'pack deleted successfully');
     }
   });
 
