@@ -623,7 +623,7 @@ describe('changes', () => {
       const links = made.flatMap((h, i) => [{ hit_id: h.id, pack_id: a }, ...(i % 3 === 0 ? [{ hit_id: h.id, pack_id: b }] : [])]);
       for (let i = 0; i < links.length; i += 500) await db.insertInto('hit_packs').values(links.slice(i, i + 500)).execute();
       catalogue.forgetPlayable();
-      const ids = new Set(made.map((h) => h.id));
+      const ids = new Set<string>(made.map((h) => h.id));
       const first = await catalogue.playableHits([a, b], 'card');
       expect(first).toHaveLength(DEAL_MAX);
       expect(new Set(first.map((h) => h.id)).size).toBe(DEAL_MAX);
