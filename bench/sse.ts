@@ -27,6 +27,7 @@
  * `--smoke` (500 streams, 3 rounds) checks the path; its budgets are shown but
  * not enforced. `--cpu-prof DIR` writes a V8 CPU profile of the server.
  */
+import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -233,7 +234,7 @@ export async function run(args: string[]): Promise<BenchResult> {
 
 /** A lobby line for game `id`, as a room publishes it. */
 function summaryEvent(id: string): { event: string; data: unknown } {
-  const created = createGame({ id, mode: 'Public', creator: { id: '00000000-0000-4000-8000-000000000001', name: 'Benchmark' }, seed: 1, packIds: [] });
+  const created = createGame({ id, mode: 'Public', creator: { id: '00000000-0000-4000-8000-000000000001', name: 'Benchmark' }, seed: { deck: randomBytes(32).toString('hex'), seats: randomBytes(32).toString('hex') }, packIds: [] });
   if (!created.ok) throw new Error(created.error.message);
   return { event: 'game_summary', data: summarizeGame(created.game) };
 }

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { matchMaker } from '@colyseus/core';
 import { Router, type Request, type Response } from 'express';
 import {
@@ -164,7 +164,8 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
         gameId: id,
         mode: body.mode,
         creator: { id: user.id, name: user.name },
-        seed: randomInt(2 ** 32),
+        // 256 bits per stream from the CSPRNG: nobody can search for the deck's seed (rng.ts)
+        seed: { deck: randomBytes(32).toString('hex'), seats: randomBytes(32).toString('hex') },
         packIds,
         settings,
       });

@@ -14,6 +14,7 @@ import {
   type GameEvent,
   type GameMode,
   type GamePayload,
+  type NewGame,
   type GameSummary,
   type RuleError,
 } from '../../shared/rules/index.ts';
@@ -37,7 +38,7 @@ export interface CreateGameOptions {
   gameId: string;
   mode: GameMode;
   creator: { id: string; name: string };
-  seed: number;
+  seed: NewGame['seed'];
   packIds: string[];
   settings?: unknown;
   /** A game brought back after a restart (its stored state, event seq and time of its last action) instead of a new one. */

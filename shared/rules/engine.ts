@@ -1,7 +1,7 @@
 import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, HITS_PER_PLAYER_GOAL, MAX_PLAYERS, MAX_TOKENS, MIN_PLAYERS, NAME_MAX, NAME_MIN } from './constants.ts';
 import { fail, ruleError, RuleFailure, type ErrorCode } from './errors.ts';
 import { parseAction } from './parse-action.ts';
-import { Rng, seedFrom } from './rng.ts';
+import { Rng, streamFrom, type RngState } from './rng.ts';
 import { applySettingsPatch, defaultSettings } from './settings.ts';
 import { hitKey, isCorrect, slotsFor } from './slots.ts';
 import { clueOf, hitPayload, playerPayload } from './views.ts';
@@ -28,7 +28,10 @@ import type {
 
 interface Step {
   g: Game;
+  /** The secret stream the deck is shuffled from. */
   rng: Rng;
+  /** The stream of what everybody sees (seat order, virtual player ids): nothing public comes from the deck's. */
+  seats: Rng;
   now: number;
   events: GameEvent[];
   deleted: boolean;
@@ -56,8 +59,12 @@ export interface NewGame {
   id: string;
   mode: GameMode;
   creator: { id: string; name: string };
-  /** Seed of the game's PRNG. */
-  seed: number;
+  /**
+   * Keys of the game's two random streams, 64 hex digits each, drawn by the server
+   * from a CSPRNG: `deck` shuffles the cards, `seats` the seat order and virtual
+   * player ids. Stored with the game, never shown.
+   */
+  seed: { deck: string; seats: string };
   /** Every pack id that exists now (default selection, and validation of `settings.packs`). */
   packIds: string[];
   /** Optional settings applied like an update (validated). */
@@ -90,7 +97,8 @@ export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: fals
     winner: null,
     standings: null,
     draws: 0,
-    rng: seedFrom(opts.seed),
+    rng: streamFrom(opts.seed.deck),
+    seat_rng: streamFrom(opts.seed.seats),
   };
   return { ok: true, game };
 }
@@ -107,14 +115,18 @@ function newPlayer(id: string, name: string, virtual: boolean, creator: boolean)
 export function applyAction(game: Game, raw: unknown, ctx: ActionContext): ActionResult {
   const parsed = parseAction(raw);
   if (!parsed.ok) return parsed;
-  const step: Step = { g: cloneGame(game), rng: new Rng(game.rng), now: ctx.now, events: [], deleted: false };
+  const rng = new Rng(game.rng);
+  // games stored before the streams were split draw everything from their one stream, as they did
+  const seats = game.seat_rng === undefined ? rng : new Rng(game.seat_rng);
+  const step: Step = { g: cloneGame(game), rng, seats, now: ctx.now, events: [], deleted: false };
   try {
     HANDLERS[parsed.action.type](step, parsed.action as never);
   } catch (e) {
     if (e instanceof RuleFailure) return { ok: false, error: e.error };
     throw e;
   }
-  step.g.rng = step.rng.state;
+  step.g.rng = rng.state;
+  if (game.seat_rng !== undefined) step.g.seat_rng = seats.state as RngState;
   return { ok: true, game: step.g, events: step.events, deleted: step.deleted };
 }
 
@@ -410,7 +422,7 @@ const HANDLERS: Handlers = {
     if (length < NAME_MIN || length > NAME_MAX || !isCleanName(name)) fail('name_invalid');
     if (g.players.some((p) => p.name.toLocaleLowerCase() === name.toLocaleLowerCase())) fail('name_taken');
     if (g.players.length >= MAX_PLAYERS) fail('game_full');
-    const p = newPlayer(s.rng.uuid(), name, true, false);
+    const p = newPlayer(s.seats.uuid(), name, true, false);
     g.players.push(p);
     emit(s, 'join', { players: [playerPayload(p)] });
   },
@@ -457,7 +469,7 @@ const HANDLERS: Handlers = {
     g.deck = [...s.rng.shuffle(fresh), ...s.rng.shuffle(heard)];
     g.deck_at = 0;
     g.discard = [];
-    g.players = s.rng.shuffle(g.players);
+    g.players = s.seats.shuffle(g.players);
     g.winner = null;
     g.standings = null;
     for (const p of g.players) {

@@ -6,6 +6,6 @@ export { createGame, applyAction, gameNotFound, remainingDeck, type NewGame } fr
 export { parseAction, isHit } from './parse-action.ts';
 export { defaultSettings, applySettingsPatch } from './settings.ts';
 export { slotsFor, isCorrect, hitKey } from './slots.ts';
-export { seedFrom, Rng } from './rng.ts';
+export { streamFrom, Rng, type RngState } from './rng.ts';
 export * from './views.ts';
 export { audioAccess, type AudioTarget } from './audio.ts';

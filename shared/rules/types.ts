@@ -3,6 +3,8 @@
  * game can be stored, replayed and compared.
  */
 
+import type { RngState } from './rng.ts';
+
 export const GAME_STATES = ['Open', 'Guessing', 'Intercepting', 'Confirming'] as const;
 /** The game's phase. Open = not running. */
 export type GameState = (typeof GAME_STATES)[number];
@@ -146,8 +148,10 @@ export interface Game {
   standings: PlayerPayload[] | null;
   /** Counts every new mystery card; lets the server change the clip URL per turn. */
   draws: number;
-  /** Seeded PRNG state (uint32). */
-  rng: number;
+  /** The deck's random stream (secret; a uint32 in games stored before the streams, rng.ts). */
+  rng: RngState | number;
+  /** The stream of seat order and virtual player ids (absent in games stored before it: they use `rng`). */
+  seat_rng?: RngState;
 }
 
 /** Partial game update carried by events (Part B §15: keys omitted when absent). */

@@ -13,7 +13,7 @@ import {
   type SettingsPatch,
   remainingDeck,
 } from '../../shared/rules/index.ts';
-import { act, makeHits, newGame, PACK_A, PACK_B, uid } from './helpers.ts';
+import { act, makeHits, newGame, PACK_A, PACK_B, testSeed, uid } from './helpers.ts';
 
 /**
  * One scenario per row of the error table (rules.md §16), plus the errors Part A
@@ -810,7 +810,7 @@ describe('A9: settings are validated', () => {
   });
 
   it.each(cases)('create with %s → the same 400', (_, settings, expected) => {
-    const r = createGame({ id: 'AbCd1234', mode: 'Public', creator: { id: ALICE, name: 'alice' }, seed: 1, packIds: PACKS, settings });
+    const r = createGame({ id: 'AbCd1234', mode: 'Public', creator: { id: ALICE, name: 'alice' }, seed: testSeed(1), packIds: PACKS, settings });
     expect(r).toStrictEqual({ ok: false, error: expected });
   });
 

@@ -18,6 +18,7 @@ import {
   type Player,
   remainingDeck,
 } from '../../shared/rules/index.ts';
+import { testSeed } from './helpers.ts';
 
 export interface FuzzStep {
   action: unknown;
@@ -73,7 +74,7 @@ export function setupGame(seed: number): FuzzSetup {
     yt_id: r.float() < 0.03 ? 'dupYouTube1' : null,
   }));
   const users = Array.from({ length: 12 }, (_, i) => userId(i + 1));
-  const created = createGame({ id: 'Fuzz0000', mode, creator: { id: users[0] as string, name: 'creator' }, seed, packIds: PACKS, settings });
+  const created = createGame({ id: 'Fuzz0000', mode, creator: { id: users[0] as string, name: 'creator' }, seed: testSeed(seed), packIds: PACKS, settings });
   if (!created.ok) throw new Error(`fuzz setup made invalid settings: ${created.error.message}`);
   return { seed, game: created.game, catalogue, users };
 }

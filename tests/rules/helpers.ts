@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { applyAction, createGame, type Action, type ActionResult, type Game, type GameMode, type Hit } from '../../shared/rules/index.ts';
 
 /** Test helpers: a catalogue of numbered hits and a driver that asserts success. */
@@ -21,12 +22,18 @@ export function makeHits(count: number, opts: { packs?: string[]; years?: (i: nu
 
 export const uid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-export function newGame(mode: GameMode = 'Public', opts: { seed?: number; settings?: unknown; creator?: string } = {}): Game {
+/** Fixed stream keys for tests, derived from `n` (the server draws real ones from crypto). */
+export function testSeed(n: number): { deck: string; seats: string } {
+  const key = (what: string) => createHash('sha256').update(`${what} ${n}`).digest('hex');
+  return { deck: key('deck'), seats: key('seats') };
+}
+
+export function newGame(mode: GameMode = 'Public', opts: { seed?: number | { deck: string; seats: string }; settings?: unknown; creator?: string } = {}): Game {
   const r = createGame({
     id: 'AbCd1234',
     mode,
     creator: { id: opts.creator ?? uid(1), name: 'alice' },
-    seed: opts.seed ?? 42,
+    seed: typeof opts.seed === 'object' ? opts.seed : testSeed(opts.seed ?? 42),
     packIds: [PACK_A, PACK_B],
     settings: opts.settings,
   });

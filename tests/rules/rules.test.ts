@@ -8,15 +8,20 @@ import {
   isCorrect,
   LIMITS,
   Rng,
-  seedFrom,
+  streamFrom,
   slotsFor,
+  summarizeGame,
+  viewGame,
+  type Action,
+  type Player,
   type Game,
   type Hit,
   type Settings,
   type Slot,
   remainingDeck,
 } from '../../shared/rules/index.ts';
-import { act, makeHits, newGame, PACK_A, PACK_B, reject, uid } from './helpers.ts';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { act, makeHits, newGame, PACK_A, PACK_B, reject, testSeed, uid } from './helpers.ts';
 
 /** Unit tests per rule: slots (B6), correctness, settings (A9), players (A10), deck (A8), seeded RNG. */
 
@@ -202,9 +207,9 @@ describe('settings (rules.md A5, A9)', () => {
   });
 
   it('createGame validates its settings like update', () => {
-    const bad = createGame({ id: 'AbCd1234', mode: 'Public', creator: { id: uid(1), name: 'a' }, seed: 1, packIds: PACKS, settings: { goal: 0 } });
+    const bad = createGame({ id: 'AbCd1234', mode: 'Public', creator: { id: uid(1), name: 'a' }, seed: testSeed(1), packIds: PACKS, settings: { goal: 0 } });
     expect(!bad.ok && [bad.error.status, bad.error.code]).toEqual([400, 'invalid_setting']);
-    const good = createGame({ id: 'AbCd1234', mode: 'Public', creator: { id: uid(1), name: 'a' }, seed: 1, packIds: PACKS, settings: { goal: 4, clue_mode: 'card' } });
+    const good = createGame({ id: 'AbCd1234', mode: 'Public', creator: { id: uid(1), name: 'a' }, seed: testSeed(1), packIds: PACKS, settings: { goal: 4, clue_mode: 'card' } });
     expect(good.ok && good.game.settings).toMatchObject({ goal: 4, clue_mode: 'card', start_tokens: 2 });
   });
 
@@ -390,18 +395,27 @@ describe('winning (B7.5)', () => {
 
 // ---------------------------------------------------------------------------
 
-describe('seeded RNG', () => {
-  it('seedFrom gives a valid uint32 and never the all-zero state', () => {
-    expect(seedFrom(0)).not.toBe(0);
-    expect(seedFrom(42)).toBe(42);
-    expect(seedFrom(-1)).toBe(0xffffffff);
-    expect(seedFrom(2 ** 32 + 5)).toBe(5);
-    expect(seedFrom(3.9)).toBe(3);
+describe('random streams (rng.ts)', () => {
+  const key = (n: number) => testSeed(n).deck;
+
+  it('is ChaCha20 as RFC 8439 defines it: the keystream equals OpenSSL\'s', () => {
+    const hex = key(3);
+    const r = new Rng(streamFrom(hex));
+    const words = Array.from({ length: 40 }, () => r.int(2 ** 32));
+    // OpenSSL's chacha20 takes a 16-byte IV: block counter (little-endian) then the 96-bit nonce, all zero here
+    const cipher = createCipheriv('chacha20', Buffer.from(hex, 'hex'), Buffer.alloc(16));
+    const stream = cipher.update(Buffer.alloc(40 * 4));
+    expect(words).toEqual(Array.from({ length: 40 }, (_, i) => stream.readUInt32LE(i * 4)));
   });
 
-  it('the same seed gives the same stream; different seeds differ', () => {
-    const draw = (seed: number) => {
-      const r = new Rng(seedFrom(seed));
+  it('a stream key must have 256 bits of hex digits', () => {
+    for (const bad of ['', 'abc', '0'.repeat(63), 'g'.repeat(64), 'A'.repeat(64), '0'.repeat(65)]) expect(() => streamFrom(bad)).toThrow(/64 lowercase hex/);
+    expect(streamFrom('0'.repeat(64))).toEqual({ key: '0'.repeat(64), at: 0 });
+  });
+
+  it('the same key gives the same stream; different keys differ', () => {
+    const draw = (n: number) => {
+      const r = new Rng(streamFrom(key(n)));
       return Array.from({ length: 20 }, () => r.float());
     };
     expect(draw(1)).toEqual(draw(1));
@@ -412,60 +426,133 @@ describe('seeded RNG', () => {
     }
   });
 
-  it('int(n) stays in [0, n) and hits every value', () => {
-    const r = new Rng(seedFrom(9));
-    const seen = new Set<number>();
-    for (let i = 0; i < 500; i++) {
+  it('int(n) stays in [0, n), hits every value, and is not biased', () => {
+    const r = new Rng(streamFrom(key(9)));
+    const counts = [0, 0, 0, 0, 0, 0];
+    for (let i = 0; i < 60_000; i++) {
       const v = r.int(6);
       expect(Number.isInteger(v) && v >= 0 && v < 6).toBe(true);
-      seen.add(v);
+      counts[v] = (counts[v] as number) + 1;
     }
-    expect(seen.size).toBe(6);
+    // 10,000 expected per value; 5 standard deviations is about ±460
+    for (const c of counts) expect(Math.abs(c - 10_000)).toBeLessThan(460);
   });
 
   it('shuffle is a permutation, leaves its input alone and is reproducible', () => {
     const items = Array.from({ length: 30 }, (_, i) => i);
-    const a = new Rng(seedFrom(11)).shuffle(items);
+    const a = new Rng(streamFrom(key(11))).shuffle(items);
     expect([...a].sort((x, y) => x - y)).toEqual(items);
     expect(items).toEqual(Array.from({ length: 30 }, (_, i) => i));
-    expect(new Rng(seedFrom(11)).shuffle(items)).toEqual(a);
-    expect(new Rng(seedFrom(12)).shuffle(items)).not.toEqual(a);
+    expect(new Rng(streamFrom(key(11))).shuffle(items)).toEqual(a);
+    expect(new Rng(streamFrom(key(12))).shuffle(items)).not.toEqual(a);
     expect(a).not.toEqual(items);
   });
 
+  it('the state counts the words used, resumes where it stopped, and stays the same object when unused', () => {
+    const start = streamFrom(key(4));
+    const unused = new Rng(start);
+    expect(unused.state).toBe(start);
+    const whole = new Rng(start);
+    const all = Array.from({ length: 37 }, () => whole.int(2 ** 32));
+    const first = new Rng(start);
+    const head = Array.from({ length: 20 }, () => first.int(2 ** 32));
+    expect(first.state).toEqual({ key: start.key, at: 20 });
+    const second = new Rng(first.state);
+    expect([...head, ...Array.from({ length: 17 }, () => second.int(2 ** 32))]).toEqual(all);
+  });
+
   it('uuid() is version-4 shaped and reproducible', () => {
-    const r1 = new Rng(seedFrom(5));
-    const r2 = new Rng(seedFrom(5));
+    const r1 = new Rng(streamFrom(key(5)));
+    const r2 = new Rng(streamFrom(key(5)));
     const ids = Array.from({ length: 10 }, () => r1.uuid());
     expect(Array.from({ length: 10 }, () => r2.uuid())).toEqual(ids);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set(ids).size).toBe(10);
   });
 
-  it('a game replays identically from its seed; another seed deals differently', () => {
-    const play = (seed: number) => {
-      let g = newGame('Public', { seed, settings: { goal: 3 } });
-      for (let i = 2; i <= 4; i++) g = act(g, { type: 'join', by: uid(i), name: `p${i}` }).game;
-      const r = act(g, { type: 'start', by: uid(1), hits: makeHits(50) });
-      return r;
+  /** The first five cards left after that start, computed with the old engine. */
+  const LEGACY_DEAL = ['h-00022', 'h-00011', 'h-00038', 'h-00008', 'h-00017'];
+
+  /** A Local game with two virtual seats, a started round and a refill of the deck. */
+  const playLocal = (seed: { deck: string; seats: string }) => {
+    let g = newGame('Local', { seed, settings: { goal: 3, clue_mode: 'card' } });
+    const events: unknown[] = [];
+    const step = (a: Action) => {
+      const r = act(g, a);
+      g = r.game;
+      events.push(...r.events);
     };
-    const a = play(1234);
-    const b = play(1234);
+    step({ type: 'join_local', by: uid(1), name: 'Bo' });
+    step({ type: 'join_local', by: uid(1), name: 'Cy' });
+    step({ type: 'start', by: uid(1), hits: makeHits(30) });
+    // skips run through the deck until it is refilled from the discard pile
+    for (let i = 0; i < 25 && g.state !== 'Open'; i++) {
+      const turn = g.players.find((p) => p.turn_player) as Player;
+      if (turn.tokens < 1) break;
+      step({ type: 'skip', by: uid(1), player: turn.id });
+    }
+    return { game: g, events };
+  };
+
+  it('a game replays identically from its keys; another deck key deals differently', () => {
+    const a = playLocal(testSeed(1234));
+    const b = playLocal(testSeed(1234));
     expect(b.game).toEqual(a.game);
     expect(b.events).toEqual(a.events);
-    expect(a.game.rng).not.toBe(seedFrom(1234));
-    const c = play(4321);
-    expect([c.game.players.map((p) => p.id), remainingDeck(c.game).map((h) => h.id)]).not.toEqual([
-      a.game.players.map((p) => p.id),
-      remainingDeck(a.game).map((h) => h.id),
-    ]);
+    expect(a.game.rng).not.toEqual(streamFrom(testSeed(1234).deck));
+    const c = playLocal({ ...testSeed(1234), deck: testSeed(4321).deck });
+    expect(remainingDeck(c.game).map((h) => h.id)).not.toEqual(remainingDeck(a.game).map((h) => h.id));
   });
 
-  it('a failed action does not advance the RNG or change the game', () => {
-    const g = newGame('Public', { seed: 77 });
+  it('nothing public comes from the deck\'s stream: only the secret changed, every id, name and seat stays', () => {
+    const a = playLocal(testSeed(1));
+    const public_ = (r: ReturnType<typeof playLocal>) => r.game.players.map((p) => [p.id, p.name, p.virtual, p.creator]);
+    for (let n = 2; n < 12; n++) {
+      const other = playLocal({ ...testSeed(1), deck: testSeed(n).deck });
+      expect(public_(other)).toEqual(public_(a));
+      // the cards differ, so the secret did change what was dealt
+      expect(other.game.players.map((p) => p.hits[0]?.id)).not.toEqual(a.game.players.map((p) => p.hits[0]?.id));
+    }
+    // the seat stream alone decides seats and ids
+    const seats = playLocal({ ...testSeed(1), seats: testSeed(2).seats });
+    expect(seats.game.players.filter((p) => p.virtual).map((p) => p.id)).not.toEqual(a.game.players.filter((p) => p.virtual).map((p) => p.id));
+  });
+
+  it('the same pack selection and the same visible facts deal differently in two games', () => {
+    // what a spectator sees before the deal is identical: ids, names, settings, hits, seats
+    const deal = (deck: string) => playLocal({ deck, seats: testSeed(8).seats }).game;
+    const one = deal(randomBytes(32).toString('hex'));
+    const two = deal(randomBytes(32).toString('hex'));
+    expect(two.players.map((p) => p.id)).toEqual(one.players.map((p) => p.id));
+    expect(remainingDeck(two).map((h) => h.id)).not.toEqual(remainingDeck(one).map((h) => h.id));
+  });
+
+  it('no view or event of the game carries a stream\'s key', () => {
+    const seed = testSeed(99);
+    const { game, events } = playLocal(seed);
+    const seen = JSON.stringify([events, viewGame(game, null), viewGame(game, uid(1)), summarizeGame(game)]);
+    expect(seen).not.toContain(seed.deck);
+    expect(seen).not.toContain(seed.seats);
+    expect(seen).not.toMatch(/"rng"|seat_rng/);
+  });
+
+  it('a game stored with the old uint32 state still replays as it did', () => {
+    // the deal of seed 1234 under the old generator (mulberry32), before the streams were split
+    let g: Game = { ...newGame('Public', { settings: { goal: 3 } }), rng: 1234 };
+    delete g.seat_rng;
+    for (let i = 2; i <= 4; i++) g = act(g, { type: 'join', by: uid(i), name: `p${i}` }).game;
+    const r = act(g, { type: 'start', by: uid(1), hits: makeHits(50) });
+    expect(r.game.players.map((p) => p.id)).toEqual([uid(4), uid(3), uid(2), uid(1)]);
+    expect(remainingDeck(r.game).slice(0, 5).map((h) => h.id)).toEqual(LEGACY_DEAL);
+    expect(r.game.rng).toBe(752142998);
+    expect(r.game.seat_rng).toBeUndefined();
+  });
+
+  it('a failed action does not advance the streams or change the game', () => {
+    const g = newGame('Public', { seed: testSeed(77) });
     const r = applyAction(g, { type: 'start', by: uid(1), hits: makeHits(50) }, { now: 1 });
     expect(r.ok).toBe(false);
-    expect(g.rng).toBe(seedFrom(77));
+    expect(g.rng).toEqual(streamFrom(testSeed(77).deck));
     expect(g.state).toBe('Open');
   });
 

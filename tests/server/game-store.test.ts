@@ -19,6 +19,7 @@ import { createLogger } from '../../server/logger.ts';
 import { GameStore } from '../../server/services/game-store.ts';
 import { applyAction, createGame, type Action, type Game, type Hit, remainingDeck } from '../../shared/rules/index.ts';
 import { TEST_ON_POSTGRES, testDatabase } from './harness.ts';
+import { testSeed } from '../rules/helpers.ts';
 
 let dir: string;
 let db: Db;
@@ -40,7 +41,7 @@ afterAll(async () => {
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 
 function newGame(id: string): Game {
-  const made = createGame({ id, mode: 'Public', creator: { id: randomUUID(), name: 'Ada' }, seed: 7, packIds: [] });
+  const made = createGame({ id, mode: 'Public', creator: { id: randomUUID(), name: 'Ada' }, seed: testSeed(7), packIds: [] });
   if (!made.ok) throw new Error(made.error.message);
   return made.game;
 }
@@ -111,7 +112,7 @@ describe('action log', () => {
     const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Song ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1960 + i, packs: [pack] }));
     const table = async (id: string) => {
       const creator = { id: randomUUID(), name: 'Ada' };
-      const made = createGame({ id, mode: 'Public', creator, seed: 11, packIds: [pack] });
+      const made = createGame({ id, mode: 'Public', creator, seed: testSeed(11), packIds: [pack] });
       if (!made.ok) throw new Error(made.error.message);
       await store.snapshot(made.game, 0, NOW);
       const counter = { n: 0, seq: 0 };
@@ -162,7 +163,7 @@ describe('action log', () => {
     const pack = randomUUID();
     const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Old ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1950 + i, packs: [pack] }));
     const creator = { id: randomUUID(), name: 'Ada' };
-    const made = createGame({ id: 'storeOld', mode: 'Public', creator, seed: 5, packIds: [pack] });
+    const made = createGame({ id: 'storeOld', mode: 'Public', creator, seed: testSeed(5), packIds: [pack] });
     if (!made.ok) throw new Error(made.error.message);
     await store.snapshot(made.game, 0, NOW);
     const counter = { n: 0, seq: 0 };

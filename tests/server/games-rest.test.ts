@@ -1125,6 +1125,37 @@ describe('bad input', () => {
 
 // ---------------------------------------------------------------------------
 
+describe('the deal (issue 25: nobody can predict the next card)', () => {
+  it('every game gets its own 256-bit secret from the server; the same table and packs deal differently, and no answer carries the secret', async () => {
+    const [alice, bob] = (await guests(2)) as [User, User];
+    const secrets: string[] = [];
+    const decks: string[][] = [];
+    for (let i = 0; i < 2; i++) {
+      const { id } = await createGame(alice, { mode: 'Public', settings: { goal: 3, packs: [PACK_ONE], ...NO_TIMERS } });
+      expectOk(await bob.request('PATCH', `/api/games/${id}/join`), 'joined the game successfully');
+      const w = new GameWatch(id);
+      await w.open();
+      expectOk(await alice.request('PATCH', `/api/games/${id}/start`), 'started game');
+      await w.one('change_state');
+      const game = engine(id);
+      const deck = game.rng as { key: string; at: number };
+      const seats = game.seat_rng as { key: string; at: number };
+      expect(deck.key).toMatch(/^[0-9a-f]{64}$/);
+      expect(seats.key).toMatch(/^[0-9a-f]{64}$/);
+      expect(deck.key).not.toBe(seats.key);
+      secrets.push(deck.key, seats.key);
+      decks.push([...game.players.map((p) => p.hits[0]?.id as string), (game.current as Hit).id, ...remainingDeck(game).map((h) => h.id)]);
+      const seen = JSON.stringify([await getGame(alice, id), await getGame(bob, id), w.reader.events, (await alice.request('GET', '/api/games')).body]);
+      for (const key of [deck.key, seats.key]) expect(seen).not.toContain(key);
+      w.close();
+    }
+    expect(new Set(secrets).size).toBe(4);
+    // the same 100 hits in both decks, in another order
+    expect([...(decks[1] as string[])].sort()).toEqual([...(decks[0] as string[])].sort());
+    expect(decks[1]).not.toEqual(decks[0]);
+  });
+});
+
 describe('visibility (A12)', () => {
   it('Private games: unlisted, but readable, watchable and joinable with the id', async () => {
     const [alice, bob, carol] = (await guests(3)) as [User, User, User];

@@ -13,6 +13,7 @@ import { SseHub, type GlobalEventEnvelope, type SseHubOptions } from '../../serv
 import { rateLimits } from '../../server/http/security.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createGame, viewGame, type Game, type GameEventName, type GameMode, type GamePayload, type GameUpdate } from '../../shared/rules/index.ts';
+import { testSeed } from '../rules/helpers.ts';
 
 /**
  * The SSE hub through real HTTP: an Express app on an ephemeral port, real
@@ -33,7 +34,7 @@ class FakeRoom {
 
   constructor(hub: SseHub, id: string, mode: GameMode) {
     this.hub = hub;
-    const r = createGame({ id, mode, creator: { id: CREATOR, name: 'alice' }, seed: 1, packIds: [] });
+    const r = createGame({ id, mode, creator: { id: CREATOR, name: 'alice' }, seed: testSeed(1), packIds: [] });
     if (!r.ok) throw new Error(r.error.message);
     this.game = r.game;
   }
