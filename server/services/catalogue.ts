@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { HitBody } from '../../shared/protocol/catalogue.ts';
 import { HITS_PER_PLAYER_GOAL, LIMITS, MAX_PLAYERS, type ClueMode, type Hit } from '../../shared/rules/index.ts';
@@ -357,9 +357,9 @@ export class CatalogueService {
     const whole = all.size <= DEAL_MAX;
     const chosen = [...all];
     if (!whole) {
-      // partial Fisher–Yates: the first DEAL_MAX places become a uniform sample
+      // partial Fisher–Yates from the CSPRNG (which hits can come up is nobody's guess either): the first DEAL_MAX places become a uniform sample
       for (let k = 0; k < DEAL_MAX; k++) {
-        const j = k + Math.floor(Math.random() * (chosen.length - k));
+        const j = k + randomInt(chosen.length - k);
         [chosen[k], chosen[j]] = [chosen[j]!, chosen[k]!];
       }
       chosen.length = DEAL_MAX;
