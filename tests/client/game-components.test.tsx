@@ -367,6 +367,17 @@ describe('GameSettingsDialog', () => {
     expect((update.payload.settings.packs as string[]).length).toBe(3);
   });
 
+  it('says card mode is played on trust, and the card choice is described by it (issue 25)', async () => {
+    show(game([player('ana', { creator: true }), player('ben')]));
+    renderApp(<GameSettingsDialog open onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Game settings' });
+    const card = within(dialog).getByRole('radio', { name: 'Card: read title and artist aloud' });
+    expect(card.getAttribute('aria-describedby')).toBeTruthy();
+    const note = document.getElementById(card.getAttribute('aria-describedby') as string);
+    expect(note?.textContent).toMatch(/^Cards are played on trust: .*the year can be looked up/);
+    expect(within(dialog).getByText(note?.textContent as string)).toBe(note);
+  });
+
   it("is read-only for others ('not creator') and while running ('game already running')", async () => {
     useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
     show(game([player('ana', { creator: true }), player('ben')]));

@@ -1,6 +1,6 @@
 import './recipes.ts';
 import { Badge, Box, Button, Checkbox, Field, Fieldset, HStack, Input, RadioGroup, SimpleGrid, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClueMode, Settings } from '../../../../shared/protocol/game.ts';
 import { LIMITS, type NumericSetting } from '../../../../shared/rules/constants.ts';
@@ -64,6 +64,7 @@ export function saveLabel(creator: boolean, open: boolean): 'save' | 'not_creato
  */
 export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
+  const trustId = useId();
   const settings = useGameSettings();
   const state = useGame((s) => s.game?.state);
   const { me } = usePerspective();
@@ -183,12 +184,16 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
           <Stack gap="1">
             {CLUE_MODES.map((mode) => (
               <RadioGroup.Item key={mode} value={mode} minH="44px">
-                <RadioGroup.ItemHiddenInput />
+                <RadioGroup.ItemHiddenInput aria-describedby={mode === 'card' ? trustId : undefined} />
                 <RadioGroup.ItemIndicator />
                 <RadioGroup.ItemText>{t(`game.settings.clue_${mode}`)}</RadioGroup.ItemText>
               </RadioGroup.Item>
             ))}
           </Stack>
+          {/* card mode is honour-based: the year of a card can be looked up (issue 25) */}
+          <Text id={trustId} mt="2" fontSize="sm" color="fg.muted">
+            {t('game.settings.clue_card_trust')}
+          </Text>
         </RadioGroup.Root>
 
         <Fieldset.Root disabled={!editable}>
