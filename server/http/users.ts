@@ -128,10 +128,11 @@ export function usersRouter(deps: UsersDeps): Router {
 
 /**
  * Installs the request pipeline every API route relies on, in order, and mounts
- * `/api/users` and `/api/altcha`: `trust proxy` from config, security headers and cookie parsing for
- * the whole app; the CSRF guard, the JSON body parser (100 kB) and the session
- * lookup for `/api`. Call it before mounting the other API routers (they then
- * find `res.locals.user`), and add the 404 and error handlers after them.
+ * `/api/users` and `/api/altcha`: `trust proxy` from config, security headers
+ * and cookie parsing for the whole app; the CSRF guard (with the configured
+ * public origins), the JSON body parser (100 kB) and the session lookup for
+ * `/api`. Call it before mounting the other API routers (they then find
+ * `res.locals.user`), and add the 404 and error handlers after them.
  */
 export function mountUsers(app: Express, deps: UsersDeps & { csrf?: CsrfOptions }): void {
   app.set('trust proxy', deps.config.TRUST_PROXY);
