@@ -6,10 +6,11 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import cookieParser from 'cookie-parser';
 import express, { type Application, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
-import type { Config } from './config.ts';
+import { allowedOriginsOf, type Config } from './config.ts';
 import { audioRouter } from './http/audio.ts';
 import { AUDIO_UPLOAD_PATH, audioAdminRouter } from './http/audio-admin.ts';
 import { sessionMiddleware } from './http/auth.ts';
+import { captchaRouter } from './http/captcha.ts';
 import { catalogueIoRouter, HITS_IMPORT_PATH } from './http/catalogue-io.ts';
 import { catalogueRouter } from './http/catalogue.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
@@ -21,6 +22,7 @@ import type { SseHub } from './http/sse-hub.ts';
 import { usersRouter } from './http/users.ts';
 import type { Logger } from './logger.ts';
 import type { AudioPipeline } from './services/audio/pipeline.ts';
+import type { CaptchaService } from './services/captcha.ts';
 import type { CatalogueService } from './services/catalogue.ts';
 import type { UsersService } from './services/users.ts';
 import { illFormedText, INVALID_INPUT_STATUS } from '../shared/protocol/common.ts';
@@ -32,6 +34,8 @@ export interface AppContext {
   log: Logger;
   hub: SseHub;
   users: UsersService;
+  /** The registration captcha (GET /api/altcha, checked by POST /api/users/register). */
+  captcha: CaptchaService;
   catalogue: CatalogueService;
   /** The audio pipeline (absent in tests that build the app without one). */
   audio?: AudioPipeline;
@@ -63,10 +67,11 @@ export function configureApp(app: Application, ctx: AppContext): void {
   app.use(securityHeaders({ https: config.COOKIE_SECURE }));
   app.use('/api', express.json({ limit: '100kb', strict: false, verify: refuseInvalidUtf8 }), refuseIllFormedText, cookieParser());
   app.use('/api', sessionMiddleware(ctx.users));
-  app.use('/api', csrfGuardWith({ anyBodyPaths: [HITS_IMPORT_PATH, AUDIO_UPLOAD_PATH] }));
+  app.use('/api', csrfGuardWith({ anyBodyPaths: [HITS_IMPORT_PATH, AUDIO_UPLOAD_PATH], origins: allowedOriginsOf(config) }));
 
   const limits = rateLimits(config);
-  app.use('/api/users', usersRouter({ users: ctx.users, config, log, limits, onUserGone: leaveAllGames }));
+  app.use('/api', captchaRouter(ctx.captcha));
+  app.use('/api/users', usersRouter({ users: ctx.users, captcha: ctx.captcha, config, log, limits, onUserGone: leaveAllGames }));
   app.use('/api', limits.writes);
   app.use('/api', catalogueIoRouter({ db: ctx.catalogue.db, log, limits, search: () => ctx.catalogue.search, changed: () => ctx.catalogue.changed() }));
   app.use('/api', catalogueRouter({ catalogue: ctx.catalogue, limits }));

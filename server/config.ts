@@ -12,6 +12,34 @@ const bool = z
 
 const ROOT = resolve(import.meta.dirname, '..');
 
+const ORIGIN_HINT = 'an origin such as https://hitline.example.org (scheme, host, optional port; no path)';
+
+/** An http(s) origin, normalised as browsers send it in `Origin` (lower-case host, no default port, no trailing slash). */
+function parseOrigin(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return undefined;
+  }
+  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  return (url.protocol === 'http:' || url.protocol === 'https:') && bare ? url.origin : undefined;
+}
+
+const origin = z.string().transform((value, ctx) => {
+  const parsed = parseOrigin(value);
+  if (parsed === undefined) ctx.addIssue({ code: 'custom', message: ORIGIN_HINT });
+  return parsed ?? z.NEVER;
+});
+
+const originList = z.string().transform((value, ctx) => {
+  const items = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const parsed = items.map(parseOrigin);
+  const bad = items.filter((_, i) => parsed[i] === undefined);
+  if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `comma-separated origins; not ${bad.map((b) => JSON.stringify(b)).join(', ')} but ${ORIGIN_HINT}` });
+  return bad.length > 0 ? z.NEVER : (parsed as string[]);
+});
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -55,8 +83,27 @@ export const configSchema = z.object({
   AUDIO_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(2048).default(50),
   /** Mark cookies Secure (set when served behind TLS). */
   COOKIE_SECURE: bool.default(false),
-  /** Express `trust proxy` (hops), for rate limits behind a reverse proxy. */
+  /**
+   * Express `trust proxy` (hops): how many reverse proxies stand in front. With 1 or
+   * more, the client address for the rate limits comes from X-Forwarded-For, and
+   * the host for the same-origin check from X-Forwarded-Host, as the proxy sets them.
+   */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * The address players open, e.g. `https://hitline.example.org`: mutations whose
+   * Origin it is are accepted even when a reverse proxy rewrote Host.
+   */
+  PUBLIC_URL: origin.optional(),
+  /** More origins (comma-separated) whose mutations are accepted, e.g. a second domain. */
+  ALLOWED_ORIGINS: originList.default([]),
+  /**
+   * The proof-of-work check (ALTCHA) of registration: `optional` checks a token
+   * when one is sent, `required` refuses a registration without a valid one, `off`
+   * ignores tokens and serves no challenges.
+   */
+  REGISTRATION_CAPTCHA: z.enum(['required', 'optional', 'off']).default('optional'),
+  /** HMAC key signing the ALTCHA challenges; unset = a key generated once and kept in the database (every process on it shares it). */
+  ALTCHA_HMAC_KEY: z.string().min(32, 'at least 32 characters').optional(),
   /** Seconds a dropped WebSocket may take to come back before the seat counts as absent (A5). */
   RECONNECT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Name of this server process: it restores the games it hosted after a restart (give each process of a cluster its own). */
@@ -84,6 +131,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** The origins (PUBLIC_URL, then ALLOWED_ORIGINS) whose mutations pass the same-origin check whatever Host says. */
+export function allowedOriginsOf(config: Pick<Config, 'PUBLIC_URL' | 'ALLOWED_ORIGINS'>): string[] {
+  return [...(config.PUBLIC_URL ? [config.PUBLIC_URL] : []), ...config.ALLOWED_ORIGINS];
 }
 
 /**

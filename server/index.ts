@@ -13,6 +13,7 @@ import { GameRoom, ROOM_NAME } from './rooms/game-room.ts';
 import { setRoomServices } from './rooms/services.ts';
 import { ffmpegPath } from './services/audio/ffmpeg.ts';
 import { AudioPipeline } from './services/audio/pipeline.ts';
+import { CaptchaService } from './services/captcha.ts';
 import { CatalogueService } from './services/catalogue.ts';
 import { GameStore, shiftDeadline } from './services/game-store.ts';
 import { UsersService } from './services/users.ts';
@@ -29,6 +30,7 @@ export interface RunningServer {
   log: Logger;
   hub: SseHub;
   users: UsersService;
+  captcha: CaptchaService;
   catalogue: CatalogueService;
   /** The audio pipeline's worker and queue. */
   audio: AudioPipeline;
@@ -47,6 +49,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   const catalogue = new CatalogueService(db, log);
   const users = new UsersService(db, config, log);
+  const captcha = await CaptchaService.open(db, config);
   await catalogue.loadDemoIfEmpty(config.DEMO_CATALOGUE);
   // the search's typo vocabulary, built before the first search instead of during it
   await catalogue.search.ready();
@@ -97,7 +100,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     greet: false,
     gracefullyShutdown: false,
     logger: frameworkLogger(log),
-    express: (app) => configureApp(app, { config, log, hub, users, catalogue, audio }),
+    express: (app) => configureApp(app, { config, log, hub, users, captcha, catalogue, audio }),
   });
   const http = transport.server as HttpServer;
   await listenOrFail(colyseus.listen(config.PORT, config.HOST), http, config, db);
@@ -161,7 +164,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log.info('Hitline stopped');
     })());
 
-  return { port, config, db, log, hub, users, catalogue, audio, close };
+  return { port, config, db, log, hub, users, captcha, catalogue, audio, close };
 }
 
 const HEARTBEAT_MS = 5000;

@@ -158,6 +158,25 @@ const migrations: Record<string, Migration> = {
       });
     },
   },
+  '0007_captcha': {
+    async up(db: Kysely<unknown>) {
+      await db.transaction().execute(async (trx) => {
+        // values generated once and shared by every process on the database (the ALTCHA HMAC key)
+        await trx.schema
+          .createTable('server_secrets')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute();
+        // solved ALTCHA challenges, kept until they expire so that each is accepted once, on any process
+        await trx.schema
+          .createTable('captcha_spent')
+          .addColumn('signature', 'text', (c) => c.primaryKey())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .execute();
+        await trx.schema.createIndex('captcha_spent_expires_at').on('captcha_spent').column('expires_at').execute();
+      });
+    },
+  },
 };
 
 function isSqlite(db: Kysely<unknown>): boolean {

@@ -122,6 +122,18 @@ export interface ServerProcessesTable {
   seen_at: string;
 }
 
+/** A value generated once for the whole installation (migration 0007), e.g. `altcha_hmac_key`. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
+/** A solved ALTCHA challenge (its signature), refused if sent again until it expires (ISO). */
+export interface CaptchaSpentTable {
+  signature: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -133,4 +145,6 @@ export interface Database {
   game_actions: GameActionsTable;
   hit_sets: HitSetsTable;
   server_processes: ServerProcessesTable;
+  server_secrets: ServerSecretsTable;
+  captcha_spent: CaptchaSpentTable;
 }

@@ -13,6 +13,7 @@ import {
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import {
+  AltchaChallengeSchema,
   CatalogueHitSchema,
   ChangeStateEventSchema,
   ClaimEventSchema,
@@ -67,6 +68,7 @@ import {
 import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, ERRORS, ruleError, type ErrorCode } from '../../shared/rules/index.ts';
 import { AUDIO_EMPTY, HIT_NOT_FOUND as AUDIO_HIT_NOT_FOUND, AudioQueuedSchema, AudioStatusSchema, NOT_AUDIO_TYPE } from './audio-admin.ts';
 import { PERMISSION_DENIED, UNAUTHENTICATED } from './auth.ts';
+import { CAPTCHA_OFF, CAPTCHA_REFUSED } from './captcha.ts';
 import { HIT_ID_NOT_FOUND, HIT_NOT_FOUND as HIT_NOT_FOUND_ERROR, PACK_NAME_TAKEN, PACK_NOT_FOUND, PACK_RENAME_NOT_FOUND, YT_ID_TAKEN } from './catalogue.ts';
 import { BAD_APPLY, EMPTY_BODY, FILE_TOO_LARGE_CODE, IMPORT_REJECTED_CODE, ImportReportSchema, NOT_YAML } from './catalogue-io.ts';
 import { CSRF_REFUSED, RATE_LIMITED, TOO_MANY_STREAMS, UNSUPPORTED_MEDIA_TYPE } from './security.ts';
@@ -122,7 +124,15 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
   [GuessBodySchema, { id: 'GuessBody', description: 'A slot id of the turn player\'s timeline, or `null` (or no body) to decline an interception.' }],
   [ConfirmBodySchema, { id: 'ConfirmBody', description: 'Whether the turn player named title and artist correctly.' }],
   [LoginBodySchema, { id: 'LoginBody' }],
-  [RegisterBodySchema, { id: 'RegisterBody', description: '`altcha_token` only matters when a captcha is configured.' }],
+  [
+    RegisterBodySchema,
+    {
+      id: 'RegisterBody',
+      description:
+        '`altcha_token`: a solved `GET /api/altcha` challenge, base64 of the JSON `{algorithm, challenge, number, salt, signature}` (what the `altcha` widget sends). Absent, `null` or `""` = none; the server\'s REGISTRATION_CAPTCHA decides whether one is needed.',
+    },
+  ],
+  [AltchaChallengeSchema, { id: 'AltchaChallenge', description: 'An ALTCHA proof-of-work challenge (the protocol of `altcha-lib/v1` and the `altcha` widget 2.x): find the number from 0 to `maxnumber` whose SHA-256 of `salt` + number (in decimal) is `challenge`.' }],
   [PackBodySchema, { id: 'PackBody' }],
   [PackPayloadSchema, { id: 'PackPayload', description: 'A pack with the number of hits in it.' }],
   [PackListSchema, { id: 'PackList' }],
@@ -348,18 +358,33 @@ function userPaths(): ZodOpenApiPathsObject {
         },
       },
     },
+    '/api/altcha': {
+      get: {
+        tags: ['users'],
+        operationId: 'altchaChallenge',
+        summary: 'Get a proof-of-work challenge for registering',
+        description:
+          'A new challenge, valid for 5 minutes; its solution, sent as `altcha_token` with `POST /api/users/register`, is accepted once (on any process of the server). Solving it takes a browser about a second. Nothing is stored until a solution comes back.',
+        responses: {
+          200: ok('The challenge (sent with `Cache-Control: no-store`).', AltchaChallengeSchema),
+          ...errorResponses([fromApi(CAPTCHA_OFF)]),
+        },
+      },
+    },
     '/api/users/register': {
       post: {
         tags: ['users'],
         operationId: 'register',
         summary: 'Turn the current guest into an account',
-        description: 'In place: same user id, same session, game seats kept. Usernames are 3..32 characters (unique ignoring case), passwords 8..256.',
+        description:
+          'In place: same user id, same session, game seats kept. Usernames are 3..32 characters (unique ignoring case), passwords 8..256. A captcha token (`altcha_token`) is checked when one is sent; with REGISTRATION_CAPTCHA=required it must be sent, with `off` it is ignored. A token is spent once the body passed its checks, even if the registration then fails.',
         security: SESSION,
         requestBody: { required: true, content: json(RegisterBodySchema) },
         responses: {
           200: success('user registered', { headers: SET_COOKIE }),
           ...errorResponses([
             INVALID('The body', 'password must be at least 8 characters long'),
+            ...Object.values(CAPTCHA_REFUSED).map(fromApi),
             ...JSON_MUTATION,
             { status: 405, code: 'already_registered', message: 'A user is already authenticated and registered.' },
             { status: 409, code: 'username_taken', message: 'username is already in use' },

@@ -167,6 +167,12 @@ export interface CsrfOptions {
    * query) whose mutations may carry a non-JSON body, e.g. file uploads.
    */
   anyBodyPaths?: readonly (string | RegExp)[];
+  /**
+   * Origins accepted whatever the request's host is (PUBLIC_URL, ALLOWED_ORIGINS),
+   * as `URL.origin` spells them: a reverse proxy may pass its own upstream
+   * address as Host, which then never matches what the browser sends as Origin.
+   */
+  origins?: readonly string[];
 }
 
 /** `Content-Length: 0` (what fetch sends for a body-less POST) is no body; type-is counts it as one. */
@@ -176,30 +182,33 @@ function hasBody(req: Request): boolean {
   return Number.isFinite(length) && length > 0;
 }
 
-function sameHost(origin: string, host: string | undefined): boolean {
-  if (host === undefined) return false;
+function ourOrigin(origin: string, host: string | undefined, allowed: ReadonlySet<string>): boolean {
+  let url: URL;
   try {
-    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+    url = new URL(origin);
   } catch {
     // "null" (sandboxed frames, some redirects) and garbage are not our origin.
     return false;
   }
+  if (allowed.has(url.origin)) return true;
+  return host !== undefined && url.host.toLowerCase() === host.toLowerCase();
 }
 
 /**
  * CSRF guard for mutations (POST, PATCH, PUT, DELETE), the other half next to
- * SameSite=Strict cookies: a request whose `Origin` names another host is refused
- * (403 `csrf`), and a request body must be `application/json` (415), which a
- * cross-site form cannot send without a CORS preflight, except on the paths that
- * opt out. Compares with `req.host`, which honours `X-Forwarded-Host` only when
- * `trust proxy` trusts the sender.
+ * SameSite=Strict cookies: a request whose `Origin` is neither one of `origins`
+ * nor names the request's own host is refused (403 `csrf`), and a request body
+ * must be `application/json` (415), which a cross-site form cannot send without
+ * a CORS preflight, except on the paths that opt out. The host is `req.host`,
+ * which honours `X-Forwarded-Host` only when `trust proxy` trusts the sender.
  */
 export function csrfGuardWith(options: CsrfOptions = {}): RequestHandler {
   const optOut = options.anyBodyPaths ?? [];
+  const allowed = new Set(options.origins ?? []);
   return (req, res, next) => {
     if (!MUTATING.has(req.method)) return next();
     const origin = req.get('Origin');
-    if (origin !== undefined && !sameHost(origin, req.host)) return sendError(res, CSRF_REFUSED);
+    if (origin !== undefined && !ourOrigin(origin, req.host, allowed)) return sendError(res, CSRF_REFUSED);
     if (hasBody(req) && !req.is('application/json')) {
       const path = req.originalUrl.split('?')[0] ?? '';
       if (!optOut.some((p) => (typeof p === 'string' ? p === path : p.test(path)))) return sendError(res, UNSUPPORTED_MEDIA_TYPE);

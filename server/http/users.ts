@@ -1,21 +1,26 @@
 import cookieParser from 'cookie-parser';
 import express, { type Express, type Request, type Response, type Router } from 'express';
-import type { Config } from '../config.ts';
+import { allowedOriginsOf, type Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import type { CaptchaService } from '../services/captcha.ts';
 import type { UsersService } from '../services/users.ts';
 import { UuidSchema } from '../../shared/protocol/common.ts';
 import { LoginBodySchema, RegisterBodySchema, type UserCookie, type UserPayload } from '../../shared/protocol/users.ts';
 import { clearSessionCookies, requireUser, UNAUTHENTICATED, sessionMiddleware, sessionToken, setSessionCookies, userCookie } from './auth.ts';
+import { CAPTCHA_REFUSED, captchaRouter } from './captcha.ts';
 import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
 import { csrfGuardWith, rateLimits, securityHeaders, type CsrfOptions, type RateLimits } from './security.ts';
 
 /**
  * `/api/users` (api.md Part B §1.2 with Part A B2-B4): guest sessions, login,
- * registration in place, logout, account deletion, the current user.
+ * registration in place (behind the captcha of REGISTRATION_CAPTCHA), logout,
+ * account deletion, the current user.
  */
 
 export interface UsersDeps {
   users: UsersService;
+  /** The registration captcha (REGISTRATION_CAPTCHA). */
+  captcha: CaptchaService;
   config: Config;
   log: Logger;
   /** Makes a user leave every game (logout, account deletion, a guest replaced by a login). */
@@ -31,7 +36,7 @@ const USER_NOT_FOUND = apiError(404, 'user_not_found', 'user id not found');
 
 /** The `/api/users` router. Needs cookie-parser, express.json and {@link sessionMiddleware} in front. */
 export function usersRouter(deps: UsersDeps): Router {
-  const { users, config, log } = deps;
+  const { users, captcha, config, log } = deps;
   const limits = deps.limits ?? rateLimits(config);
   const router = express.Router();
 
@@ -70,6 +75,9 @@ export function usersRouter(deps: UsersDeps): Router {
   router.post('/register', limits.register, requireUser, async (req: Request, res: Response) => {
     const body = parseOr400(res, RegisterBodySchema, req.body, 'body');
     if (!body) return;
+    // after the body's checks, so that a typo does not spend the solution
+    const verdict = await captcha.check(body.altcha_token);
+    if (verdict !== 'ok') return sendError(res, CAPTCHA_REFUSED[verdict]);
     const token = sessionToken(req);
     if (token === undefined) return sendError(res, UNAUTHENTICATED);
     const result = await users.register(token, body.username, body.password, new Date());
@@ -120,15 +128,17 @@ export function usersRouter(deps: UsersDeps): Router {
 
 /**
  * Installs the request pipeline every API route relies on, in order, and mounts
- * `/api/users`: `trust proxy` from config, security headers and cookie parsing for
- * the whole app; the CSRF guard, the JSON body parser (100 kB) and the session
- * lookup for `/api`. Call it before mounting the other API routers (they then
- * find `res.locals.user`), and add the 404 and error handlers after them.
+ * `/api/users` and `/api/altcha`: `trust proxy` from config, security headers
+ * and cookie parsing for the whole app; the CSRF guard (with the configured
+ * public origins), the JSON body parser (100 kB) and the session lookup for
+ * `/api`. Call it before mounting the other API routers (they then find
+ * `res.locals.user`), and add the 404 and error handlers after them.
  */
 export function mountUsers(app: Express, deps: UsersDeps & { csrf?: CsrfOptions }): void {
   app.set('trust proxy', deps.config.TRUST_PROXY);
   app.use(securityHeaders({ https: deps.config.COOKIE_SECURE }));
   app.use(cookieParser());
-  app.use('/api', csrfGuardWith(deps.csrf), express.json({ limit: '100kb' }), sessionMiddleware(deps.users));
+  app.use('/api', csrfGuardWith({ ...deps.csrf, origins: allowedOriginsOf(deps.config) }), express.json({ limit: '100kb' }), sessionMiddleware(deps.users));
+  app.use('/api', captchaRouter(deps.captcha));
   app.use('/api/users', usersRouter(deps));
 }

@@ -25,11 +25,45 @@ export const LoginBodySchema = z.object({
   password: PasswordSchema,
 });
 
-/** `POST /api/users/register` body; `altcha_token` only matters when a captcha is configured. */
+/**
+ * `POST /api/users/register` body. `altcha_token` is a solved `GET /api/altcha`
+ * challenge (see AltchaPayloadSchema); null, "" or no token at all mean none was
+ * solved (the original web client sends null then), which the server's
+ * REGISTRATION_CAPTCHA decides about.
+ */
 export const RegisterBodySchema = z.object({
   username: NewUsernameSchema,
   password: PasswordSchema,
-  altcha_token: z.string().max(4096).optional(),
+  altcha_token: z.string().max(4096).nullable().optional(),
+});
+
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex');
+
+/**
+ * `GET /api/altcha` reply: an ALTCHA proof-of-work challenge (the protocol the
+ * `altcha` widget 2.x and `altcha-lib/v1` speak). `challenge` is the SHA-256 of
+ * `salt` followed by a secret number from 0 to `maxnumber`; the salt carries the
+ * expiry (`…?expires=<unix seconds>&`), and `signature` is the server's HMAC of
+ * `challenge`.
+ */
+export const AltchaChallengeSchema = z.object({
+  algorithm: z.literal('SHA-256'),
+  challenge: sha256Hex,
+  maxnumber: z.number().int().positive(),
+  salt: z.string().min(1).max(256),
+  signature: sha256Hex,
+});
+
+/**
+ * A solution as `altcha_token` carries it, base64-encoded JSON: the challenge's
+ * fields and the `number` found. Other fields a widget adds (`took`) are ignored.
+ */
+export const AltchaPayloadSchema = z.object({
+  algorithm: z.literal('SHA-256'),
+  challenge: sha256Hex,
+  number: z.number().int().min(0).max(1e9),
+  salt: z.string().min(1).max(256),
+  signature: sha256Hex,
 });
 
 /** A user as others see him (`GET /api/users/{id}`, login reply); `virtual` = guest without an account. */
@@ -67,6 +101,8 @@ export const UserCookieSchema = z.strictObject({
 
 export type LoginBody = z.infer<typeof LoginBodySchema>;
 export type RegisterBody = z.infer<typeof RegisterBodySchema>;
+export type AltchaChallenge = z.infer<typeof AltchaChallengeSchema>;
+export type AltchaPayload = z.infer<typeof AltchaPayloadSchema>;
 export type UserPayload = z.infer<typeof UserPayloadSchema>;
 export type UserList = z.infer<typeof UserListSchema>;
 export type Permissions = z.infer<typeof PermissionsSchema>;

@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoginScreen } from '../../client/src/routes/login/LoginScreen.tsx';
 import { registerProblems, RegisterScreen } from '../../client/src/routes/register/RegisterScreen.tsx';
@@ -73,6 +74,8 @@ describe('register form', () => {
   });
 
   it('is pre-filled with the guest name, shows the hints and enables submit only when valid', () => {
+    // the screen asks for a captcha challenge at once: none here
+    vi.stubGlobal('fetch', vi.fn(async () => json({ type: 'error', code: 'captcha_off', message: 'off' }, 404)));
     useSession.setState({ user: guest, ready: true });
     renderApp(<RegisterScreen />);
     expect(field(/^Username/).value).toBe('kindly-brave-otter');
@@ -143,5 +146,68 @@ describe('register form', () => {
     await screen.findByText(/Welcome, curator2!/);
     type(/^Username/, 'curator3');
     expect(screen.getByRole('status').textContent).toMatch(/^Welcome, curator2!/);
+  });
+});
+
+describe('register form: the captcha', () => {
+  const KEY = 'the test server key, 32 characters or more';
+
+  /** A fetch standing in for the server: fresh challenges (or `altcha` as given), and `registerReply` for the registrations it records. */
+  function server(altcha: () => Promise<Response>, registerReply: () => Response) {
+    const sent: Record<string, unknown>[] = [];
+    const fetch = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/api/altcha') return altcha();
+      if (url === '/api/users/register') {
+        sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+        return registerReply();
+      }
+      return json({ type: 'error', code: 'not_found', message: 'no' }, 404);
+    });
+    vi.stubGlobal('fetch', fetch);
+    return { fetch, sent };
+  }
+  const challenge = async () => json(await createChallenge({ hmacKey: KEY, maxnumber: 20_000, expires: new Date(Date.now() + 300_000) }));
+  const ok = () => json({ type: 'success', message: 'user registered' });
+
+  function fillIn(): void {
+    type(/^Password/, 'longenough');
+    type(/^Repeat password/, 'longenough');
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+  }
+
+  it('solves the challenge in the background and sends the solution with the registration', async () => {
+    const { fetch, sent } = server(challenge, ok);
+    useSession.setState({ user: guest, ready: true });
+    renderApp(<RegisterScreen />);
+    // asked for as soon as the screen opens, before anything is typed
+    expect(fetch).toHaveBeenCalledWith('/api/altcha', expect.anything());
+    fillIn();
+    await screen.findByText(/Welcome, kindly-brave-otter!/, {}, { timeout: 10_000 });
+    expect(sent).toHaveLength(1);
+    const token = sent[0]!.altcha_token as string;
+    expect(await verifySolution(token, KEY)).toBe(true);
+  }, 20_000);
+
+  it('sends a new solution after a failed attempt', async () => {
+    const replies = [json({ type: 'error', code: 'username_taken', message: 'username is already in use' }, 409), ok()];
+    const { sent } = server(challenge, () => replies.shift()!);
+    useSession.setState({ user: guest, ready: true });
+    renderApp(<RegisterScreen />);
+    fillIn();
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('An error occurred: That username is already in use.'), { timeout: 10_000 });
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await screen.findByText(/Welcome/, {}, { timeout: 10_000 });
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.altcha_token).not.toBe(sent[0]!.altcha_token);
+    for (const body of sent) expect(await verifySolution(body.altcha_token as string, KEY)).toBe(true);
+  }, 30_000);
+
+  it('registers without a token when the server serves no challenge', async () => {
+    const { sent } = server(async () => json({ type: 'error', code: 'captcha_off', message: 'off' }, 404), ok);
+    useSession.setState({ user: guest, ready: true });
+    renderApp(<RegisterScreen />);
+    fillIn();
+    await screen.findByText(/Welcome/);
+    expect(sent).toEqual([{ username: 'kindly-brave-otter', password: 'longenough' }]);
   });
 });

@@ -3,7 +3,8 @@
  * operator runs them) on one PostgreSQL database and one Redis, started at the
  * same moment, and every path of the API through either of them: sessions, game
  * creation (on the process that got the request) and joining through the other
- * one with REST and the Colyseus SDK, the lobby and the global stream on both, a
+ * one with REST and the Colyseus SDK, the registration captcha (issued by one,
+ * spent on the other), the lobby and the global stream on both, a
  * whole game played with REST actions through B and WebSocket messages for a room
  * on A while an SSE stream on B follows it, and a clean SIGTERM. Each process
  * announces a path of one reverse proxy as its PUBLIC_ADDRESS (tests/cluster/proxy.ts),
@@ -18,8 +19,9 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, type Room } from '@colyseus/sdk';
+import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { GameListSchema, GamePayloadSchema, PackListSchema, type GamePayload } from '../../shared/protocol/index.ts';
+import { AltchaChallengeSchema, GameListSchema, GamePayloadSchema, PackListSchema, type GamePayload } from '../../shared/protocol/index.ts';
 import { freshDatabase, redisCommand } from '../infra/services.ts';
 import { SseReader, User, waitFor, writeCatalogue, type Reply } from '../server/harness.ts';
 import { startProxy, type Proxy } from './proxy.ts';
@@ -185,6 +187,18 @@ describe('two processes on one PostgreSQL database and one Redis', () => {
       expect(packs.map((x) => x.hits), p.name).toEqual([CATALOGUE_SIZE / 2, CATALOGUE_SIZE / 2]);
     }
     expect(a.output).toContain('scale-out: rooms, matchmaking and events go through Redis');
+  });
+
+  it('shares the registration captcha: a challenge A issued registers on B, once', async () => {
+    // both processes started at once on an empty database: they must have agreed on one key
+    const onA = await User.guest(a.base);
+    const c = AltchaChallengeSchema.parse((await onA.request('GET', '/api/altcha')).body);
+    const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+    const token = btoa(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature }));
+    const body = (username: string) => ({ username, password: 'correct horse battery', altcha_token: token });
+    expect((await via(onA, b).request('POST', '/api/users/register', body(`Captcha ${Date.now() % 100000}`))).status).toBe(200);
+    const again = await (await User.guest(a.base)).request('POST', '/api/users/register', body(`Captcha again ${Date.now() % 100000}`));
+    expect({ status: again.status, code: again.body.code }).toEqual({ status: 400, code: 'captcha_used' });
   });
 
   it('accepts a session on either process, whichever made it; a logout on one ends it on both', async () => {

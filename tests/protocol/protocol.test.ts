@@ -479,7 +479,9 @@ describe('request schemas', () => {
       [{ username: '  alice  ', password: ' spaces kept ' }, { username: 'alice', password: ' spaces kept ' }],
       [{ ...good, remember: true }, good],
     ]);
-    expectAccepted(P.RegisterBodySchema, [[good], [{ ...good, altcha_token: 'abc' }]]);
+    // the original web client sends a null token when its widget solved nothing
+    expectAccepted(P.RegisterBodySchema, [[good], [{ ...good, altcha_token: 'abc' }], [{ ...good, altcha_token: null }]]);
+    expectRejected(P.RegisterBodySchema, [[{ ...good, altcha_token: 42 }, 'altcha_token'], [{ ...good, altcha_token: longText(4097) }, 'altcha_token']]);
     for (const schema of [P.LoginBodySchema, P.RegisterBodySchema]) {
       expectRejected(schema, [
         [{ password: good.password }, 'username'],

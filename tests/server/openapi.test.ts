@@ -26,6 +26,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 /** Every endpoint that exists or is being built, with its methods (api.md §1.2-1.5). */
 const EXPECTED: Record<string, string[]> = {
   '/api/users/auth': ['get'],
+  '/api/altcha': ['get'],
   '/api/users/login': ['post'],
   '/api/users/register': ['post'],
   '/api/users/logout': ['post'],
@@ -444,8 +445,8 @@ describe('the document against the real server', () => {
       handle?: { stack?: LayerLike[] };
     }
     const app = express();
-    const { config, log, hub, users, catalogue, audio } = t.server;
-    configureApp(app, { config, log, hub, users, catalogue, audio });
+    const { config, log, hub, users, captcha, catalogue, audio } = t.server;
+    configureApp(app, { config, log, hub, users, captcha, catalogue, audio });
     const mounted: string[] = [];
     const walk = (stack: LayerLike[], prefix: string): void => {
       for (const layer of stack) {

@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createChallenge, extractParams, solveChallenge } from 'altcha-lib/v1';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../server/config.ts';
@@ -13,14 +14,16 @@ import { requirePermission, requireUser } from '../../server/http/auth.ts';
 import { apiNotFound, errorHandler } from '../../server/http/errors.ts';
 import { mountUsers } from '../../server/http/users.ts';
 import { createLogger } from '../../server/logger.ts';
+import { CaptchaService } from '../../server/services/captcha.ts';
 import { Permission, UsersService } from '../../server/services/users.ts';
-import { UserCookieSchema, type UserCookie } from '../../shared/protocol/users.ts';
+import { AltchaChallengeSchema, UserCookieSchema, type AltchaChallenge, type UserCookie } from '../../shared/protocol/users.ts';
 import { testDatabase } from './harness.ts';
 
 /**
  * Users and sessions through real HTTP on an ephemeral port, with a real SQLite
  * file (or PostgreSQL database, see harness.ts): cookies, registration in place, login, logout, expiry, permissions,
- * rate limits, security headers, CSRF, and the admin CLI next to a running server.
+ * rate limits, security headers, CSRF, the registration captcha, and the admin CLI
+ * next to a running server.
  */
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -47,10 +50,12 @@ async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   const log = createLogger('silent');
   const db = await openDatabase(config.DATABASE_URL);
   const users = new UsersService(db, config, log);
+  const captcha = await CaptchaService.open(db, config);
   const gone: string[] = [];
   const app = express();
   mountUsers(app, {
     users,
+    captcha,
     config,
     log,
     onUserGone: async (id) => {
@@ -622,6 +627,189 @@ describe('security', () => {
       expect((await register('ab')).status).toBe(400);
       expect((await register('Rate Limited')).status).toBe(429);
     });
+  });
+});
+
+describe('registration captcha (ALTCHA)', () => {
+  const PASSWORD = 'long enough pw';
+  let n = 0;
+  /** A name nobody took yet. */
+  const fresh = () => `Captcha User ${++n}`;
+
+  async function challengeOf(b: Browser): Promise<AltchaChallenge> {
+    const res = await b.fetch('/api/altcha');
+    expect(res.status).toBe(200);
+    return AltchaChallengeSchema.parse(await res.json());
+  }
+
+  /** Finds the number by brute force with the library's solver, and encodes the solution as the `altcha` widget does. */
+  async function solve(c: AltchaChallenge): Promise<string> {
+    const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+    if (!solution) throw new Error('no solution found');
+    return btoa(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature, took: solution.took }));
+  }
+
+  /** Registers a new guest of `on` with `body` (username and password added); the reply's status and JSON. */
+  async function register(on: TestApp, extra: Record<string, unknown>, username = fresh()): Promise<{ status: number; body: unknown; b: Browser }> {
+    const b = await guest(on);
+    const res = await b.fetch('/api/users/register', { method: 'POST', json: { username, password: PASSWORD, ...extra } });
+    return { status: res.status, body: await res.json(), b };
+  }
+
+  const refused = (code: string) => ({ type: 'error', code, message: expect.any(String) });
+
+  it('serves single challenges valid for five minutes, never cached', async () => {
+    const b = await guest(app);
+    const res = await b.fetch('/api/altcha');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const c = AltchaChallengeSchema.parse(await res.json());
+    expect(c.maxnumber).toBe(20_000);
+    const expires = Number(extractParams(c).expires) * 1000;
+    expect(expires - Date.now()).toBeGreaterThan(295_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(300_000);
+    expect((await challengeOf(b)).challenge).not.toBe(c.challenge);
+  });
+
+  it('optional (the default): registers with a solved challenge, and without one (absent, null, empty)', async () => {
+    const solver = await guest(app);
+    let r = await register(app, { altcha_token: await solve(await challengeOf(solver)) });
+    expect(r.status).toBe(200);
+    expect(r.b.user.virtual).toBe(false);
+    for (const extra of [{}, { altcha_token: null }, { altcha_token: '' }]) {
+      r = await register(app, extra);
+      expect(r.status, JSON.stringify(extra)).toBe(200);
+      expect(r.b.user.virtual).toBe(false);
+    }
+  });
+
+  it('refuses a wrong solution with 400, and the guest stays a guest', async () => {
+    const c = await challengeOf(await guest(app));
+    const right = JSON.parse(atob(await solve(c))) as { number: number };
+    const wrong = [
+      'not base64!',
+      btoa('not json'),
+      btoa(JSON.stringify({ hello: 'world' })),
+      btoa(JSON.stringify({ ...c, number: (right.number + 1) % (c.maxnumber + 1) })),
+      // the right number for another salt (a longer lifetime, say): the signature no longer fits
+      btoa(JSON.stringify({ ...c, salt: c.salt.replace(/expires=\d+/, 'expires=9999999999'), number: right.number })),
+    ];
+    for (const token of wrong) {
+      const r = await register(app, { altcha_token: token });
+      expect(r.status, token).toBe(400);
+      expect(r.body).toEqual({ type: 'error', code: 'captcha_invalid', message: 'altcha solution incorrect' });
+      expect(r.b.user.virtual).toBe(true);
+    }
+  });
+
+  it('accepts a solution once: a second registration with it is refused', async () => {
+    const token = await solve(await challengeOf(await guest(app)));
+    expect((await register(app, { altcha_token: token })).status).toBe(200);
+    const again = await register(app, { altcha_token: token });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual(refused('captcha_used'));
+    expect(again.b.user.virtual).toBe(true);
+  });
+
+  describe('with ALTCHA_HMAC_KEY', () => {
+    const KEY = 'an operator chosen key of at least 32 characters';
+    let keyed: TestApp;
+    beforeAll(async () => {
+      keyed = await startApp({ ALTCHA_HMAC_KEY: KEY });
+    });
+    afterAll(async () => {
+      await keyed.close();
+    });
+
+    it('signs with that key: a challenge it signed verifies, one signed with another key does not', async () => {
+      const ours = await createChallenge({ hmacKey: KEY, maxnumber: 20_000, expires: new Date(Date.now() + 60_000) });
+      expect((await register(keyed, { altcha_token: await solve(ours as AltchaChallenge) })).status).toBe(200);
+      const theirs = await createChallenge({ hmacKey: 'somebody else entirely, 32 chars+', maxnumber: 20_000, expires: new Date(Date.now() + 60_000) });
+      const r = await register(keyed, { altcha_token: await solve(theirs as AltchaChallenge) });
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual(refused('captcha_invalid'));
+      // the database's own key is not used then
+      expect(await keyed.db.selectFrom('server_secrets').selectAll().execute()).toEqual([]);
+    });
+
+    it('refuses an expired challenge', async () => {
+      const old = await createChallenge({ hmacKey: KEY, maxnumber: 20_000, expires: new Date(Date.now() - 1000) });
+      const r = await register(keyed, { altcha_token: await solve(old as AltchaChallenge) });
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual(refused('captcha_expired'));
+      expect(r.b.user.virtual).toBe(true);
+    });
+
+    it('forgets used solutions once their challenge has expired', async () => {
+      const spent = () => keyed.db.selectFrom('captcha_spent').select('signature').execute();
+      const short = (await createChallenge({ hmacKey: KEY, maxnumber: 20_000, number: 7, expires: new Date(Date.now() + 1500) })) as AltchaChallenge;
+      expect((await register(keyed, { altcha_token: await solve(short) })).status).toBe(200);
+      expect((await spent()).map((r) => r.signature)).toContain(short.signature);
+      await new Promise((r) => setTimeout(r, 1600));
+      const next = (await createChallenge({ hmacKey: KEY, maxnumber: 20_000, number: 8, expires: new Date(Date.now() + 60_000) })) as AltchaChallenge;
+      expect((await register(keyed, { altcha_token: await solve(next) })).status).toBe(200);
+      const left = (await spent()).map((r) => r.signature);
+      expect(left).toContain(next.signature);
+      expect(left).not.toContain(short.signature);
+    });
+  });
+
+  it('required: refuses a registration without a valid token, accepts a solved one', async () => {
+    const strict = await startApp({ REGISTRATION_CAPTCHA: 'required' });
+    try {
+      for (const extra of [{}, { altcha_token: null }, { altcha_token: '' }]) {
+        const r = await register(strict, extra);
+        expect(r.status, JSON.stringify(extra)).toBe(400);
+        expect(r.body).toEqual(refused('captcha_required'));
+        expect(r.b.user.virtual).toBe(true);
+      }
+      expect((await register(strict, { altcha_token: 'garbage' })).body).toEqual(refused('captcha_invalid'));
+      const r = await register(strict, { altcha_token: await solve(await challengeOf(await guest(strict))) });
+      expect(r.status).toBe(200);
+      expect(r.b.user.virtual).toBe(false);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('off: serves no challenges and ignores tokens', async () => {
+    const off = await startApp({ REGISTRATION_CAPTCHA: 'off' });
+    try {
+      const res = await (await guest(off)).fetch('/api/altcha');
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual(refused('captcha_off'));
+      for (const extra of [{}, { altcha_token: null }, { altcha_token: 'garbage' }]) expect((await register(off, extra)).status).toBe(200);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('works across processes sharing a database: one key, each solution accepted once', async () => {
+    // two apps with their own services on one database, as two server processes are
+    const first = await startApp({ REGISTRATION_CAPTCHA: 'required' });
+    const second = await startApp({ REGISTRATION_CAPTCHA: 'required', DATABASE_URL: first.dbUrl });
+    try {
+      const token = await solve(await challengeOf(await guest(first)));
+      expect((await register(second, { altcha_token: token })).status).toBe(200);
+      expect((await register(first, { altcha_token: token })).body).toEqual(refused('captcha_used'));
+      expect(await first.db.selectFrom('server_secrets').select('name').execute()).toEqual([{ name: 'altcha_hmac_key' }]);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+
+  it('checks the body before the captcha: a typo does not spend the solution', async () => {
+    const token = await solve(await challengeOf(await guest(app)));
+    const b = await guest(app);
+    const bad = await b.fetch('/api/users/register', { method: 'POST', json: { username: 'ab', password: PASSWORD, altcha_token: token } });
+    expect(bad.status).toBe(400);
+    expect((await register(app, { altcha_token: token })).status).toBe(200);
+  });
+
+  it('stops the start on a bad mode or a short key, naming the variable', () => {
+    expect(() => loadConfig({ REGISTRATION_CAPTCHA: 'maybe' })).toThrow(/REGISTRATION_CAPTCHA/);
+    expect(() => loadConfig({ ALTCHA_HMAC_KEY: 'short' })).toThrow(/ALTCHA_HMAC_KEY: at least 32 characters/);
   });
 });
 

@@ -18,5 +18,5 @@ export {
   ImportReportSchema,
   PackPayloadSchema,
 } from '../../../shared/protocol/catalogue.ts';
-export { UserCookieSchema, UserPayloadSchema } from '../../../shared/protocol/users.ts';
+export { AltchaChallengeSchema, UserCookieSchema, UserPayloadSchema } from '../../../shared/protocol/users.ts';
 export { GLOBAL_EVENT_NAMES, parseGlobalEvent } from '../../../shared/protocol/events.ts';

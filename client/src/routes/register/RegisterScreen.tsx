@@ -1,10 +1,11 @@
 import { Button, chakra, Field, Input, Link, Stack, Text } from '@chakra-ui/react';
 import { FieldInput } from '../../components/FieldInput.tsx';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { Page } from '../../components/Page.tsx';
 import { errorText } from '../../i18n.ts';
+import { CAPTCHA_FRESH_MS, solveCaptcha } from '../../net/captcha.ts';
 import { register } from '../../net/users.ts';
 import { useSession } from '../../stores/session.ts';
 import { fieldSlotRecipe, inputRecipe } from '@chakra-ui/react/theme';
@@ -36,9 +37,40 @@ export function registerProblems(f: RegisterFields): ('empty' | 'username_length
 }
 
 /**
+ * The registration captcha's solution, solved in the background while `active`
+ * (from the moment the screen opens, so that it is usually ready by the time
+ * the form is filled in). `take()` hands over a solution, waiting for it if
+ * need be, and forgets it: each is accepted once. `renew()` starts the next
+ * one, after an attempt that failed.
+ */
+function useCaptcha(active: boolean): { take: () => Promise<string | null>; renew: () => void } {
+  const current = useRef<{ token: Promise<string | null>; at: number; abort: AbortController } | null>(null);
+  const renew = useCallback(() => {
+    current.current?.abort.abort();
+    const abort = new AbortController();
+    current.current = { token: solveCaptcha(abort.signal), at: Date.now(), abort };
+  }, []);
+  useEffect(() => {
+    if (active) renew();
+    return () => {
+      current.current?.abort.abort();
+      current.current = null;
+    };
+  }, [active, renew]);
+  const take = useCallback(async () => {
+    if (!current.current || Date.now() - current.current.at > CAPTCHA_FRESH_MS) renew();
+    const { token } = current.current!;
+    current.current = null;
+    return token;
+  }, [renew]);
+  return { take, renew };
+}
+
+/**
  * Spec §2/§5: username (pre-filled with the guest's name), password and its
  * repetition; submit disabled while a field is empty, a length is off or the
- * passwords differ. Registering turns the guest into the account in place.
+ * passwords differ. Registering turns the guest into the account in place,
+ * with the captcha's solution when the server serves one.
  */
 export function RegisterScreen() {
   const { t } = useTranslation();
@@ -48,6 +80,7 @@ export function RegisterScreen() {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const problems = registerProblems(fields);
   const registered = !!user && !user.virtual;
+  const captcha = useCaptcha(!registered);
 
   // the session may become known after the first render (a direct visit to /register)
   useEffect(() => {
@@ -66,11 +99,14 @@ export function RegisterScreen() {
     setBusy(true);
     setMessage(null);
     try {
-      await register({ username: fields.username.trim(), password: fields.password });
+      const token = await captcha.take();
+      await register({ username: fields.username.trim(), password: fields.password, ...(token ? { altcha_token: token } : {}) });
       useSession.getState().syncFromCookie();
       setMessage({ ok: true, text: t('register.success', { name: fields.username.trim() }) });
       setFields((f) => ({ ...f, password: '', repeat: '' }));
     } catch (err) {
+      // the solution sent may be spent: the next attempt gets a new one
+      captcha.renew();
       setMessage({ ok: false, text: t('auth.error', { message: errorText(err) }) });
     } finally {
       setBusy(false);
