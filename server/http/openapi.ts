@@ -126,9 +126,15 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
   [PackBodySchema, { id: 'PackBody' }],
   [PackPayloadSchema, { id: 'PackPayload', description: 'A pack with the number of hits in it.' }],
   [PackListSchema, { id: 'PackList' }],
-  [HitBodySchema, { id: 'HitBody', description: 'A hit to create or a full replacement. `id`, `downloaded` and `issues` of a fetched hit are ignored; without `yt_id` the audio comes from an upload or a demo clip.' }],
+  [HitBodySchema, { id: 'HitBody', description: 'A hit to create or a full replacement. `id`, `downloaded` and `issues` of a fetched hit are ignored; without `yt_id` (left out, null or `""`) the audio comes from an upload or a demo clip.' }],
   [CatalogueHitSchema, { id: 'CatalogueHit', description: 'A hit in catalogue answers; `downloaded` only when asked for (`parts=downloaded`).' }],
-  [FullHitPayloadSchema, { id: 'FullHitPayload', description: 'Everything the hit editor needs, YouTube id and offset included.' }],
+  [
+    FullHitPayloadSchema,
+    {
+      id: 'FullHitPayload',
+      description: 'Everything the hit editor needs. `yt_id` and `playback_offset` are the hit\'s only for a caller with write_hits; anybody else gets `""` and 0. `yt_id` is `""` for a hit without a video too.',
+    },
+  ],
   [HitSearchReplySchema, { id: 'HitSearchReply', description: 'A page of results: `total` counts before paging, `start` echoes the 1-based request, `end` = start + returned − 1.' }],
   [ProcessHitsSchema, { id: 'ProcessHits', description: 'Audio pipeline progress: hits ready to play, jobs downloading, jobs processing.' }],
   [JoinEventSchema, { id: 'JoinEvent' }],
@@ -953,11 +959,12 @@ function cataloguePaths(): ZodOpenApiPathsObject {
       get: {
         tags: ['catalogue'],
         operationId: 'getHit',
-        summary: 'A hit, for the editor',
-        description: 'With its YouTube id, offset and audio state (`audio`). Query `parts=downloaded` adds `downloaded`.',
+        summary: 'A hit, for the detail page and the editor',
+        description:
+          'With its audio state (`audio`), and for a caller with write_hits its YouTube id and offset; anybody else gets `yt_id` `""` and `playback_offset` 0 (the same shape). `Cache-Control: private, no-cache`. Query `parts=downloaded` adds `downloaded`.',
         security: OPTIONAL_SESSION,
         requestParams: { path: hitParam },
-        responses: { 200: ok('The hit, YouTube id and offset included.', FullHitPayloadSchema), ...errorResponses([INVALID('The hit id', BAD_UUID('hitId')), fromApi(HIT_ID_NOT_FOUND)]) },
+        responses: { 200: ok('The hit; YouTube id and offset for write_hits callers only.', FullHitPayloadSchema), ...errorResponses([INVALID('The hit id', BAD_UUID('hitId')), fromApi(HIT_ID_NOT_FOUND)]) },
       },
       patch: {
         tags: ['catalogue'],

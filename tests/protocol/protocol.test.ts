@@ -326,7 +326,10 @@ describe('reply and event schemas refuse what must never be sent', () => {
     expect(P.HitSearchReplySchema.safeParse(page).success).toBe(true);
     expect(P.HitSearchReplySchema.safeParse({ ...page, results: [{ ...hit, yt_id: 'dQw4w9WgXcQ' }] }).success).toBe(false);
     expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: 'dQw4w9WgXcQ', playback_offset: 12 }).success).toBe(true);
-    expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: null, playback_offset: 0, downloaded: false }).success).toBe(true);
+    // "" is a hit without a video or a caller who may not see it; Part B's client needs a string
+    expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: '', playback_offset: 0, downloaded: false }).success).toBe(true);
+    expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: null, playback_offset: 0 }).success).toBe(false);
+    expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: 'short', playback_offset: 0 }).success).toBe(false);
     expect(P.SuccessBodySchema.safeParse({ type: 'success', message: 'started game' }).success).toBe(true);
     expect(P.ErrorBodySchema.safeParse({ message: 'game not found' }).success).toBe(false);
   });
@@ -513,6 +516,8 @@ describe('request schemas', () => {
       [good, good],
       [{ title: ' Song ', artist: 'Band', year: 1 }, { title: 'Song', artist: 'Band', year: 1, belongs_to: '', packs: [], yt_id: null, playback_offset: 0 }],
       [{ ...good, yt_id: null, year: 9999, playback_offset: 0 }],
+      // a fetched hit sent back: "" is no video
+      [{ ...good, yt_id: '' }, { ...good, yt_id: null }],
       [{ ...good, yt_id: 'a_b-C1234_-' }],
       [{ ...good, packs: [PACK_A, PACK_A] }, good],
       [{ ...good, id: uid(5), downloaded: true, issues: [] }, good],
