@@ -124,10 +124,10 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
   [ConfirmBodySchema, { id: 'ConfirmBody', description: 'Whether the turn player named title and artist correctly.' }],
   [LoginBodySchema, { id: 'LoginBody' }],
   [RegisterBodySchema, { id: 'RegisterBody', description: '`altcha_token` only matters when a captcha is configured.' }],
-  [PackBodySchema, { id: 'PackBody' }],
+  [PackBodySchema, { id: 'PackBody', description: 'A pack name: 1..100 characters, without control, text-direction or invisible characters (400 otherwise).' }],
   [PackPayloadSchema, { id: 'PackPayload', description: 'A pack with the number of hits in it.' }],
   [PackListSchema, { id: 'PackList' }],
-  [HitBodySchema, { id: 'HitBody', description: 'A hit to create or a full replacement. `id`, `downloaded` and `issues` of a fetched hit are ignored; without `yt_id` (left out, null or `""`) the audio comes from an upload or a demo clip.' }],
+  [HitBodySchema, { id: 'HitBody', description: 'A hit to create or a full replacement. `id`, `downloaded` and `issues` of a fetched hit are ignored; without `yt_id` (left out, null or `""`) the audio comes from an upload or a demo clip. Title, artist and belongs_to may not hold control, text-direction or invisible characters (joiners and variation selectors are fine inside emoji and in the scripts that use them).' }],
   [CatalogueHitSchema, { id: 'CatalogueHit', description: 'A hit in catalogue answers; `downloaded` only when asked for (`parts=downloaded`).' }],
   [
     FullHitPayloadSchema,
@@ -921,7 +921,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         operationId: 'importHits',
         summary: 'Import a hits.yml (dry run, or apply)',
         description: [
-          'Needs the write_hits permission. The body is the file itself (`Content-Type: application/x-yaml` or `text/yaml`, UTF-8, at most 20 MB), the format of the export (api.md Part B §5.1; `yt_id` and `last_modified` optional, unknown keys ignored).',
+          'Needs the write_hits permission. The body is the file itself (`Content-Type: application/x-yaml` or `text/yaml`, UTF-8, at most 20 MB), the format of the export (api.md Part B §5.1; `yt_id` and `last_modified` optional, unknown keys ignored). Texts follow the rules of `POST /api/hits`: a row whose title, artist, belongs_to or pack name holds control, text-direction or invisible characters is rejected with that reason.',
           'Without `apply` (or `apply=false`) nothing is written: the answer is the diff against the catalogue (added, changed with the fields, unchanged, rejected rows with every reason). With `apply=true` the same diff is written in one transaction and the answer is the report with `applied: true`; a file with any rejected row writes nothing and is answered 400 `import_rejected`, whose body carries the whole report besides `type`, `code` and `message`.',
           'Rows match the catalogue by id; a hit with an unknown id but a known yt_id is that hit (kept under the catalogue\'s id), a pack with an unknown id but a known name (ignoring case) is that pack. Hits and packs missing from the file are never touched. Importing the same file twice changes nothing the second time. An applied import that changed something sends `hits_changed`.',
         ].join('\n\n'),

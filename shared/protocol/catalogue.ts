@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedText, CountSchema, UuidSchema } from './common.ts';
+import { cleanText, CountSchema, UuidSchema } from './common.ts';
 import { HitPayloadSchema, YearSchema } from './game.ts';
 
 /**
@@ -12,7 +12,7 @@ import { HitPayloadSchema, YearSchema } from './game.ts';
 
 /** `POST /api/hits/packs` and `PATCH /api/hits/packs/{id}` body. */
 export const PackBodySchema = z.object({
-  name: boundedText(1, 100),
+  name: cleanText(1, 100),
 });
 
 /** A pack with the number of hits in it. */
@@ -46,9 +46,9 @@ const ShownYtIdSchema = z.union([YtIdSchema, z.literal('')]);
  * audio from an upload or a demo clip.
  */
 export const HitBodySchema = z.object({
-  title: boundedText(1, 300),
-  artist: boundedText(1, 300),
-  belongs_to: boundedText(0, 300).default(''),
+  title: cleanText(1, 300),
+  artist: cleanText(1, 300),
+  belongs_to: cleanText(0, 300).default(''),
   year: YearSchema,
   packs: z
     .array(UuidSchema)

@@ -540,6 +540,30 @@ describe('request schemas', () => {
       [{ ...good, yt_id: 'https://youtu.be/dQw4w9WgXcQ' }, 'yt_id'],
       [{ ...good, playback_offset: -1 }, 'playback_offset'],
       [{ ...good, playback_offset: 1.5 }, 'playback_offset'],
+      // catalogue text shows what it says: no direction overrides or isolates, nothing invisible
+      [{ ...good, title: 'Song \u202Egnos' }, 'title'],
+      [{ ...good, artist: 'Ba\u200Bnd' }, 'artist'],
+      [{ ...good, belongs_to: '\u2066Film\u2069' }, 'belongs_to'],
+      [{ ...good, title: 'Soft\u00ADhyphen' }, 'title'],
+      [{ ...good, title: 'Band\u200D' }, 'title'],
+      [{ ...good, artist: '\u3164' }, 'artist'],
+      [{ ...good, belongs_to: '\u2800' }, 'belongs_to'],
+    ]);
+    // what some scripts and emoji need stays, and no name rules apply (scripts mixed, long texts)
+    expectAccepted(P.HitBodySchema, [
+      [{ ...good, title: 'Ana \u{1F469}\u200D\u{1F3A4}', artist: 'Red \u2764\uFE0F' }],
+      [{ ...good, title: '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645' }], // Persian, a non-joiner inside the word
+      [{ ...good, title: 'Kalinka (\u041A\u0430\u043B\u0438\u043D\u043A\u0430)', artist: 'Choir' }],
+      [{ ...good, title: 't'.repeat(300) }],
+    ]);
+  });
+
+  it('pack names follow the same text rules', () => {
+    expectAccepted(P.PackBodySchema, [[{ name: '80s \u{1F3B8}' }], [{ name: ' Schlager ' }, { name: 'Schlager' }]]);
+    expectRejected(P.PackBodySchema, [
+      [{ name: 'Pack\u202E' }, 'name'],
+      [{ name: '\u200B\u200B' }, 'name'],
+      [{ name: 'Hits\uFE0F' }, 'name'],
     ]);
   });
 

@@ -404,6 +404,12 @@ describe('packs', () => {
     expectError(await editor.request('POST', '/api/hits/packs', { name: '   ' }), 400, 'invalid_input', 'name must not be empty');
     expectError(await editor.request('POST', '/api/hits/packs', { name: 'x'.repeat(101) }), 400, 'invalid_input', 'name must be at most 100 characters long');
     expectError(await editor.request('POST', '/api/hits/packs', {}), 400, 'invalid_input', 'name is required');
+    // a name shows what it says: no direction overrides, nothing invisible
+    const deceptive = 'name must not contain invisible or text-direction characters';
+    expectError(await editor.request('POST', '/api/hits/packs', { name: 'kcoR\u202E' }), 400, 'invalid_input', deceptive);
+    expectError(await editor.request('PATCH', `/api/hits/packs/${ids.pop}`, { name: 'P\u200Bop' }), 400, 'invalid_input', deceptive);
+    expectError(await editor.request('PATCH', `/api/hits/packs/${ids.pop}`, { name: '\u3164' }), 400, 'invalid_input', /^name must not contain characters that do not show/);
+    expect((await editor.request('GET', '/api/hits/packs')).body.packs.find((p: { id: string }) => p.id === ids.pop).name).toBe('Pop');
     expectError(await editor.request('PATCH', '/api/hits/packs/not-a-uuid', { name: 'X' }), 400, 'invalid_input', 'packId must be a UUID');
     expectError(await editor.request('DELETE', '/api/hits/packs/not-a-uuid'), 400, 'invalid_input', 'packId must be a UUID');
     expect(await countRows('packs')).toBe(before);
@@ -564,6 +570,9 @@ describe('hits', () => {
       [{ ...good, artist: undefined }, /^artist is required/],
       [{ ...good, packs: ['nope'] }, /^packs\[0\] must be a UUID/],
       [{ ...good, packs: [ids.rock, randomUUID()] }, /^packs\[1\] must be the id of an existing pack/],
+      [{ ...good, title: 'Good\u202Edoog' }, /^title must not contain invisible or text-direction characters$/],
+      [{ ...good, artist: 'Fi\u200Bne' }, /^artist must not contain invisible or text-direction characters$/],
+      [{ ...good, belongs_to: 'Film\uFE0F' }, /^belongs_to must not contain characters that do not show/],
       ['"not an object"', /^body must be an object/],
     ];
     for (const [body, message] of cases) {
