@@ -558,11 +558,20 @@ function textField(row: Rec, key: string, min: number, max: number, reasons: str
     return undefined;
   }
   const s = v.trim();
-  if (s.length < min) reasons.push(min === 1 ? `${key} must not be empty` : `${key} must be at least ${min} characters long`);
-  else if (s.length > max) reasons.push(`${key} must be at most ${max} characters long (it has ${s.length})`);
-  else if (CONTROL_CHARACTERS.test(s)) reasons.push(`${key} must not contain control characters`);
-  else if (clean && textProblem(s)) reasons.push(`${key} ${textProblem(s)!}`);
-  else return s;
+  const problem =
+    s.length < min
+      ? min === 1
+        ? 'must not be empty'
+        : `must be at least ${min} characters long`
+      : s.length > max
+        ? `must be at most ${max} characters long (it has ${s.length})`
+        : clean
+          ? textProblem(s)
+          : CONTROL_CHARACTERS.test(s)
+            ? 'must not contain control characters'
+            : undefined;
+  if (problem === undefined) return s;
+  reasons.push(`${key} ${problem}`);
   return undefined;
 }
 

@@ -45,10 +45,10 @@ export function boundedText(min: number, max: number) {
 }
 
 /**
- * A text others read as it shows (a hit's title, a pack's name): boundedText
- * by the rules of names (shared/rules/names.ts CLEAN_TEXT_RULES), without
- * direction overrides or invisible spaces, without characters that do not show
- * outside emoji sequences, and with something visible in it unless empty.
+ * A text others read (a hit's title, a pack's name): a boundedText that keeps
+ * the rules of shown text (shared/rules/names.ts CLEAN_TEXT_RULES, which names
+ * keep too): no direction overrides or invisible spaces, no characters that do
+ * not show outside emoji sequences, something visible unless empty.
  */
 export function cleanText(min: number, max: number) {
   return CLEAN_TEXT_RULES.reduce((schema, rule) => schema.refine(rule.ok, { error: rule.message }), boundedText(min, max));

@@ -1,7 +1,8 @@
 /**
  * What makes a person's name (an account, a Local player) acceptable beyond its
  * length: names are read in lists, by screen readers and in logs, so they must
- * say what they look like.
+ * say what they look like. Catalogue text (hit titles, pack names) keeps the
+ * same rules of shown text ({@link CLEAN_TEXT_RULES}), not the script rule.
  */
 
 /** Control characters (tabs, newlines, NUL, escape…). */

@@ -5,8 +5,9 @@ import { parseVideoUrl, watchUrl } from './video-url.ts';
 /**
  * The hit form's values and rules (spec §2 "Create hit", §3 Hit, §5): title
  * and artist required, year a whole number 1..9999 (api.md B6), belongs_to
- * optional, no text with direction or invisible characters, packs, a video URL that is empty or one of the accepted YouTube
- * forms, and a playback offset ≥ 0 (whole seconds; empty = 0).
+ * optional, no text with direction or invisible characters, packs, a video
+ * URL that is empty or one of the accepted YouTube forms, and a playback
+ * offset ≥ 0 (whole seconds; empty = 0).
  */
 
 export interface HitFormValues {
