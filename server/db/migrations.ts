@@ -2,6 +2,8 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { installPostgresSearchSchema } from '../services/search-postgres.ts';
 import { installSqliteSearchSchema } from '../services/search-sqlite.ts';
+import { lookAlikeKey } from '../services/look-alike.ts';
+import type { Database } from './schema.ts';
 
 /**
  * Schema migrations, in order. Written with kysely's schema builder so the same
@@ -174,6 +176,26 @@ const migrations: Record<string, Migration> = {
           .addColumn('expires_at', 'text', (c) => c.notNull())
           .execute();
         await trx.schema.createIndex('captcha_spent_expires_at').on('captcha_spent').column('expires_at').execute();
+      });
+    },
+  },
+  '0008_name_skeletons': {
+    async up(db: Kysely<unknown>) {
+      // An account name may not look like another's ("асе" in Cyrillic beside "ace"):
+      // registration compares confusable skeletons (services/look-alike.ts), each
+      // account's stored here and indexed. Not unique: accounts made before the rule
+      // may share one, and they keep their names.
+      await db.transaction().execute(async (trx) => {
+        await trx.schema.alterTable('users').addColumn('name_skeleton', 'text').execute();
+        await trx.schema.createIndex('users_name_skeleton').on('users').column('name_skeleton').execute();
+        const users = trx as unknown as Kysely<Database>;
+        let after = '';
+        for (;;) {
+          const page = await users.selectFrom('users').select(['id', 'name']).where('guest', '=', 0).where('id', '>', after).orderBy('id').limit(500).execute();
+          for (const u of page) await users.updateTable('users').set({ name_skeleton: lookAlikeKey(u.name) }).where('id', '=', u.id).execute();
+          if (page.length < 500) break;
+          after = page[page.length - 1]!.id;
+        }
       });
     },
   },

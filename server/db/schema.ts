@@ -7,6 +7,8 @@ export interface UsersTable {
   name: string;
   /** Lower-cased name of registered users (unique); null for guests. */
   name_key: string | null;
+  /** Confusable skeleton of registered users' names (services/look-alike.ts), indexed, not unique; null for guests. */
+  name_skeleton: string | null;
   /** Argon2id PHC string; null for guests. */
   password: string | null;
   /** 1 = guest, 0 = registered. */

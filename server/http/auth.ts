@@ -113,12 +113,17 @@ export function requireUser(_req: Request, res: Response, next: NextFunction): v
   next();
 }
 
+/** Whether the request's user (if any) holds all of `bits`. */
+export function hasPermission(res: Response, bits: PermissionBit | number): boolean {
+  return ((res.locals.user?.permissions ?? 0) & bits) === bits;
+}
+
 /** Refuses with 401 when not authenticated and with 403 unless the caller holds all of `bits`. */
 export function requirePermission(bits: PermissionBit | number): RequestHandler {
   return (_req, res, next) => {
     const user = res.locals.user;
     if (!user) return sendError(res, UNAUTHENTICATED);
-    if ((user.permissions & bits) !== bits) return sendError(res, PERMISSION_DENIED);
+    if (!hasPermission(res, bits)) return sendError(res, PERMISSION_DENIED);
     next();
   };
 }

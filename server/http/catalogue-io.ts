@@ -7,7 +7,7 @@ import type { HitSearchIndex } from '../services/search.ts';
 import { Permission } from '../services/users.ts';
 import { HitSearchQuerySchema, ImportReportSchema } from '../../shared/protocol/catalogue.ts';
 import { INVALID_INPUT_CODE } from '../../shared/protocol/common.ts';
-import { requirePermission } from './auth.ts';
+import { hasPermission, requirePermission } from './auth.ts';
 import { apiError, parseOr400, sendError } from './errors.ts';
 import type { RateLimits } from './security.ts';
 
@@ -131,7 +131,7 @@ export function catalogueIoRouter(deps: CatalogueIoDeps): Router {
     const body: unknown = req.body;
     if (!Buffer.isBuffer(body) || body.length === 0) return sendError(res, EMPTY_BODY);
     // pack rows may only add or rename packs for a user who may write packs
-    const packs = ((res.locals.user?.permissions ?? 0) & Permission.WRITE_PACKS) !== 0;
+    const packs = hasPermission(res, Permission.WRITE_PACKS);
     const report = await importHitsYaml(db, body, { apply, maxBytes, packs });
     if (apply && !report.applied) {
       // nothing was written: the report says why, row by row

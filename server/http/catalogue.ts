@@ -16,7 +16,7 @@ import {
   type HitParts,
   type HitSearchReply,
 } from '../../shared/protocol/index.ts';
-import { requirePermission } from './auth.ts';
+import { hasPermission, requirePermission } from './auth.ts';
 import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
 import type { RateLimits } from './security.ts';
 
@@ -64,9 +64,19 @@ function catalogueHit(h: HitRecord, parts: HitParts): CatalogueHit {
   };
 }
 
-/** A hit for the editor: yt_id, offset and audio state included. */
-function fullHit(h: HitRecord, parts: HitParts = { downloaded: false }): FullHitPayload {
-  return { ...catalogueHit(h, parts), yt_id: h.yt_id, playback_offset: h.playback_offset, audio: audioState(h.audio_state) };
+/**
+ * A hit for the detail page and the editor, with its audio state. Its video and
+ * offset are the curators' (the export is theirs alone too): a caller without
+ * write_hits gets `""` and 0 instead. `""` also stands for "no video": Part B's
+ * client reads yt_id as a string.
+ */
+function fullHit(h: HitRecord, parts: HitParts, curator: boolean): FullHitPayload {
+  return {
+    ...catalogueHit(h, parts),
+    yt_id: curator ? (h.yt_id ?? '') : '',
+    playback_offset: curator ? h.playback_offset : 0,
+    audio: audioState(h.audio_state),
+  };
 }
 
 /** Query keys that repeat arrive as arrays; both `pack` (Part B's export, the client's URL) and `packs` name the filter. */
@@ -156,7 +166,10 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
     if (!parts) return;
     const hit = await catalogue.hit(id);
     if (!hit) return sendError(res, HIT_ID_NOT_FOUND);
-    res.json(fullHit(hit, parts));
+    const curator = hasPermission(res, Permission.WRITE_HITS);
+    // the answer depends on who asks: no shared cache may hand a curator's to anybody else
+    res.set('Cache-Control', 'private, no-cache');
+    res.json(fullHit(hit, parts, curator));
   });
 
   r.post(['/hits', '/hits/'], canWriteHits, async (req, res) => {
@@ -164,7 +177,7 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
     if (!body) return;
     const result = await catalogue.createHit(body);
     if (!result.ok) return refusal(res, result);
-    res.json(fullHit(result.hit)); // 200 with the new id: Part B
+    res.json(fullHit(result.hit, { downloaded: false }, true)); // 200 with the new id: Part B
   });
 
   r.patch('/hits/:hitId', notReserved, canWriteHits, async (req, res) => {

@@ -31,6 +31,8 @@ export interface UsersDeps {
 
 const INCORRECT_CREDENTIALS = apiError(401, 'incorrect_credentials', 'incorrect user credentials');
 const NAME_TAKEN = apiError(409, 'username_taken', 'username is already in use');
+/** 409: the name looks like an account's (the same letters in another script, "0" for "O"…). */
+export const NAME_LOOK_ALIKE = apiError(409, 'username_look_alike', 'username looks the same as one already in use');
 const ALREADY_REGISTERED = apiError(405, 'already_registered', 'A user is already authenticated and registered.');
 const USER_NOT_FOUND = apiError(404, 'user_not_found', 'user id not found');
 
@@ -83,6 +85,7 @@ export function usersRouter(deps: UsersDeps): Router {
     const result = await users.register(token, body.username, body.password, new Date());
     if (!result.ok) {
       if (result.reason === 'name_taken') return sendError(res, NAME_TAKEN);
+      if (result.reason === 'name_look_alike') return sendError(res, NAME_LOOK_ALIKE);
       if (result.reason === 'not_guest') return sendError(res, ALREADY_REGISTERED);
       return sendError(res, UNAUTHENTICATED);
     }

@@ -17,8 +17,10 @@ import {
   type NewGame,
   type GameSummary,
   type RuleError,
+  ruleError,
 } from '../../shared/rules/index.ts';
 import { processedFiles } from '../services/audio/pipeline.ts';
+import { lookAlikeKey } from '../services/look-alike.ts';
 import { roomServices } from './services.ts';
 import { GameState, StateMirror } from './schema.ts';
 import { sendTogether } from '../transport.ts';
@@ -389,6 +391,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       const now = Date.now();
       const result = applyAction(this.game, action, { now });
       if (!result.ok) return result;
+      if (action.type === 'join_local' && this.looksSeated(action.name)) return { ok: false, error: ruleError('name_look_alike') };
       // stored before anybody hears of it: what a player saw accepted survives a crash
       if (!(await this.store(action, result, now))) return { ok: false, error: NOT_STORED };
       // who listed the game before this action: they must hear of its removal
@@ -401,6 +404,17 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       log.error({ err, game: this.roomId, action: action.type, by: 'by' in action ? action.by : undefined }, 'action failed');
       return { ok: false, error: { code: 'internal', status: 409, message: 'the action could not be applied' } as RuleError };
     }
+  }
+
+  /**
+   * Whether a seated player's name (an account's, a guest's pet name, another
+   * Local player's) looks like `name`: "асе" in Cyrillic beside "ace". Checked
+   * here, for new joins, not by the engine: a game stored before the rule, with
+   * two such names, still replays.
+   */
+  private looksSeated(name: string): boolean {
+    const key = lookAlikeKey(name);
+    return this.game.players.some((p) => lookAlikeKey(p.name) === key);
   }
 
   /**

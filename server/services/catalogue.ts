@@ -432,8 +432,10 @@ export class CatalogueService {
       this.log.warn({ file }, 'no demo catalogue found; starting with an empty catalogue');
       return 0;
     }
-    // a local file chosen by the operator: no upload size limit
-    const report = await importHitsYaml(db, bytes, { apply: true, maxBytes: Number.POSITIVE_INFINITY });
+    // a local file chosen by the operator: no upload size limit; text that the API
+    // refuses now (direction or invisible characters) but a catalogue made before
+    // the rule may have must not stop the start
+    const report = await importHitsYaml(db, bytes, { apply: true, maxBytes: Number.POSITIVE_INFINITY, cleanText: false });
     if (!report.applied) throw new Error(`the demo catalogue ${file} cannot be loaded: ${problems(report)}`);
     this.log.info({ hits: report.summary.hits.added, packs: report.summary.packs.added }, 'demo catalogue loaded');
     return report.summary.hits.added;

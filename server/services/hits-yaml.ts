@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { UuidSchema } from '../../shared/protocol/common.ts';
+import { shownSafely, textProblem } from '../../shared/rules/names.ts';
 import { isoNow, type Db } from '../db/index.ts';
 import { foldWord, queryWords, textTerms, type HitSearchIndex } from './search.ts';
 
@@ -540,8 +541,13 @@ const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null &
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : `a ${typeof v}`);
 const isUuid = (v: string): boolean => UuidSchema.safeParse(v).success;
 
-/** A required text: trimmed, `min..max` characters, no control characters. Pushes a reason and returns undefined when bad. */
-function textField(row: Rec, key: string, min: number, max: number, reasons: string[]): string | undefined {
+/**
+ * A required text: trimmed, `min..max` characters, no control characters, and
+ * when `clean` by the rules of shown text (shared/rules/names.ts: no direction
+ * or invisible characters, as the API refuses them). Pushes a reason and
+ * returns undefined when bad.
+ */
+function textField(row: Rec, key: string, min: number, max: number, reasons: string[], clean: boolean): string | undefined {
   if (!Object.hasOwn(row, key)) {
     reasons.push(`${key} is missing`);
     return undefined;
@@ -552,10 +558,20 @@ function textField(row: Rec, key: string, min: number, max: number, reasons: str
     return undefined;
   }
   const s = v.trim();
-  if (s.length < min) reasons.push(min === 1 ? `${key} must not be empty` : `${key} must be at least ${min} characters long`);
-  else if (s.length > max) reasons.push(`${key} must be at most ${max} characters long (it has ${s.length})`);
-  else if (CONTROL_CHARACTERS.test(s)) reasons.push(`${key} must not contain control characters`);
-  else return s;
+  const problem =
+    s.length < min
+      ? min === 1
+        ? 'must not be empty'
+        : `must be at least ${min} characters long`
+      : s.length > max
+        ? `must be at most ${max} characters long (it has ${s.length})`
+        : clean
+          ? textProblem(s)
+          : CONTROL_CHARACTERS.test(s)
+            ? 'must not contain control characters'
+            : undefined;
+  if (problem === undefined) return s;
+  reasons.push(`${key} ${problem}`);
   return undefined;
 }
 
@@ -599,13 +615,13 @@ function lastModified(row: Rec, reasons: string[]): string | null | undefined {
 function labelOf(row: unknown, keys: readonly string[]): string | undefined {
   if (!isRecord(row)) return undefined;
   const parts = keys.map((k) => row[k]).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-  // labels end up in terminals and logs: no control characters
-  return parts.length > 0 ? parts.map((p) => p.trim().slice(0, 80).replace(/\p{Cc}/gu, '\ufffd')).join(' – ') : undefined;
+  // labels end up in terminals and logs: no control, direction or invisible characters
+  return parts.length > 0 ? parts.map((p) => shownSafely(p.trim().slice(0, 80))).join(' – ') : undefined;
 }
 
 function rejected(raw: RawRow, reasons: string[], labelKeys: readonly string[]): RejectedRow {
   const value = 'value' in raw ? raw.value : undefined;
-  const id = isRecord(value) && typeof value.id === 'string' ? value.id.slice(0, 80).replace(/\p{Cc}/gu, '\ufffd') : undefined;
+  const id = isRecord(value) && typeof value.id === 'string' ? shownSafely(value.id.slice(0, 80)) : undefined;
   const label = labelOf(value, labelKeys);
   return { index: raw.index, line: raw.line, ...(id !== undefined ? { id } : {}), ...(label !== undefined ? { label } : {}), reasons };
 }
@@ -613,14 +629,14 @@ function rejected(raw: RawRow, reasons: string[], labelKeys: readonly string[]):
 const HIT_LABEL = ['artist', 'title'] as const;
 const PACK_LABEL = ['name'] as const;
 
-function validateHit(raw: RawRow): HitRow | RejectedRow {
+function validateHit(raw: RawRow, clean: boolean): HitRow | RejectedRow {
   if (!('value' in raw)) return rejected(raw, raw.yamlErrors, HIT_LABEL);
   const row = raw.value;
   if (!isRecord(row)) return rejected(raw, [`a hit row must be a mapping of hit fields, not ${typeName(row)}`], HIT_LABEL);
   const reasons: string[] = [];
-  const artist = textField(row, 'artist', 1, TEXT_MAX, reasons);
-  const title = textField(row, 'title', 1, TEXT_MAX, reasons);
-  const belongsTo = textField(row, 'belongs_to', 0, TEXT_MAX, reasons);
+  const artist = textField(row, 'artist', 1, TEXT_MAX, reasons, clean);
+  const title = textField(row, 'title', 1, TEXT_MAX, reasons, clean);
+  const belongsTo = textField(row, 'belongs_to', 0, TEXT_MAX, reasons, clean);
   const year = wholeNumber(row, 'year', YEAR_MIN, YEAR_MAX, reasons);
   let packs: string[] | undefined;
   if (!Object.hasOwn(row, 'packs')) reasons.push('packs is missing');
@@ -662,13 +678,13 @@ function validateHit(raw: RawRow): HitRow | RejectedRow {
   };
 }
 
-function validatePack(raw: RawRow): PackRow | RejectedRow {
+function validatePack(raw: RawRow, clean: boolean): PackRow | RejectedRow {
   if (!('value' in raw)) return rejected(raw, raw.yamlErrors, PACK_LABEL);
   const row = raw.value;
   if (!isRecord(row)) return rejected(raw, [`a pack row must be a mapping with id and name, not ${typeName(row)}`], PACK_LABEL);
   const reasons: string[] = [];
   const id = uuid(row, 'id', reasons);
-  const name = textField(row, 'name', 1, PACK_NAME_MAX, reasons);
+  const name = textField(row, 'name', 1, PACK_NAME_MAX, reasons, clean);
   const modified = lastModified(row, reasons);
   if (reasons.length > 0) return rejected(raw, reasons, PACK_LABEL);
   return { index: raw.index, line: raw.line, id: id!, name: name!, last_modified: modified! };
@@ -686,6 +702,12 @@ export interface ParseOptions {
   maxBytes?: number;
   /** Read rows in the export's own shapes without the YAML parser (default true; tests turn it off to compare). */
   fastPath?: boolean;
+  /**
+   * Refuse text with direction or invisible characters, as the API does
+   * (default true). The start-up load of a catalogue file turns it off: a
+   * catalogue made before the rule must not stop the server.
+   */
+  cleanText?: boolean;
 }
 
 /**
@@ -734,18 +756,18 @@ export async function parseHitsYaml(input: string | Uint8Array, options: ParseOp
     rawHits = whole.hits;
     rawPacks = whole.packs;
   }
-  return checkRows(rawHits, rawPacks);
+  return checkRows(rawHits, rawPacks, options.cleanText ?? true);
 }
 
 /** Field rules per row, then the rules across rows (duplicates, pack references). */
-function checkRows(rawHits: RawRow[], rawPacks: RawRow[]): ParsedHitsFile {
+function checkRows(rawHits: RawRow[], rawPacks: RawRow[], clean: boolean): ParsedHitsFile {
   const out = emptyParse([]);
   const packById = new Map<string, PackRow>();
   const packByName = new Map<string, PackRow>();
   /** Pack ids of rejected pack rows, so a hit naming one is told why. */
   const rejectedPackIds = new Map<string, RejectedRow>();
   for (const raw of rawPacks) {
-    const r = validatePack(raw);
+    const r = validatePack(raw, clean);
     if (isRejected(r)) {
       out.rejectedPacks.push(r);
       if (r.id) rejectedPackIds.set(r.id.toLowerCase(), r);
@@ -770,7 +792,7 @@ function checkRows(rawHits: RawRow[], rawPacks: RawRow[]): ParsedHitsFile {
   const hitById = new Map<string, HitRow>();
   const hitByYt = new Map<string, HitRow>();
   for (const raw of rawHits) {
-    const r = validateHit(raw);
+    const r = validateHit(raw, clean);
     if (isRejected(r)) {
       out.rejectedHits.push(r);
       continue;
@@ -1138,6 +1160,8 @@ export interface ImportOptions {
   apply?: boolean;
   /** Byte limit of the file (default {@link MAX_IMPORT_BYTES}). */
   maxBytes?: number;
+  /** See {@link ParseOptions.cleanText} (default true). */
+  cleanText?: boolean;
   /**
    * The search index whose typo vocabulary must learn the written hits (its FTS
    * table follows by triggers). Refreshed after an apply that changed something.
@@ -1159,7 +1183,10 @@ export interface ImportOptions {
  * says even when the catalogue changed since a dry run.
  */
 export async function importHitsYaml(db: Db, input: string | Uint8Array, options: ImportOptions = {}): Promise<ImportReport> {
-  const parsed = await parseHitsYaml(input, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+  const parsed = await parseHitsYaml(input, {
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.cleanText !== undefined ? { cleanText: options.cleanText } : {}),
+  });
   return importParsed(db, parsed, options);
 }
 

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { isoNow, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { NewUsernameSchema, PasswordSchema, type Permissions } from '../../shared/protocol/users.ts';
+import { lookAlikeKey } from './look-alike.ts';
 import { isPetName, petName } from './pet-names.ts';
 
 /**
@@ -82,7 +83,7 @@ export type SessionLookup =
   | { state: 'expired'; session: IssuedSession }
   | { state: 'none' };
 
-export type RegisterResult = { ok: true; session: IssuedSession } | { ok: false; reason: 'not_guest' | 'name_taken' | 'no_session' };
+export type RegisterResult = { ok: true; session: IssuedSession } | { ok: false; reason: 'not_guest' | 'name_taken' | 'name_look_alike' | 'no_session' };
 export type LoginResult = { ok: true; session: IssuedSession } | { ok: false };
 export type AdminResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -264,14 +265,18 @@ export class UsersService {
     const user = found.session.user;
     if (!user.guest) return { ok: false, reason: 'not_guest' };
     const nameKey = usernameKey(username);
+    const skeleton = lookAlikeKey(username);
     // Checked before hashing so a taken name costs no Argon2 work; the unique index settles races.
     if (await this.nameTaken(nameKey, usernameKey(user.name))) return { ok: false, reason: 'name_taken' };
+    if (await this.lookAlike(this.db, skeleton)) return { ok: false, reason: 'name_look_alike' };
     const passwordHash = await this.hashPassword(password);
     try {
       return await this.db.transaction().execute(async (trx): Promise<RegisterResult> => {
+        // again where it is written (SQLite runs one transaction at a time: no twin slips in between)
+        if (await this.lookAlike(trx, skeleton)) return { ok: false, reason: 'name_look_alike' };
         const updated = await trx
           .updateTable('users')
-          .set({ name: username, name_key: nameKey, password: passwordHash, guest: 0 })
+          .set({ name: username, name_key: nameKey, name_skeleton: skeleton, password: passwordHash, guest: 0 })
           .where('id', '=', user.id)
           .where('guest', '=', 1)
           .executeTakeFirst();
@@ -295,6 +300,16 @@ export class UsersService {
     if (isPetName(nameKey) && nameKey !== own) return true;
     const row = await this.db.selectFrom('users').select('id').where('name_key', '=', nameKey).executeTakeFirst();
     return row !== undefined;
+  }
+
+  /**
+   * The name of an account whose name looks like one with this skeleton
+   * ({@link lookAlikeKey}: "асе" in Cyrillic letters beside "ace"), or undefined.
+   * Guests' names are not compared: they are pet names, refused as account names anyway.
+   */
+  private async lookAlike(db: Db, skeleton: string): Promise<string | undefined> {
+    const row = await db.selectFrom('users').select('name').where('name_skeleton', '=', skeleton).where('guest', '=', 0).executeTakeFirst();
+    return row?.name;
   }
 
   /**
@@ -401,11 +416,14 @@ export class UsersService {
     if (!isPermissionBits(permissions)) return { ok: false, message: `permissions must be a whole number from 0 to ${ALL_PERMISSIONS}` };
     const nameKey = usernameKey(parsedName.data);
     if (await this.nameTaken(nameKey)) return { ok: false, message: `username "${parsedName.data}" is already in use` };
+    const skeleton = lookAlikeKey(parsedName.data);
+    const twin = await this.lookAlike(this.db, skeleton);
+    if (twin !== undefined) return { ok: false, message: `username "${parsedName.data}" looks the same as "${twin}", which is already in use` };
     const account: AccountInfo = { id: randomUUID(), name: parsedName.data, permissions, created_at: isoNow(ms(now)) };
     try {
       await this.db
         .insertInto('users')
-        .values({ ...account, name_key: nameKey, password: await this.hashPassword(parsedPassword.data), guest: 0 })
+        .values({ ...account, name_key: nameKey, name_skeleton: skeleton, password: await this.hashPassword(parsedPassword.data), guest: 0 })
         .execute();
     } catch (error) {
       if (isUniqueViolation(error)) return { ok: false, message: `username "${parsedName.data}" is already in use` };

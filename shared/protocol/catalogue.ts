@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedText, CountSchema, UuidSchema } from './common.ts';
+import { cleanText, CountSchema, UuidSchema } from './common.ts';
 import { HitPayloadSchema, YearSchema } from './game.ts';
 
 /**
@@ -12,7 +12,7 @@ import { HitPayloadSchema, YearSchema } from './game.ts';
 
 /** `POST /api/hits/packs` and `PATCH /api/hits/packs/{id}` body. */
 export const PackBodySchema = z.object({
-  name: boundedText(1, 100),
+  name: cleanText(1, 100),
 });
 
 /** A pack with the number of hits in it. */
@@ -36,21 +36,25 @@ export const YtIdSchema = z.string().regex(/^[A-Za-z0-9_-]{11}$/, { error: 'must
 /** Seconds cut from the start of the source audio; Part B stores a u16. */
 const PlaybackOffsetSchema = z.int().min(0).max(65_535);
 
+/** A hit's video in replies: a YouTube id, or `""` for none or not shown (Part B's client needs a string). */
+const ShownYtIdSchema = z.union([YtIdSchema, z.literal('')]);
+
 /**
  * `POST /api/hits` and `PATCH /api/hits/{id}` body (a full replacement). `id`,
  * `downloaded` and `issues` of a fetched hit are dropped, as in Part B. A hit
- * without a yt_id gets its audio from an upload or a demo clip.
+ * without a yt_id (null, left out, or the `""` a fetched hit has) gets its
+ * audio from an upload or a demo clip.
  */
 export const HitBodySchema = z.object({
-  title: boundedText(1, 300),
-  artist: boundedText(1, 300),
-  belongs_to: boundedText(0, 300).default(''),
+  title: cleanText(1, 300),
+  artist: cleanText(1, 300),
+  belongs_to: cleanText(0, 300).default(''),
   year: YearSchema,
   packs: z
     .array(UuidSchema)
     .default([])
     .transform((ids) => [...new Set(ids)]),
-  yt_id: YtIdSchema.nullish().transform((v) => v ?? null),
+  yt_id: ShownYtIdSchema.nullish().transform((v) => (v ? v : null)),
   playback_offset: PlaybackOffsetSchema.default(0),
 });
 
@@ -66,12 +70,14 @@ export type AudioState = (typeof AUDIO_STATES)[number];
 export const AudioStateSchema = z.enum(AUDIO_STATES);
 
 /**
- * `GET /api/hits/{id}` and `POST /api/hits` reply: everything an editor needs,
- * yt_id included, and (Hitline's addition, absent in Part B) the audio state.
+ * `GET /api/hits/{id}` and `POST /api/hits` reply: everything an editor needs
+ * and (Hitline's addition, absent in Part B) the audio state. yt_id and
+ * playback_offset are the hit's only for a caller with write_hits; anybody
+ * else gets `""` and 0 (as for a hit without a video).
  */
 export const FullHitPayloadSchema = z.strictObject({
   ...CatalogueHitSchema.shape,
-  yt_id: YtIdSchema.nullable(),
+  yt_id: ShownYtIdSchema,
   playback_offset: PlaybackOffsetSchema,
   audio: AudioStateSchema.optional(),
 });

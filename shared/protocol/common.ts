@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GAME_ID_PATTERN } from '../rules/constants.ts';
-import { hasControlCharacter, hasDeceptiveFormat, hasHiddenCharacter, hasVisibleCharacter, mixesLookAlikeScripts } from '../rules/names.ts';
+import { CLEAN_TEXT_RULES, hasControlCharacter, mixesLookAlikeScripts } from '../rules/names.ts';
 import type { RuleError } from '../rules/types.ts';
 
 /**
@@ -45,17 +45,22 @@ export function boundedText(min: number, max: number) {
 }
 
 /**
- * A name a person chooses for others to see (an account, a Local player):
- * boundedText, without direction overrides or invisible spaces, with
- * something visible in it, without characters that do not show outside emoji
- * sequences (two names that look the same), and without look-alike scripts mixed.
+ * A text others read (a hit's title, a pack's name): a boundedText that keeps
+ * the rules of shown text (shared/rules/names.ts CLEAN_TEXT_RULES, which names
+ * keep too): no direction overrides or invisible spaces, no characters that do
+ * not show outside emoji sequences, something visible unless empty.
+ */
+export function cleanText(min: number, max: number) {
+  return CLEAN_TEXT_RULES.reduce((schema, rule) => schema.refine(rule.ok, { error: rule.message }), boundedText(min, max));
+}
+
+/**
+ * A name a person chooses for others to see (an account, a Local player): a
+ * cleanText (two names that look the same cannot differ by what does not
+ * show) without look-alike scripts mixed.
  */
 export function personName(min: number, max: number) {
-  return boundedText(min, max)
-    .refine((s) => !hasDeceptiveFormat(s), { error: 'must not contain invisible or text-direction characters' })
-    .refine((s) => !hasHiddenCharacter(s), { error: 'must not contain characters that do not show (fillers, joiners or variation selectors outside emoji)' })
-    .refine((s) => hasVisibleCharacter(s), { error: 'must contain a visible character' })
-    .refine((s) => !mixesLookAlikeScripts(s), { error: 'must not mix Latin, Cyrillic and Greek letters (they look alike)' });
+  return cleanText(min, max).refine((s) => !mixesLookAlikeScripts(s), { error: 'must not mix Latin, Cyrillic and Greek letters (they look alike)' });
 }
 
 /** Every error body (rules.md A2): a stable snake_case code (an i18n key too) and Part B's English text. */

@@ -1,7 +1,8 @@
 /**
  * What makes a person's name (an account, a Local player) acceptable beyond its
  * length: names are read in lists, by screen readers and in logs, so they must
- * say what they look like.
+ * say what they look like. Catalogue text (hit titles, pack names) keeps the
+ * same rules of shown text ({@link CLEAN_TEXT_RULES}), not the script rule.
  */
 
 /** Control characters (tabs, newlines, NUL, escape…). */
@@ -64,11 +65,34 @@ const SHOWN_SELECTORS = [
 ];
 const withoutShownSelectors = (name: string): string => SHOWN_SELECTORS.reduce((s, re) => s.replace(re, '$1'), name);
 
+/** Control characters and the format characters of DECEPTIVE_FORMAT, wherever they are. */
+const UNSAFE = /\p{Cc}|(?![\u200C\u200D\u{E0020}-\u{E007F}])[\p{Cf}\p{Zl}\p{Zp}]/gu;
+
 export const hasControlCharacter = (name: string): boolean => CONTROL.test(name);
+/** `text` with control, direction and invisible-space characters shown as U+FFFD: for refused text quoted in reports and logs. */
+export const shownSafely = (text: string): string => text.replace(UNSAFE, '\uFFFD');
 export const hasDeceptiveFormat = (name: string): boolean => DECEPTIVE_FORMAT.test(name);
 export const hasVisibleCharacter = (name: string): boolean => name.replace(INVISIBLE, '') !== '';
 export const hasHiddenCharacter = (name: string): boolean => HIDDEN.test(withoutShownSelectors(name).replace(EMOJI_SEQUENCE, ''));
 export const mixesLookAlikeScripts = (name: string): boolean => LOOK_ALIKE_SCRIPTS.filter((script) => script.test(name)).length > 1;
+
+/**
+ * What a text shown to others (a name, a hit's title or artist, a pack's name)
+ * must not be, beyond control characters: a rule and what its refusal says
+ * after the field's name. Text that is there at all must show something.
+ */
+export const CLEAN_TEXT_RULES: readonly { ok: (text: string) => boolean; message: string }[] = [
+  { ok: (s) => !hasDeceptiveFormat(s), message: 'must not contain invisible or text-direction characters' },
+  // (direction and invisible-space characters do not show either: said once, by the rule above)
+  { ok: (s) => hasDeceptiveFormat(s) || !hasHiddenCharacter(s), message: 'must not contain characters that do not show (fillers, joiners or variation selectors outside emoji)' },
+  { ok: (s) => s === '' || hasVisibleCharacter(s), message: 'must contain a visible character' },
+];
+
+/** What is wrong with a trimmed text by {@link CLEAN_TEXT_RULES} (control characters first), or undefined. */
+export function textProblem(text: string): string | undefined {
+  if (hasControlCharacter(text)) return 'must not contain control characters';
+  return CLEAN_TEXT_RULES.find((rule) => !rule.ok(text))?.message;
+}
 
 /**
  * Whether a trimmed name may stand for a person: no control, direction or

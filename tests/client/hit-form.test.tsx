@@ -77,6 +77,21 @@ describe('HitForm', () => {
     expect(saved).toEqual([expect.objectContaining({ title: 'y'.repeat(MAX_TEXT), artist: 'Artist', year: 1999 })]);
   });
 
+  it('says which text has direction or invisible characters, and does not save it', () => {
+    const saved = renderForm({ ...EMPTY_VALUES, artist: 'Artist', year: '1999' });
+    const title = screen.getByRole('textbox', { name: /Title/ }) as HTMLInputElement;
+    const message = 'Remove the invisible or text-direction characters: they make the text read other than it looks.';
+    fireEvent.change(title, { target: { value: 'Song \u202Egnos' } });
+    expect(screen.getByText(message)).toBeTruthy();
+    expect(title.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.submit(title.closest('form')!);
+    expect(saved).toEqual([]);
+    fireEvent.change(title, { target: { value: 'Song \u{1F3B5}' } });
+    expect(screen.queryByText(message)).toBeNull();
+    fireEvent.submit(title.closest('form')!);
+    expect(saved).toEqual([expect.objectContaining({ title: 'Song \u{1F3B5}' })]);
+  });
+
   it('an empty form: a save shows every missing field and puts the focus on the first; passing through fields does not', async () => {
     const saved = renderForm(EMPTY_VALUES);
     const title = screen.getByRole('textbox', { name: /Title/ });
@@ -127,6 +142,12 @@ describe('HitForm', () => {
     fireEvent.change(name, { target: { value: 'P'.repeat(100) } });
     expect(screen.queryByText('At most 100 characters.')).toBeNull();
     expect(create.disabled).toBe(false);
+    // a zero-width space: refused with its message
+    fireEvent.change(name, { target: { value: 'Par\u200Bty' } });
+    expect(screen.getByText('Remove the invisible or text-direction characters: they make the name read other than it looks.')).toBeTruthy();
+    expect(create.disabled).toBe(true);
+    await act(async () => fireEvent.submit(create.closest('form')!));
+    expect(requests).toEqual([]);
   });
 
   it('rename pack: an over-long name is kept as typed, refused with a message, and nothing is sent', async () => {

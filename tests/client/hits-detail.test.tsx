@@ -18,6 +18,8 @@ import { json, renderApp } from './render.tsx';
 const PACK = '0b6f6f5e-1c7a-4b7e-9a43-2f1f3c1d0a01';
 const HIT = '00000000-0000-4000-8000-000000000042';
 let audio = 'ready';
+/** What the server answers for the hit's video and offset (it sends "" and 0 to callers without write_hits). */
+let video = { yt_id: '', playback_offset: 0 };
 
 const user = (writeHits: boolean) => ({
   id: '0f8fad5b-d9cb-469f-a165-70867728950e',
@@ -42,6 +44,7 @@ beforeAll(async () => {
 beforeEach(() => {
   resetSessionForTests();
   audio = 'ready';
+  video = { yt_id: '', playback_offset: 0 };
   useSession.setState({ ready: true, user: user(true) });
   useCatalogue.setState({ packs: [{ id: PACK, name: 'Pack', hits: 3 }], packsLoaded: true });
   vi.stubGlobal(
@@ -49,7 +52,7 @@ beforeEach(() => {
     vi.fn(async (input: string) => {
       const url = new URL(input, 'http://localhost');
       if (url.pathname === `/api/hits/${HIT}`) {
-        return json({ id: HIT, title: 'Song', artist: 'Band', belongs_to: '', year: 1999, packs: [PACK], yt_id: null, playback_offset: 0, audio });
+        return json({ id: HIT, title: 'Song', artist: 'Band', belongs_to: '', year: 1999, packs: [PACK], ...video, audio });
       }
       if (url.pathname === '/api/hits/packs') return json({ packs: [{ id: PACK, name: 'Pack', hits: 3 }] });
       return json({ type: 'error', code: 'not_found', message: 'not found' }, 404);
@@ -103,6 +106,36 @@ describe('the processed audio on the hit detail page', () => {
     await screen.findByText('Ready');
     expect(player()).toBeNull();
     expect((globalThis.fetch as ReturnType<typeof vi.fn>).mock.calls.some(([u]) => String(u).includes('/audio'))).toBe(false);
+  });
+});
+
+describe('the video and its offset', () => {
+  it('an editor sees the video, its link and the offset', async () => {
+    video = { yt_id: 'dQw4w9WgXcQ', playback_offset: 42 };
+    render();
+    await screen.findByRole('heading', { level: 1, name: 'Band: Song' });
+    expect(screen.getByText('https://www.youtube.com/watch?v=dQw4w9WgXcQ')).toBeTruthy();
+    expect(screen.getByText('42 seconds')).toBeTruthy();
+    expect(document.querySelector('iframe')?.getAttribute('src')).toMatch(/\/embed\/dQw4w9WgXcQ\?start=42&/);
+  });
+
+  it('an editor reads a hit without a video ("" from the server) as one without', async () => {
+    render();
+    await screen.findByRole('heading', { level: 1, name: 'Band: Song' });
+    expect(screen.getByText('This hit has no video.')).toBeTruthy();
+    expect(document.querySelector('iframe')).toBeNull();
+  });
+
+  it('a visitor gets neither a video nor a link nor an offset, and is not told there is none', async () => {
+    useSession.setState({ user: user(false) });
+    render();
+    await screen.findByRole('heading', { level: 1, name: 'Band: Song' });
+    await screen.findByText('Ready');
+    expect(screen.queryByText('Video URL')).toBeNull();
+    expect(screen.queryByText('Playback offset')).toBeNull();
+    expect(screen.queryByText('This hit has no video.')).toBeNull();
+    expect(screen.queryByRole('link', { name: /YouTube/ })).toBeNull();
+    expect(document.querySelector('iframe')).toBeNull();
   });
 });
 

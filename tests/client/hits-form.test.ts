@@ -28,6 +28,9 @@ describe('the hit form (spec §2, §5)', () => {
     expect(validateHit({ ...valid, offset: '1.5' })).toEqual({ offset: 'offset' });
     expect(validateHit({ ...valid, offset: '70000' })).toEqual({ offset: 'offset' });
     expect(validateHit({ ...valid, title: 'x'.repeat(301) })).toEqual({ title: 'too_long' });
+    // the server's rule for shown text: no direction overrides, nothing invisible; emoji keep their joiners
+    expect(validateHit({ ...valid, title: 'Africa \u202Eacirfa', artist: 'To\u200Bto', belongs_to: 'Film\uFE0F' })).toEqual({ title: 'hidden', artist: 'hidden', belongs_to: 'hidden' });
+    expect(validateHit({ ...valid, title: 'Africa \u{1F469}\u200D\u{1F3A4}' })).toEqual({});
     expect(hitBody({ ...valid, videoUrl: 'nope' })).toBeNull();
   });
 

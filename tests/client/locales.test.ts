@@ -91,7 +91,7 @@ describe('locales', () => {
     const needed = [
       ...SORT_KEYS.map((k) => `fields.${k}`),
       ...AUDIO_STATES.flatMap((s) => [`audio.state.${s}`, `audio.explain.${s}`]),
-      ...['required', 'year', 'video_url', 'offset', 'too_long'].map((e) => `form.errors.${e}`),
+      ...['required', 'year', 'video_url', 'offset', 'too_long', 'hidden'].map((e) => `form.errors.${e}`),
     ];
     expect(needed.filter((k) => !hits.has(k))).toEqual([]);
   });

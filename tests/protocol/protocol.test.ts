@@ -326,7 +326,10 @@ describe('reply and event schemas refuse what must never be sent', () => {
     expect(P.HitSearchReplySchema.safeParse(page).success).toBe(true);
     expect(P.HitSearchReplySchema.safeParse({ ...page, results: [{ ...hit, yt_id: 'dQw4w9WgXcQ' }] }).success).toBe(false);
     expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: 'dQw4w9WgXcQ', playback_offset: 12 }).success).toBe(true);
-    expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: null, playback_offset: 0, downloaded: false }).success).toBe(true);
+    // "" is a hit without a video or a caller who may not see it; Part B's client needs a string
+    expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: '', playback_offset: 0, downloaded: false }).success).toBe(true);
+    expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: null, playback_offset: 0 }).success).toBe(false);
+    expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: 'short', playback_offset: 0 }).success).toBe(false);
     expect(P.SuccessBodySchema.safeParse({ type: 'success', message: 'started game' }).success).toBe(true);
     expect(P.ErrorBodySchema.safeParse({ message: 'game not found' }).success).toBe(false);
   });
@@ -515,6 +518,8 @@ describe('request schemas', () => {
       [good, good],
       [{ title: ' Song ', artist: 'Band', year: 1 }, { title: 'Song', artist: 'Band', year: 1, belongs_to: '', packs: [], yt_id: null, playback_offset: 0 }],
       [{ ...good, yt_id: null, year: 9999, playback_offset: 0 }],
+      // a fetched hit sent back: "" is no video
+      [{ ...good, yt_id: '' }, { ...good, yt_id: null }],
       [{ ...good, yt_id: 'a_b-C1234_-' }],
       [{ ...good, packs: [PACK_A, PACK_A] }, good],
       [{ ...good, id: uid(5), downloaded: true, issues: [] }, good],
@@ -537,6 +542,30 @@ describe('request schemas', () => {
       [{ ...good, yt_id: 'https://youtu.be/dQw4w9WgXcQ' }, 'yt_id'],
       [{ ...good, playback_offset: -1 }, 'playback_offset'],
       [{ ...good, playback_offset: 1.5 }, 'playback_offset'],
+      // catalogue text shows what it says: no direction overrides or isolates, nothing invisible
+      [{ ...good, title: 'Song \u202Egnos' }, 'title'],
+      [{ ...good, artist: 'Ba\u200Bnd' }, 'artist'],
+      [{ ...good, belongs_to: '\u2066Film\u2069' }, 'belongs_to'],
+      [{ ...good, title: 'Soft\u00ADhyphen' }, 'title'],
+      [{ ...good, title: 'Band\u200D' }, 'title'],
+      [{ ...good, artist: '\u3164' }, 'artist'],
+      [{ ...good, belongs_to: '\u2800' }, 'belongs_to'],
+    ]);
+    // what some scripts and emoji need stays, and no name rules apply (scripts mixed, long texts)
+    expectAccepted(P.HitBodySchema, [
+      [{ ...good, title: 'Ana \u{1F469}\u200D\u{1F3A4}', artist: 'Red \u2764\uFE0F' }],
+      [{ ...good, title: '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645' }], // Persian, a non-joiner inside the word
+      [{ ...good, title: 'Kalinka (\u041A\u0430\u043B\u0438\u043D\u043A\u0430)', artist: 'Choir' }],
+      [{ ...good, title: 't'.repeat(300) }],
+    ]);
+  });
+
+  it('pack names follow the same text rules', () => {
+    expectAccepted(P.PackBodySchema, [[{ name: '80s \u{1F3B8}' }], [{ name: ' Schlager ' }, { name: 'Schlager' }]]);
+    expectRejected(P.PackBodySchema, [
+      [{ name: 'Pack\u202E' }, 'name'],
+      [{ name: '\u200B\u200B' }, 'name'],
+      [{ name: 'Hits\uFE0F' }, 'name'],
     ]);
   });
 

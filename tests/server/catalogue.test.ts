@@ -404,6 +404,12 @@ describe('packs', () => {
     expectError(await editor.request('POST', '/api/hits/packs', { name: '   ' }), 400, 'invalid_input', 'name must not be empty');
     expectError(await editor.request('POST', '/api/hits/packs', { name: 'x'.repeat(101) }), 400, 'invalid_input', 'name must be at most 100 characters long');
     expectError(await editor.request('POST', '/api/hits/packs', {}), 400, 'invalid_input', 'name is required');
+    // a name shows what it says: no direction overrides, nothing invisible
+    const deceptive = 'name must not contain invisible or text-direction characters';
+    expectError(await editor.request('POST', '/api/hits/packs', { name: 'kcoR\u202E' }), 400, 'invalid_input', deceptive);
+    expectError(await editor.request('PATCH', `/api/hits/packs/${ids.pop}`, { name: 'P\u200Bop' }), 400, 'invalid_input', deceptive);
+    expectError(await editor.request('PATCH', `/api/hits/packs/${ids.pop}`, { name: '\u3164' }), 400, 'invalid_input', /^name must not contain characters that do not show/);
+    expect((await editor.request('GET', '/api/hits/packs')).body.packs.find((p: { id: string }) => p.id === ids.pop).name).toBe('Pop');
     expectError(await editor.request('PATCH', '/api/hits/packs/not-a-uuid', { name: 'X' }), 400, 'invalid_input', 'packId must be a UUID');
     expectError(await editor.request('DELETE', '/api/hits/packs/not-a-uuid'), 400, 'invalid_input', 'packId must be a UUID');
     expect(await countRows('packs')).toBe(before);
@@ -430,8 +436,9 @@ describe('packs', () => {
 describe('hits', () => {
   it('reads a hit for the editor: yt_id, offset and audio state included; 404 and 400 otherwise', async () => {
     const queen = seededHit('Bohemian Rhapsody');
-    const r = await anonymous.request('GET', `/api/hits/${queen.id}`);
+    const r = await editor.request('GET', `/api/hits/${queen.id}`);
     expect(r.status).toBe(200);
+    // a hit without a video: "" (Part B's client reads yt_id as a string)
     expect(FullHitPayloadSchema.parse(r.body)).toEqual({
       id: queen.id,
       title: 'Bohemian Rhapsody',
@@ -439,13 +446,42 @@ describe('hits', () => {
       belongs_to: '',
       year: 1975,
       packs: [ids.rock],
-      yt_id: null,
+      yt_id: '',
       playback_offset: 12,
       audio: 'none',
     });
     expect((await anonymous.request('GET', `/api/hits/${queen.id}?parts=downloaded`)).body.downloaded).toBe(false);
     expectError(await anonymous.request('GET', `/api/hits/${randomUUID()}`), 404, 'hit_not_found', 'hit id not found');
     expectError(await anonymous.request('GET', '/api/hits/12345'), 400, 'invalid_input', 'hitId must be a UUID');
+  });
+
+  it('shows the video and offset only to write_hits users, as "" and 0 to anybody else (same shape)', async () => {
+    const letItBe = seededHit('Let It Be');
+    const queen = seededHit('Bohemian Rhapsody');
+    expect(letItBe.yt_id).toBe('QDYfEBY9NM4');
+    for (const u of [editor, hitsOnly]) {
+      const r = await u.request('GET', `/api/hits/${letItBe.id}?parts=downloaded`);
+      expect(FullHitPayloadSchema.parse(r.body)).toMatchObject({ yt_id: 'QDYfEBY9NM4', playback_offset: 0, downloaded: false });
+      expect(FullHitPayloadSchema.parse((await u.request('GET', `/api/hits/${queen.id}`)).body)).toMatchObject({ yt_id: '', playback_offset: 12 });
+      expect(r.headers.get('cache-control')).toBe('private, no-cache');
+    }
+    for (const u of [anonymous, guest, packsOnly]) {
+      for (const hit of [letItBe, queen]) {
+        const r = await u.request('GET', `/api/hits/${hit.id}?parts=downloaded`);
+        expect(r.status).toBe(200);
+        expect(FullHitPayloadSchema.parse(r.body)).toEqual({ ...hit, yt_id: '', playback_offset: 0, audio: expect.any(String), downloaded: false });
+        expect(r.headers.get('cache-control')).toBe('private, no-cache');
+      }
+    }
+  });
+
+  it('takes back a fetched hit without a video: yt_id "" is none', async () => {
+    const made = await createHit({ title: 'Round Trip', artist: 'Echo', year: 1987, playback_offset: 4 });
+    expect(made).toMatchObject({ yt_id: '', playback_offset: 4 });
+    expectSuccess(await editor.request('PATCH', `/api/hits/${made.id}`, { ...made, title: 'Round Trip 2' }), 'hit updated successfully');
+    const row = await t.server.db.selectFrom('hits').select(['title', 'yt_id', 'playback_offset']).where('id', '=', made.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ title: 'Round Trip 2', yt_id: null, playback_offset: 4 });
+    expectSuccess(await editor.request('DELETE', `/api/hits/${made.id}`), 'hit deleted successfully');
   });
 
   it('needs a session and write_hits to create, edit or delete', async () => {
@@ -486,7 +522,7 @@ describe('hits', () => {
       belongs_to: '',
       year: 2001,
       packs: [ids.film, ids.pop].sort(),
-      yt_id: null,
+      yt_id: '',
       playback_offset: 0,
       audio: 'none',
     });
@@ -509,7 +545,7 @@ describe('hits', () => {
       'yt_id_taken',
       'a hit for that YouTube ID already exists',
     );
-    expect((await editor.request('GET', `/api/hits/${other.id}`)).body.yt_id).toBeNull();
+    expect((await editor.request('GET', `/api/hits/${other.id}`)).body.yt_id).toBe('');
     // keeping its own yt_id is fine
     expectSuccess(
       await editor.request('PATCH', `/api/hits/${letItBe.id}`, { title: 'Let It Be', artist: 'The Beatles', year: 1970, packs: [ids.rock], yt_id: 'QDYfEBY9NM4' }),
@@ -534,6 +570,9 @@ describe('hits', () => {
       [{ ...good, artist: undefined }, /^artist is required/],
       [{ ...good, packs: ['nope'] }, /^packs\[0\] must be a UUID/],
       [{ ...good, packs: [ids.rock, randomUUID()] }, /^packs\[1\] must be the id of an existing pack/],
+      [{ ...good, title: 'Good\u202Edoog' }, /^title must not contain invisible or text-direction characters$/],
+      [{ ...good, artist: 'Fi\u200Bne' }, /^artist must not contain invisible or text-direction characters$/],
+      [{ ...good, belongs_to: 'Film\uFE0F' }, /^belongs_to must not contain characters that do not show/],
       ['"not an object"', /^body must be an object/],
     ];
     for (const [body, message] of cases) {

@@ -93,6 +93,21 @@ describe('action log', () => {
     }
   });
 
+  it('replays a Local game stored with names that look alike (refused for new joins by the room, never by the engine)', async () => {
+    const made = createGame({ id: 'storeLk5', mode: 'Local', creator: { id: randomUUID(), name: 'Ada' }, seed: testSeed(7), packIds: [] });
+    if (!made.ok) throw new Error(made.error.message);
+    await store.snapshot(made.game, 1, NOW);
+    const creator = made.game.players[0]!.id;
+    // "ace" in Latin letters, then in Cyrillic ones
+    const game = await play(made.game, [
+      { type: 'join_local', by: creator, name: 'ace' },
+      { type: 'join_local', by: creator, name: '\u0430\u0441\u0435' },
+    ], { n: 0, seq: 1 }, NOW);
+    const back = (await store.load()).find((g) => g.game.id === 'storeLk5');
+    expect(back?.game).toEqual(game);
+    expect(back!.game.players.map((p) => p.name)).toEqual(['Ada', 'ace', '\u0430\u0441\u0435']);
+  });
+
   it('fails only the append whose game is gone, not the others written with it', async () => {
     const kept = newGame('storeDd4');
     await store.snapshot(kept, 1, NOW);

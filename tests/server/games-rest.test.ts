@@ -862,6 +862,16 @@ describe('the error table (rules.md §16) over HTTP', () => {
     for (const name of ['x%00y', 'a%09b', 'n%0Al', 'esc%1B', '%E2%80%8B%E2%80%8B', 'ad%E2%80%AEmin', '%D0%90lice', 'B%CE%BFb']) {
       expectError(await alice.request('PATCH', `${l}/join/${name}`), 'name_invalid');
     }
+    // ...and none that looks like a seated player's: a whole name in other letters, a zero for an O,
+    // the creator's own name with a mathematical bold first letter
+    expectOk(await alice.request('PATCH', `${l}/join/ace`), 'joined the game successfully');
+    const seated = (await getGame(alice, local.id)).players;
+    const boldFirst = String.fromCodePoint(0x1d41a + alice.name.charCodeAt(0) - 0x61) + alice.name.slice(1);
+    for (const name of ['\u0430\u0441\u0435', '\u0410\u0421\u0415', 'R0B0', boldFirst]) {
+      expectError(await alice.request('PATCH', `${l}/join/${encodeURIComponent(name)}`), 'name_look_alike');
+    }
+    expect((await getGame(alice, local.id)).players).toEqual(seated);
+    expectOk(await alice.request('PATCH', `${l}/join/acme`), 'joined the game successfully');
     expectOk(await alice.request('PATCH', `${l}/start`), 'started game');
     const ghost = randomUUID();
     expectError(await alice.request('POST', `${l}/guess/${ghost}`, { id: 1 }), 'player_not_found');

@@ -646,6 +646,8 @@ describe('games over WebSocket', () => {
       ['Cy', true],
     ]);
     await refused(a, id, 'name_taken', 'join_local', { name: 'ann' });
+    // a name in Cyrillic letters that looks like a seated one (С and у)
+    await refused(a, id, 'name_look_alike', 'join_local', { name: '\u0421\u0443' });
 
     // nobody else gets in: not another user, not an anonymous spectator
     const rejected = await bob.joinRoom(t.ws, id).then(
@@ -671,7 +673,7 @@ describe('games over WebSocket', () => {
     const game = serverRoom(id).game;
     expectFullCoverage(st, game);
     expect(game.players.length).toBe(4);
-    expect(a.errors.map((e) => e.code)).toEqual(['name_taken']);
+    expect(a.errors.map((e) => e.code)).toEqual(['name_taken', 'name_look_alike']);
 
     // the creator leaving deletes the game: the last events reach him, his lobby hears of it, the room closes
     const lobby = new SseReader(`${t.base}/api/events`, { cookie: alice.cookieHeader() });

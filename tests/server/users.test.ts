@@ -6,15 +6,22 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createChallenge, extractParams, solveChallenge } from 'altcha-lib/v1';
+import Sqlite from 'better-sqlite3';
 import express from 'express';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../server/config.ts';
-import { isoNow, openDatabase, type Db } from '../../server/db/index.ts';
+import { isoNow, isPostgresUrl, openDatabase, sqlitePath, type Db } from '../../server/db/index.ts';
+import { migrationProvider } from '../../server/db/migrations.ts';
+import type { Database } from '../../server/db/schema.ts';
 import { requirePermission, requireUser } from '../../server/http/auth.ts';
 import { apiNotFound, errorHandler } from '../../server/http/errors.ts';
 import { mountUsers } from '../../server/http/users.ts';
 import { createLogger } from '../../server/logger.ts';
 import { CaptchaService } from '../../server/services/captcha.ts';
+import { lookAlikeKey } from '../../server/services/look-alike.ts';
 import { Permission, UsersService } from '../../server/services/users.ts';
 import { AltchaChallengeSchema, UserCookieSchema, type AltchaChallenge, type UserCookie } from '../../shared/protocol/users.ts';
 import { testDatabase } from './harness.ts';
@@ -810,6 +817,97 @@ describe('registration captcha (ALTCHA)', () => {
   it('stops the start on a bad mode or a short key, naming the variable', () => {
     expect(() => loadConfig({ REGISTRATION_CAPTCHA: 'maybe' })).toThrow(/REGISTRATION_CAPTCHA/);
     expect(() => loadConfig({ ALTCHA_HMAC_KEY: 'short' })).toThrow(/ALTCHA_HMAC_KEY: at least 32 characters/);
+  });
+});
+
+describe('names that look like an account\'s', () => {
+  it('gives names that look the same one key: other scripts, digits for letters, compatibility forms, any case', () => {
+    const same: [string, string][] = [
+      ['ace', '\u0430\u0441\u0435'], // Cyrillic а, с, е
+      ['ACE', '\u0410\u0441\u0435'],
+      ['Oliver', '0liver'],
+      ['Oliver', '\u{1D40E}liver'], // mathematical bold O
+      ['Mary', 'rnary'],
+      ['Ian', 'lan'],
+      ['bob', '\uFF42\uFF4F\uFF42'], // full-width
+      ['NIKO', '\u039D\u0399\u039A\u039F'], // Greek capitals
+      ['Alice', 'AIice'], // a capital I for the l
+      ['ACE', '\u0391\u03F9\u0395'], // Greek, with a lunate sigma for the C
+      ['émile', '\u0065\u0301mile'], // composed and decomposed
+      [' ace ', 'ace'],
+    ];
+    for (const [a, b] of same) expect(lookAlikeKey(b), `${a} / ${b}`).toBe(lookAlikeKey(a));
+    const different: [string, string][] = [
+      ['ace', 'acme'],
+      ['Bob', 'Rob'],
+      ['Zoë', 'Zoe'],
+      ['ian', 'lan'], // a dotted i does not look like an l
+      ['Oliver', '0LIVER'], // "OLIVER" is the same name, but does not look like "Oliver"
+      ['Jürgen', 'Jurgen'],
+    ];
+    for (const [a, b] of different) expect(lookAlikeKey(b), `${a} / ${b}`).not.toBe(lookAlikeKey(a));
+  });
+
+  it('refuses to register a name that looks like an account\'s, with its own code; the guest stays a guest', async () => {
+    await registered(app, 'ace');
+    await registered(app, 'Oliver');
+    const b = await guest(app);
+    const before = await app.db.selectFrom('users').selectAll().where('id', '=', b.user.id).executeTakeFirstOrThrow();
+    for (const username of ['\u0430\u0441\u0435', '\u0410\u0421\u0415', '\u0391\u03F9\u0395', '0liver', '0Iiver']) {
+      const res = await b.fetch('/api/users/register', { method: 'POST', json: { username, password: 'another password' } });
+      expect(res.status, username).toBe(409);
+      expect(await res.json()).toEqual({ type: 'error', code: 'username_look_alike', message: 'username looks the same as one already in use' });
+    }
+    expect(b.user.virtual).toBe(true);
+    expect(await app.db.selectFrom('users').selectAll().where('id', '=', b.user.id).executeTakeFirstOrThrow()).toEqual(before);
+    // a name that only resembles one is fine, and its skeleton is stored
+    const ok = await b.fetch('/api/users/register', { method: 'POST', json: { username: 'Olivia', password: 'another password' } });
+    expect(ok.status).toBe(200);
+    const row = await app.db.selectFrom('users').select(['name', 'name_skeleton']).where('id', '=', b.user.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ name: 'Olivia', name_skeleton: lookAlikeKey('Olivia') });
+  });
+
+  it('refuses one in the admin CLI, naming the account it looks like', async () => {
+    await registered(app, 'Pepe');
+    const r = await runCli(app, ['users', 'create', '\u0420\u0435\u0440\u0435', '--password', 'long enough pw']); // all Cyrillic
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('username "\u0420\u0435\u0440\u0435" looks the same as "Pepe", which is already in use');
+    expect(await app.db.selectFrom('users').select('id').where('name', '=', '\u0420\u0435\u0440\u0435').executeTakeFirst()).toBeUndefined();
+  });
+
+  it('fills the skeletons of existing accounts on migration; look-alike accounts made before the rule keep their names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hitline-skeletons-'));
+    dirs.push(dir);
+    const database = await testDatabase(dir);
+    const raw = isPostgresUrl(database.url)
+      ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url }) }) })
+      : new Kysely<Database>({ dialect: new SqliteDialect({ database: new Sqlite(sqlitePath(database.url)) }) });
+    const migrator = new Migrator({ db: raw, provider: migrationProvider, disableTransactions: true });
+    const before = await migrator.migrateTo('0006_hit_sets');
+    expect(before.error).toBeUndefined();
+    const now = isoNow();
+    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ARGON2_MEMORY_KIB: '1024' });
+    const hash = await new UsersService(raw, config, createLogger('silent')).hashPassword('legacy password');
+    const rows = [
+      { id: '00000000-0000-4000-8000-000000000001', name: 'ace', name_key: 'ace', password: hash, guest: 0, permissions: 8, created_at: now },
+      { id: '00000000-0000-4000-8000-000000000002', name: '\u0430\u0441\u0435', name_key: '\u0430\u0441\u0435', password: hash, guest: 0, permissions: 8, created_at: now },
+      { id: '00000000-0000-4000-8000-000000000003', name: 'gladly-brave-otter', name_key: null, password: null, guest: 1, permissions: 8, created_at: now },
+    ];
+    // the table as 0006 left it: no name_skeleton column yet
+    await (raw as unknown as Kysely<Record<string, Record<string, unknown>>>).insertInto('users').values(rows).execute();
+    await raw.destroy();
+
+    const db = await openDatabase(database.url);
+    try {
+      const after = await db.selectFrom('users').select(['id', 'name_skeleton']).orderBy('id').execute();
+      expect(after.map((r) => r.name_skeleton)).toEqual(['ace', 'ace', null]);
+      const users = new UsersService(db, config, createLogger('silent'));
+      for (const name of ['ace', '\u0430\u0441\u0435']) expect((await users.login(name, 'legacy password')).ok, name).toBe(true);
+      for (const name of ['\u0391\u03F9\u0395', '\u13AACE']) expect(await users.createAccount(name, 'long enough pw'), name).toMatchObject({ ok: false, message: expect.stringContaining('looks the same as') });
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
   });
 });
 

@@ -82,8 +82,8 @@ function DeleteHitDialog({
 
 /**
  * Hit detail (spec §2, `/hits/{hitId}`): "artist: title", the fields read-only,
- * pack links, the video from the playback offset and the audio state; for
- * write_hits Edit (the same form as create, with Cancel and Save) and Delete.
+ * pack links and the audio state; for write_hits also the video from the
+ * playback offset, Edit (the same form as create, with Cancel and Save) and Delete.
  * An unknown (or malformed) id is the 404 "hit id not found".
  */
 export function HitDetail() {
@@ -227,7 +227,7 @@ export function HitDetail() {
       {editing ? (
         <HitForm initial={valuesOf(hit)} packs={packs} submitLabel={t('common.save')} onSubmit={save} onCancel={stopEditing} firstFieldRef={firstField} />
       ) : (
-        <SimpleGrid columns={{ base: 1, lg: 2 }} gap="8" alignItems="start">
+        <SimpleGrid columns={{ base: 1, lg: canWrite ? 2 : 1 }} gap="8" alignItems="start">
           <DataList.Root orientation="horizontal" size="lg">
             <DataList.Item {...ROW}>
               <DataList.ItemLabel {...LABEL}>{t('fields.title')}</DataList.ItemLabel>
@@ -263,14 +263,18 @@ export function HitDetail() {
                 )}
               </DataList.ItemValue>
             </DataList.Item>
-            <DataList.Item {...ROW} {...(hit.yt_id ? STACKED : {})}>
-              <DataList.ItemLabel {...LABEL}>{t('fields.video_url')}</DataList.ItemLabel>
-              <DataList.ItemValue wordBreak="break-all">{hit.yt_id ? watchUrl(hit.yt_id) : none}</DataList.ItemValue>
-            </DataList.Item>
-            <DataList.Item {...ROW}>
-              <DataList.ItemLabel {...LABEL}>{t('fields.offset')}</DataList.ItemLabel>
-              <DataList.ItemValue>{t('detail.seconds', { count: hit.playback_offset })}</DataList.ItemValue>
-            </DataList.Item>
+            {canWrite && (
+              <>
+                <DataList.Item {...ROW} {...(hit.yt_id ? STACKED : {})}>
+                  <DataList.ItemLabel {...LABEL}>{t('fields.video_url')}</DataList.ItemLabel>
+                  <DataList.ItemValue wordBreak="break-all">{hit.yt_id ? watchUrl(hit.yt_id) : none}</DataList.ItemValue>
+                </DataList.Item>
+                <DataList.Item {...ROW}>
+                  <DataList.ItemLabel {...LABEL}>{t('fields.offset')}</DataList.ItemLabel>
+                  <DataList.ItemValue>{t('detail.seconds', { count: hit.playback_offset })}</DataList.ItemValue>
+                </DataList.Item>
+              </>
+            )}
             <DataList.Item {...ROW} {...STACKED}>
               <DataList.ItemLabel {...LABEL}>{t('fields.audio')}</DataList.ItemLabel>
               <DataList.ItemValue>
@@ -282,9 +286,12 @@ export function HitDetail() {
               </DataList.ItemValue>
             </DataList.Item>
           </DataList.Root>
-          <Box>
-            <VideoPlayer ytId={hit.yt_id} offset={hit.playback_offset} label={t('video.label', { hit: name })} />
-          </Box>
+          {/* the video and its offset are the curators' (the server sends "" and 0 to anybody else) */}
+          {canWrite && (
+            <Box>
+              <VideoPlayer ytId={hit.yt_id} offset={hit.playback_offset} label={t('video.label', { hit: name })} />
+            </Box>
+          )}
         </SimpleGrid>
       )}
       <DeleteHitDialog open={deleting} name={name} onClose={() => setDeleting(false)} onConfirm={remove} finalFocusEl={deleteButton} />

@@ -3,6 +3,7 @@ import { FieldInput } from '../../components/FieldInput.tsx';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { PackPayload } from '../../../../shared/protocol/catalogue.ts';
+import { textProblem } from '../../../../shared/rules/names.ts';
 import { notify } from '../../a11y/notify.ts';
 import { AppDialog, OWN_ESCAPE } from '../../components/AppDialog.tsx';
 import { PlusIcon } from '../../components/icons.tsx';
@@ -24,7 +25,24 @@ import { useCanWritePacks, useHitsT } from './use-hits.ts';
 const MAX_NAME = 100;
 
 /** What is wrong with a pack name as typed (a pasted text is kept whole and refused, not cut short), if anything. */
-const nameProblem = (name: string): 'empty' | 'too_long' | null => (name.trim() === '' ? 'empty' : name.trim().length > MAX_NAME ? 'too_long' : null);
+function nameProblem(name: string): 'empty' | 'too_long' | 'hidden' | null {
+  const text = name.trim();
+  if (text === '') return 'empty';
+  if (text.length > MAX_NAME) return 'too_long';
+  // the server's rule for shown text (no direction or invisible characters)
+  return textProblem(text) ? 'hidden' : null;
+}
+
+/** The message of a name's problem under its field (an empty name only disables the button). */
+function NameError({ name }: { name: string }) {
+  const t = useHitsT();
+  const problem = nameProblem(name);
+  if (problem === 'too_long') return <Field.ErrorText color="red.fg">{t('packs.name_too_long', { max: MAX_NAME })}</Field.ErrorText>;
+  if (problem === 'hidden') return <Field.ErrorText color="red.fg">{t('packs.name_hidden')}</Field.ErrorText>;
+  return null;
+}
+
+const shownInvalid = (name: string): boolean => nameProblem(name) === 'too_long' || nameProblem(name) === 'hidden';
 
 /** Re-reads the packs after a change (the global stream would too, a moment later). */
 const refreshPacks = (): Promise<void> => useCatalogue.getState().loadPacks();
@@ -66,13 +84,13 @@ export function CreatePackButton({ onCreated }: { onCreated?: (pack: PackPayload
       <AppDialog open={open} onClose={() => setOpen(false)} title={t('packs.create_title')} size="sm" finalFocusEl={opener}>
         <chakra.form onSubmit={(e: FormEvent) => void submit(e)} noValidate>
           <Stack gap="4">
-            <Field.Root required invalid={nameProblem(name) === 'too_long'}>
+            <Field.Root required invalid={shownInvalid(name)}>
               <Field.Label>
                 {t('packs.name')}
                 <Field.RequiredIndicator />
               </Field.Label>
               <FieldInput name="pack_name" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />
-              {nameProblem(name) === 'too_long' && <Field.ErrorText color="red.fg">{t('packs.name_too_long', { max: MAX_NAME })}</Field.ErrorText>}
+              <NameError name={name} />
             </Field.Root>
             <Button type="submit" colorPalette="purple" alignSelf="flex-start" disabled={nameProblem(name) !== null} loading={busy}>
               {t('packs.create_submit')}
@@ -120,10 +138,10 @@ function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void })
       flex="1"
     >
       <Flex gap="2" wrap="wrap" align="flex-end">
-        <Field.Root flex="1" minW="10rem" invalid={nameProblem(name) === 'too_long'}>
+        <Field.Root flex="1" minW="10rem" invalid={shownInvalid(name)}>
           <Field.Label srOnly>{t('packs.rename_label', { name: pack.name })}</Field.Label>
           <FieldInput size="sm" value={name} autoFocus onChange={(e) => setName(e.target.value)} />
-          {nameProblem(name) === 'too_long' && <Field.ErrorText color="red.fg">{t('packs.name_too_long', { max: MAX_NAME })}</Field.ErrorText>}
+          <NameError name={name} />
         </Field.Root>
         <Button type="submit" size="sm" colorPalette="purple" disabled={nameProblem(name) !== null} loading={busy}>
           {t('common.save')}

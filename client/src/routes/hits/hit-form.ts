@@ -1,11 +1,13 @@
 import type { FullHitPayload, HitBodyInput } from '../../../../shared/protocol/catalogue.ts';
+import { textProblem } from '../../../../shared/rules/names.ts';
 import { parseVideoUrl, watchUrl } from './video-url.ts';
 
 /**
  * The hit form's values and rules (spec §2 "Create hit", §3 Hit, §5): title
  * and artist required, year a whole number 1..9999 (api.md B6), belongs_to
- * optional, packs, a video URL that is empty or one of the accepted YouTube
- * forms, and a playback offset ≥ 0 (whole seconds; empty = 0).
+ * optional, no text with direction or invisible characters, packs, a video
+ * URL that is empty or one of the accepted YouTube forms, and a playback
+ * offset ≥ 0 (whole seconds; empty = 0).
  */
 
 export interface HitFormValues {
@@ -19,7 +21,7 @@ export interface HitFormValues {
 }
 
 export type FieldName = Exclude<keyof HitFormValues, 'packs'>;
-export type FieldError = 'required' | 'year' | 'video_url' | 'offset' | 'too_long';
+export type FieldError = 'required' | 'year' | 'video_url' | 'offset' | 'too_long' | 'hidden';
 export type FieldErrors = Partial<Record<FieldName, FieldError>>;
 
 /** Limits of the server's schema (shared/protocol/catalogue.ts HitBodySchema). */
@@ -46,11 +48,13 @@ const wholeNumber = (s: string): number | null => (/^\s*\d+\s*$/.test(s) ? Numbe
 /** Every field's problem (empty object = valid). */
 export function validateHit(v: HitFormValues): FieldErrors {
   const errors: FieldErrors = {};
-  for (const field of ['title', 'artist'] as const) {
-    if (v[field].trim() === '') errors[field] = 'required';
-    else if (v[field].trim().length > MAX_TEXT) errors[field] = 'too_long';
+  for (const field of ['title', 'artist', 'belongs_to'] as const) {
+    const text = v[field].trim();
+    if (text === '' && field !== 'belongs_to') errors[field] = 'required';
+    else if (text.length > MAX_TEXT) errors[field] = 'too_long';
+    // the server's rule for shown text (no direction or invisible characters)
+    else if (textProblem(text)) errors[field] = 'hidden';
   }
-  if (v.belongs_to.trim().length > MAX_TEXT) errors.belongs_to = 'too_long';
   const year = wholeNumber(v.year);
   if (v.year.trim() === '') errors.year = 'required';
   else if (year === null || year < 1 || year > 9999) errors.year = 'year';
