@@ -88,6 +88,24 @@ const MUTATING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 export const addressKey = (address: string): string => `ip:${ipKeyGenerator(address)}`;
 // (express-rate-limit reads its key generators' source: this one must name ipKeyGenerator itself)
 const byIp = (req: Request): string => `ip:${ipKeyGenerator(req.ip ?? '')}`;
+/**
+ * The client address of a request Express does not see (WebSocket upgrades,
+ * the matchmaker), found as Express finds `req.ip` with `trust proxy` set to
+ * `trustedHops`: the address that many hops back along X-Forwarded-For.
+ */
+export function clientAddress(req: IncomingMessage, trustedHops: number): string {
+  const chain = [req.socket.remoteAddress ?? ''];
+  if (trustedHops > 0) {
+    const header = req.headers['x-forwarded-for'];
+    const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
+    for (let i = forwarded.length - 1; i >= 0 && chain.length <= trustedHops; i--) {
+      const hop = forwarded[i]!.trim();
+      if (hop) chain.push(hop);
+    }
+  }
+  return chain[chain.length - 1]!;
+}
+
 /** Players of one party share an IP, so authenticated traffic is counted per user. */
 const byUserOrIp = (req: Request, res: Response): string => (res.locals.user ? `user:${res.locals.user.id}` : byIp(req));
 
@@ -360,3 +378,113 @@ export function csrfGuardWith(options: CsrfOptions = {}): RequestHandler {
 
 /** {@link csrfGuardWith} without opt-outs: every mutation body must be JSON. */
 export const csrfGuard: RequestHandler = csrfGuardWith();
+
+/** Requests whose body may take longer than the deadline while it keeps coming. */
+const longBodies = new WeakSet<IncomingMessage>();
+
+/**
+ * Lets `req`'s body take longer than REQUEST_TIMEOUT_SECONDS, as long as no
+ * such stretch passes without a byte of it: for the uploads of users allowed to
+ * make them (a 50 MB audio file over a slow uplink takes minutes). Call it
+ * after the permission check, before reading the body.
+ */
+export function allowLongBody(req: IncomingMessage): void {
+  longBodies.add(req);
+}
+
+/** 408 for a request body that did not arrive in time. */
+export const REQUEST_TIMEOUT = apiError(408, 'request_timeout', 'the request did not arrive in time');
+
+/**
+ * The deadline of request bodies: a request whose body has not fully arrived
+ * `seconds` after its headers is answered 408 and its connection closed, so a
+ * client that trickles bodies cannot hold the server's sockets (Node allows 300
+ * s). Node's own `requestTimeout` would do it, but it cannot spare the uploads
+ * of {@link allowLongBody}; so Node's is switched off (`requestTimeout: 0`, see
+ * index.ts) and this runs for every request instead, headers being Node's
+ * `headersTimeout`.
+ */
+export function bodyDeadline(seconds: number): (req: IncomingMessage, res: ServerResponse) => void {
+  const ms = seconds * 1000;
+  return (req, res) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (req.headers['transfer-encoding'] === undefined && !(length > 0)) return;
+    let heard = req.socket.bytesRead;
+    const check = (): void => {
+      if (req.complete) return;
+      if (longBodies.has(req) && req.socket.bytesRead > heard) {
+        heard = req.socket.bytesRead;
+        timer = setTimeout(check, ms);
+        return;
+      }
+      if (res.headersSent) {
+        req.socket.destroy();
+        return;
+      }
+      const body = JSON.stringify({ type: 'error', code: REQUEST_TIMEOUT.code, message: REQUEST_TIMEOUT.message });
+      res.writeHead(REQUEST_TIMEOUT.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      res.end(body, () => req.socket.destroy());
+    };
+    let timer = setTimeout(check, ms);
+    req.once('close', () => clearTimeout(timer));
+  };
+}
+
+/**
+ * Counts requests per key in fixed windows of `windowMs`: `hit` counts one and
+ * answers 0 while the key stays within `limit`, else the ms until its window ends.
+ */
+export class WindowLimit {
+  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+  private readonly limit: number;
+  private readonly windowMs: number;
+  private readonly now: () => number;
+
+  constructor(limit: number, windowMs: number, now: () => number = Date.now) {
+    this.limit = limit;
+    this.windowMs = windowMs;
+    this.now = now;
+  }
+
+  hit(key: string): number {
+    const now = this.now();
+    let w = this.windows.get(key);
+    if (!w || w.endsAt <= now) {
+      if (this.windows.size >= MAX_REMEMBERED) this.forgetEnded(now);
+      w = { count: 0, endsAt: now + this.windowMs };
+      this.windows.set(key, w);
+    }
+    w.count++;
+    return w.count > this.limit ? w.endsAt - now : 0;
+  }
+
+  private forgetEnded(now: number): void {
+    for (const [key, w] of this.windows) if (w.endsAt <= now) this.windows.delete(key);
+  }
+}
+
+/** What {@link connectionLimits} gives: the limits outside Express, per client address. */
+export interface ConnectionLimits {
+  /** The key of a request's client address (as the API's limits count it). */
+  keyOf: (req: IncomingMessage) => string;
+  /** Most WebSockets one address may hold open (undefined: no limit). */
+  websockets: number | undefined;
+  /** Matchmaking requests per address and minute (undefined: no limit). */
+  matchmake: WindowLimit | undefined;
+}
+
+/**
+ * The limits of what reaches the server outside the API's routes: room
+ * WebSockets open at once and matchmaking requests per minute, per address
+ * (MAX_WEBSOCKETS_PER_ADDRESS, MAX_MATCHMAKE_PER_MINUTE), times
+ * RATE_LIMIT_FACTOR (0: none). A party's phones share one address: ten of
+ * them with a few tabs each hold a few dozen sockets, twice that for a moment
+ * while they reconnect.
+ */
+export function connectionLimits(config: Pick<Config, 'RATE_LIMIT_FACTOR' | 'TRUST_PROXY' | 'MAX_WEBSOCKETS_PER_ADDRESS' | 'MAX_MATCHMAKE_PER_MINUTE'>): ConnectionLimits {
+  const keyOf = (req: IncomingMessage): string => addressKey(clientAddress(req, config.TRUST_PROXY));
+  const factor = config.RATE_LIMIT_FACTOR;
+  if (factor === 0) return { keyOf, websockets: undefined, matchmake: undefined };
+  const scaled = (base: number) => Math.max(1, Math.floor(base * factor));
+  return { keyOf, websockets: scaled(config.MAX_WEBSOCKETS_PER_ADDRESS), matchmake: new WindowLimit(scaled(config.MAX_MATCHMAKE_PER_MINUTE), 60_000) };
+}
