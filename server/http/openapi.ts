@@ -349,7 +349,7 @@ function userPaths(): ZodOpenApiPathsObject {
         description:
           'Replaces the browser\'s current session (a guest is logged out and leaves its games). Takes the same time whether or not the user exists. ' +
           'Failed logins are counted per account (known or not) and per address. After 5 failures of an account, from anywhere, each further one makes it wait 1 s, then 2, 4 … up to 30 s: meanwhile its logins, right or wrong, are answered 429 with `Retry-After` unchecked; its owner\'s login ends the waits. ' +
-          'An address\'s failures beyond 20 make the account each one tried wait at once (429 instead of 401); a correct password from that address still logs in. One address\'s checks run one at a time, at most 10 waiting.',
+          'An address\'s failures beyond 20 make the account each one tried wait at once (429 instead of 401); a correct password from that address still logs in. One address\'s checks run one at a time, at most 10 queued (more are answered 429 at once).',
         security: OPTIONAL_SESSION,
         requestBody: { required: true, content: json(LoginBodySchema) },
         responses: {

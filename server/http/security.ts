@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
@@ -85,7 +85,7 @@ export const RATE_LIMITED = apiError(429, 'rate_limited', 'too many requests, pl
 const MUTATING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 /** The key of a client address: IPv6 addresses count by their /56 network (what one subscriber gets). */
-export const addressKey = (address: string): string => `ip:${ipKeyGenerator(address)}`;
+const addressKey = (address: string): string => `ip:${ipKeyGenerator(address)}`;
 // (express-rate-limit reads its key generators' source: this one must name ipKeyGenerator itself)
 const byIp = (req: Request): string => `ip:${ipKeyGenerator(req.ip ?? '')}`;
 /**
@@ -191,7 +191,7 @@ const LOGIN = {
   /** The first wait; each further failure doubles it, up to `maxWaitMs`. */
   firstWaitMs: 1000,
   maxWaitMs: 30_000,
-  /** Password checks of one address waiting for their turn at once (they run one after the other). */
+  /** Password checks of one address at once, the running one and those waiting for their turn (they run one after the other). */
   queuedPerAddress: 10,
 } as const;
 
@@ -228,8 +228,9 @@ const TOO_MANY_AT_ONCE = 'too many logins at once from this address';
  * correct password is never refused for what others did from the same address.
  *
  * Each check costs an Argon2 hash (tens of ms of CPU), so the checks of one
- * address run one after the other, and at most `queuedPerAddress` wait: one
- * client cannot take every thread of the pool.
+ * address run one after the other, at most `queuedPerAddress` of them queued
+ * (more are answered 429 at once): one client cannot take every thread of the
+ * pool.
  */
 export class LoginGuard {
   private readonly accounts = new Map<string, Failures>();
