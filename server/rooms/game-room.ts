@@ -262,6 +262,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     // now instead, with a code that tells the client not to reconnect by itself, and no window
     // (onLeave follows at once, and the seat turns absent unless another tab has it)
     if (((client as GameClient & ClientPrivate)._numMessagesLastSecond ?? 0) > this.maxMessagesPerSecond) {
+      roomServices().log.warn({ game: this.roomId, user: client.auth?.user?.id }, 'closed a socket that sent too many messages');
       client.leave(FLOODING_CLOSE_CODE, 'too many messages');
       return;
     }
