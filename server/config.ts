@@ -114,6 +114,12 @@ export const configSchema = z.object({
   OPEN_GAME_IDLE_MINUTES: z.coerce.number().min(0.02).max(7 * 24 * 60).default(60),
   /** Multiplies every rate limit (tests raise it; 0 switches limits off). */
   RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(1000).default(1),
+  /** WebSockets one address may hold open at once (times RATE_LIMIT_FACTOR). */
+  MAX_WEBSOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** Matchmaking requests (`/matchmake/*`: joining a game's room) one address may send per minute (times RATE_LIMIT_FACTOR). */
+  MAX_MATCHMAKE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /** Seconds a client may take to send a request's headers, and then its body (an editor's upload only must not stall that long). */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** Seconds a session stays valid without use (rolling), and the longest idle gap. */
   SESSION_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).default(7),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defineRoom, defineServer, LocalPresence, matchMaker, type Presence } from '@colyseus/core';
 import { SpreadPingTransport } from './transport.ts';
@@ -7,6 +7,8 @@ import { configureApp } from './app.ts';
 import { loadConfig, publicAddressOf, type Config } from './config.ts';
 import { isPostgres, openDatabase, type Db } from './db/index.ts';
 import { leaveAllGames } from './http/games.ts';
+import { matchmakeRoute } from './http/matchmake.ts';
+import { bodyDeadline, connectionLimits } from './http/security.ts';
 import { SseHub } from './http/sse-hub.ts';
 import { createLogger, frameworkLogger, type Logger } from './logger.ts';
 import { GameRoom, ROOM_NAME } from './rooms/game-room.ts';
@@ -78,7 +80,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     },
   });
 
-  const transport = new SpreadPingTransport();
+  const limits = connectionLimits(config);
+  // a phone on a bad network sends its headers and a body of the API (100 kB at most) in seconds;
+  // Node allows 60 s and 300 s, and checks every 30 s. Bodies get their deadline from bodyDeadline.
+  const timeoutMs = config.REQUEST_TIMEOUT_SECONDS * 1000;
+  const http = createServer({ headersTimeout: timeoutMs, requestTimeout: 0, connectionsCheckingInterval: Math.min(5000, timeoutMs / 2) });
+  const transport = new SpreadPingTransport({ server: http, ...(limits.websockets ? { perAddress: { max: limits.websockets, keyOf: limits.keyOf } } : {}) });
   // The client is served from this origin. Colyseus would answer every response with
   // CORS headers reflecting any Origin with credentials; a same-origin app needs none.
   matchMaker.controller.DEFAULT_CORS_HEADERS = {} as typeof matchMaker.controller.DEFAULT_CORS_HEADERS;
@@ -102,8 +109,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     logger: frameworkLogger(log),
     express: (app) => configureApp(app, { config, log, hub, users, captcha, catalogue, audio }),
   });
-  const http = transport.server as HttpServer;
   await listenOrFail(colyseus.listen(config.PORT, config.HOST), http, config, db);
+  const deadline = bodyDeadline(config.REQUEST_TIMEOUT_SECONDS);
+  const matchmake = matchmakeRoute({ log, limit: limits.matchmake, keyOf: limits.keyOf });
+  inFrontOfColyseus(http, (req, res) => {
+    deadline(req, res);
+    return matchmake(req, res);
+  });
   const port = (http.address() as AddressInfo).port;
   log.info({ port, host: config.HOST }, `Hitline is listening on http://localhost:${port}`);
   await restoreGames(games, config, log);
@@ -168,6 +180,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
 }
 
 const HEARTBEAT_MS = 5000;
+
+/**
+ * Puts `handle` in front of the HTTP server's request listeners (Colyseus' own,
+ * which serves its routes and hands the rest to Express): a request it answers
+ * (it returns true) goes no further. Call it after listening, when Colyseus has
+ * bound its listener.
+ */
+function inFrontOfColyseus(http: HttpServer, handle: (req: IncomingMessage, res: ServerResponse) => boolean): void {
+  const others = http.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  http.removeAllListeners('request');
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!handle(req, res)) for (const listener of others) listener.call(http, req, res);
+  });
+}
 
 /** The server could not take its port (in use, not allowed): the start fails with a message naming it. */
 export class ListenError extends Error {}

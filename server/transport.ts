@@ -1,5 +1,6 @@
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Client } from '@colyseus/core';
-import { WebSocketClient, WebSocketTransport } from '@colyseus/ws-transport';
+import { WebSocketClient, WebSocketTransport, type TransportOptions } from '@colyseus/ws-transport';
 import * as wsModule from 'ws';
 import type { WebSocket } from 'ws';
 
@@ -38,6 +39,47 @@ type PingedSocket = WebSocket & {
  *   its pong has at least half a round to come before the next check.
  */
 export class SpreadPingTransport extends WebSocketTransport {
+  private perAddress: SocketLimit | undefined;
+  /** Sockets open (or being opened) per address key. */
+  private readonly openPerAddress = new Map<string, number>();
+
+  /** `perAddress`: the most WebSockets one address may hold open (none: no limit). */
+  constructor(options: TransportOptions & { perAddress?: SocketLimit } = {}) {
+    const { perAddress, ...rest } = options;
+    super(rest);
+    this.perAddress = perAddress;
+  }
+
+  protected override listenForUpgrade(server: HttpServer, filter?: (req: IncomingMessage) => boolean): void {
+    // called by the constructor above: `this.admit` runs for requests only, when the fields are set
+    super.listenForUpgrade(server, (req) => (!filter || filter(req)) && this.admit(req));
+  }
+
+  /**
+   * Counts the upgrade against its address until its socket closes; beyond the
+   * limit it is answered 429 (JSON, as the API's errors) and goes no further.
+   */
+  private admit(req: IncomingMessage): boolean {
+    if (!this.perAddress) return true;
+    const key = this.perAddress.keyOf(req);
+    const open = this.openPerAddress.get(key) ?? 0;
+    if (open >= this.perAddress.max) {
+      const body = JSON.stringify({ type: 'error', code: 'too_many_connections', message: 'too many connections from this address; close some first' });
+      const head = ['HTTP/1.1 429 Too Many Requests', 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close', '', ''];
+      // nobody else listens on this socket any more: a reset must not become an uncaught error
+      req.socket.on('error', () => req.socket.destroy());
+      req.socket.end(head.join('\r\n') + body);
+      return false;
+    }
+    this.openPerAddress.set(key, open + 1);
+    req.socket.once('close', () => {
+      const left = (this.openPerAddress.get(key) ?? 1) - 1;
+      if (left <= 0) this.openPerAddress.delete(key);
+      else this.openPerAddress.set(key, left);
+    });
+    return true;
+  }
+
   protected override autoTerminateUnresponsiveClients(pingInterval: number, pingMaxRetries: number): void {
     const slices = Math.max(1, Math.round(pingInterval / PING_SLICE_MS));
     // a ping owed at a check and not carried by a room's messages goes out alone this many slices later
@@ -84,6 +126,13 @@ export class SpreadPingTransport extends WebSocketTransport {
 }
 
 const noop = (): void => undefined;
+
+/** A limit of open WebSockets per client address. */
+export interface SocketLimit {
+  max: number;
+  /** The key of a request's client address. */
+  keyOf: (req: IncomingMessage) => string;
+}
 
 /** ws' frame builder (public in ws, missing from its type definitions). */
 const { Sender } = wsModule as unknown as { Sender: { frame(data: Uint8Array, options: FrameOptions): Buffer[] } };

@@ -13,6 +13,7 @@ import type { AudioPipeline, EnqueueResult } from '../services/audio/pipeline.ts
 import { Permission } from '../services/users.ts';
 import { requirePermission } from './auth.ts';
 import { apiError, parseOr400, sendError } from './errors.ts';
+import { allowLongBody } from './security.ts';
 
 /**
  * Audio administration for catalogue editors (write_hits, api.md B9): upload a
@@ -148,7 +149,8 @@ export function audioAdminRouter(deps: AudioAdminDeps): Router {
     const hit = await deps.pipeline.store.db.selectFrom('hits').select('id').where('id', '=', hitId).executeTakeFirst();
     if (!hit) return sendError(res, HIT_NOT_FOUND);
 
-    // streamed to disk with a byte count: a 50 MB body never sits in memory
+    // streamed to disk with a byte count: a 50 MB body never sits in memory; over a slow uplink it takes minutes
+    allowLongBody(req);
     const tmp = join(deps.pipeline.tmpDir, `upload-${randomBytes(9).toString('base64url')}.${ext}`);
     let bytes = 0;
     try {

@@ -9,7 +9,7 @@ import { HitSearchQuerySchema, ImportReportSchema } from '../../shared/protocol/
 import { INVALID_INPUT_CODE } from '../../shared/protocol/common.ts';
 import { hasPermission, requirePermission } from './auth.ts';
 import { apiError, parseOr400, sendError } from './errors.ts';
-import type { RateLimits } from './security.ts';
+import { allowLongBody, type RateLimits } from './security.ts';
 
 /**
  * Catalogue import and export over HTTP (api.md B8, Part B §1.4 export row):
@@ -94,6 +94,8 @@ function yamlBody(maxBytes: number): RequestHandler {
     const hasBody = req.headers['transfer-encoding'] !== undefined || length > 0;
     if (!hasBody) return sendError(res, EMPTY_BODY);
     if (!req.is([...YAML_CONTENT_TYPES])) return sendError(res, NOT_YAML);
+    // the route checked the permission first; 20 MB over a slow uplink take minutes
+    allowLongBody(req);
     raw(req, res, (err?: unknown) => {
       const e = err as { type?: string; length?: number; limit?: number } | undefined;
       if (e?.type === 'entity.too.large') {

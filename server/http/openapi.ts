@@ -251,6 +251,13 @@ function errorResponses(specs: readonly ErrorSpec[]): ZodOpenApiResponsesObject 
   return responses;
 }
 
+/** Adds the Retry-After header to the 429 of `responses`. */
+function withRetryAfter(responses: ZodOpenApiResponsesObject): ZodOpenApiResponsesObject {
+  const limited = responses['429'] as ZodOpenApiResponseObject | undefined;
+  if (!limited) return responses;
+  return { ...responses, 429: { ...limited, headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait before trying again.', example: '2' }) }) } };
+}
+
 /** A 200 with Part B's success body and its exact message. */
 function success(message: string, extra: Partial<ZodOpenApiResponseObject> = {}): ZodOpenApiResponseObject {
   return {
@@ -356,12 +363,24 @@ function userPaths(): ZodOpenApiPathsObject {
         tags: ['users'],
         operationId: 'login',
         summary: 'Log in',
-        description: 'Replaces the browser\'s current session (a guest is logged out and leaves its games). Takes the same time whether or not the user exists.',
+        description:
+          'Replaces the browser\'s current session (a guest is logged out and leaves its games). Takes the same time whether or not the user exists. ' +
+          'Failed logins are counted per account (known or not) and per address. After 5 failures of an account, from anywhere, each further one makes it wait 1 s, then 2, 4 … up to 30 s: meanwhile its logins, right or wrong, are answered 429 with `Retry-After` unchecked; its owner\'s login ends the waits. ' +
+          'An address\'s failures beyond 20 make the account each one tried wait at once (429 instead of 401); a correct password from that address still logs in. One address\'s checks run one at a time, at most 10 queued (more are answered 429 at once).',
         security: OPTIONAL_SESSION,
         requestBody: { required: true, content: json(LoginBodySchema) },
         responses: {
           200: { ...ok('The logged-in user (`virtual: false`) and fresh session cookies.', UserPayloadSchema), headers: SET_COOKIE },
-          ...errorResponses([INVALID('The body', 'username must be at least 3 characters long'), MALFORMED_JSON, { status: 401, code: 'incorrect_credentials', message: 'incorrect user credentials' }, CSRF, NOT_JSON, TOO_MANY]),
+          ...withRetryAfter(
+            errorResponses([
+              INVALID('The body', 'username must be at least 3 characters long'),
+              MALFORMED_JSON,
+              { status: 401, code: 'incorrect_credentials', message: 'incorrect user credentials' },
+              CSRF,
+              NOT_JSON,
+              { ...TOO_MANY, message: 'too many failed logins for this account; try again in N seconds (or: too many logins at once from this address)', example: 'too many failed logins for this account; try again in 2 seconds' },
+            ]),
+          ),
         },
       },
     },
@@ -1054,7 +1073,7 @@ const DESCRIPTION = `The HTTP API of Hitline, the online music-year card game. G
 
 **Sessions.** \`GET /api/users/auth\` gives every visitor a session (a guest when there is none) in the HttpOnly \`id\` cookie; the readable \`user\` cookie tells the client who it is. Endpoints marked with a lock need that session.
 
-**Errors** are \`{"type":"error","code":"<stable code>","message":"<English text>"}\`: 400 malformed input (the message names the field), 401 not authenticated (only that: re-authenticate and retry), 403 not allowed (not the creator, a missing permission, a cross-site request), 404 unknown game, hit, pack or player, 409 not possible in the current state, 413 body over 100 kB, 415 a body that is not JSON, 429 rate limited.
+**Errors** are \`{"type":"error","code":"<stable code>","message":"<English text>"}\`: 400 malformed input (the message names the field), 401 not authenticated (only that: re-authenticate and retry), 403 not allowed (not the creator, a missing permission, a cross-site request), 404 unknown game, hit, pack or player, 409 not possible in the current state, 413 body over 100 kB, 415 a body that is not JSON, 429 rate limited (with \`Retry-After\` where a wait is known). A request whose body takes longer than \`REQUEST_TIMEOUT_SECONDS\` (30) to arrive is answered 408 \`request_timeout\` and its connection closed (an editor's upload only when no byte of it came for that long); one whose headers take that long gets HTTP's bare 408.
 
 **Requests.** Bodies are JSON (\`Content-Type: application/json\`); mutations from another origin are refused.
 

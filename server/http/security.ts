@@ -1,7 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Config } from '../config.ts';
+import { usernameKey } from '../services/users.ts';
 import { apiError, sendError } from './errors.ts';
 
 /**
@@ -36,10 +38,10 @@ export function securityHeaders(options: { https?: boolean } = {}): RequestHandl
   }) as RequestHandler;
 }
 
-/** The rate limiters; each is a middleware to put in front of the routes it guards. */
+/** The rate limiters; each but `login` is a middleware to put in front of the routes it guards. */
 export interface RateLimits {
-  /** `POST /api/users/login`, per IP; successful logins do not count. */
-  login: RequestHandler;
+  /** `POST /api/users/login`: failed logins per account and per address (see {@link LoginGuard}). */
+  login: LoginGuard;
   /** `POST /api/users/register`, per IP. */
   register: RequestHandler;
   /** Guest creation by `GET /api/users/auth`, per IP; renewing an existing session does not count. */
@@ -61,7 +63,6 @@ export interface RateLimits {
 
 /** Base limits (requests per window) before `RATE_LIMIT_FACTOR`. */
 const LIMITS = {
-  login: { limit: 20, windowMs: 10 * 60_000 },
   register: { limit: 10, windowMs: 60 * 60_000 },
   // A whole party on one Wi-Fi shares an IP, and every new tab without cookies is a guest.
   guest: { limit: 60, windowMs: 10 * 60_000 },
@@ -83,7 +84,28 @@ export const RATE_LIMITED = apiError(429, 'rate_limited', 'too many requests, pl
 
 const MUTATING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
+/** The key of a client address: IPv6 addresses count by their /56 network (what one subscriber gets). */
+const addressKey = (address: string): string => `ip:${ipKeyGenerator(address)}`;
+// (express-rate-limit reads its key generators' source: this one must name ipKeyGenerator itself)
 const byIp = (req: Request): string => `ip:${ipKeyGenerator(req.ip ?? '')}`;
+/**
+ * The client address of a request Express does not see (WebSocket upgrades,
+ * the matchmaker), found as Express finds `req.ip` with `trust proxy` set to
+ * `trustedHops`: the address that many hops back along X-Forwarded-For.
+ */
+export function clientAddress(req: IncomingMessage, trustedHops: number): string {
+  const chain = [req.socket.remoteAddress ?? ''];
+  if (trustedHops > 0) {
+    const header = req.headers['x-forwarded-for'];
+    const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
+    for (let i = forwarded.length - 1; i >= 0 && chain.length <= trustedHops; i--) {
+      const hop = forwarded[i]!.trim();
+      if (hop) chain.push(hop);
+    }
+  }
+  return chain[chain.length - 1]!;
+}
+
 /** Players of one party share an IP, so authenticated traffic is counted per user. */
 const byUserOrIp = (req: Request, res: Response): string => (res.locals.user ? `user:${res.locals.user.id}` : byIp(req));
 
@@ -96,7 +118,7 @@ export function rateLimits(config: Pick<Config, 'RATE_LIMIT_FACTOR'>): RateLimit
   const factor = config.RATE_LIMIT_FACTOR;
   const make = (
     base: { limit: number; windowMs: number },
-    extra: { keyGenerator?: (req: Request, res: Response) => string; skip?: (req: Request, res: Response) => boolean; skipSuccessfulRequests?: boolean } = {},
+    extra: { keyGenerator?: (req: Request, res: Response) => string; skip?: (req: Request, res: Response) => boolean } = {},
   ): RequestHandler => {
     if (factor === 0) return (_req, _res, next) => next();
     return rateLimit({
@@ -107,11 +129,10 @@ export function rateLimits(config: Pick<Config, 'RATE_LIMIT_FACTOR'>): RateLimit
       keyGenerator: extra.keyGenerator ?? byIp,
       handler: (_req, res) => sendError(res, RATE_LIMITED),
       ...(extra.skip ? { skip: extra.skip } : {}),
-      ...(extra.skipSuccessfulRequests ? { skipSuccessfulRequests: true } : {}),
     }) as RequestHandler;
   };
   return {
-    login: make(LIMITS.login, { skipSuccessfulRequests: true }),
+    login: new LoginGuard(factor),
     register: make(LIMITS.register),
     // Only a request that will make a new guest counts (see sessionMiddleware's `res.locals.session`).
     guest: make(LIMITS.guest, { skip: (_req, res) => res.locals.session !== undefined && res.locals.session.state !== 'none' }),
@@ -154,6 +175,154 @@ function openStreamLimit(factor: number): RequestHandler {
 
 /** 429 for an event stream beyond the open-streams limit. */
 export const TOO_MANY_STREAMS = apiError(429, 'too_many_streams', 'too many event streams open at once; close some first');
+
+/**
+ * Login throttling, before RATE_LIMIT_FACTOR (which multiplies the counts).
+ * Failures are counted per account (by the name's key, whether or not such an
+ * account exists, so the answers tell nothing about that) and per address; a
+ * count is forgotten after `forgetMs` without a failure.
+ */
+const LOGIN = {
+  /** Failures of one account, from anywhere, that cost nothing; each further one makes the account wait. */
+  accountFailures: 5,
+  /** Failures from one address that cost nothing; beyond them, each of its failures makes the account it tried wait. */
+  addressFailures: 20,
+  forgetMs: 10 * 60_000,
+  /** The first wait; each further failure doubles it, up to `maxWaitMs`. */
+  firstWaitMs: 1000,
+  maxWaitMs: 30_000,
+  /** Password checks of one address at once, the running one and those waiting for their turn (they run one after the other). */
+  queuedPerAddress: 10,
+} as const;
+
+/** Most accounts and addresses the login guard remembers; the least recently failed are forgotten first. */
+const MAX_REMEMBERED = 100_000;
+
+interface Failures {
+  count: number;
+  /** When the last failure was (ms). */
+  last: number;
+  /** Waits imposed so far: the next one is twice as long. */
+  waits: number;
+  /** Until when (ms) the account's password is not checked. */
+  until: number;
+}
+
+/** Result of {@link LoginGuard.attempt}: the check's result, or the seconds to wait first and why (answer 429 with Retry-After). */
+export type LoginAttempt<T> = { result: T } | { wait: number; why: string };
+
+const TOO_MANY_FAILURES = 'too many failed logins for this account';
+const TOO_MANY_AT_ONCE = 'too many logins at once from this address';
+
+/**
+ * Login throttling (`POST /api/users/login`). An address that shares its
+ * network with strangers (a party's Wi-Fi) must not be locked out by one of
+ * them, and nobody may guess at one account without limit from many addresses.
+ * So nothing is refused before its password is checked, except the logins of
+ * an account that had too many recent failures: those wait a short time that
+ * doubles with each further failure (1 s, 2 s, 4 s … 30 s), for everybody, as
+ * only the password tells the owner from the guesser. A correct password ends
+ * the account's waits. An address's own failures only count when they are
+ * many: beyond its allowance, each wrong password it sends makes the account it
+ * tried wait at once, and is answered 429 with the wait instead of 401. A
+ * correct password is never refused for what others did from the same address.
+ *
+ * Each check costs an Argon2 hash (tens of ms of CPU), so the checks of one
+ * address run one after the other, at most `queuedPerAddress` of them queued
+ * (more are answered 429 at once): one client cannot take every thread of the
+ * pool.
+ */
+export class LoginGuard {
+  private readonly accounts = new Map<string, Failures>();
+  private readonly addresses = new Map<string, Failures>();
+  private readonly queues = new Map<string, { tail: Promise<unknown>; size: number }>();
+  private readonly factor: number;
+  private readonly now: () => number;
+
+  /** `factor`: RATE_LIMIT_FACTOR (0: no throttling); `now`: the clock. */
+  constructor(factor: number, now: () => number = Date.now) {
+    this.factor = factor;
+    this.now = now;
+  }
+
+  /**
+   * Runs `check` (the password check of `username`, from `req`'s address) unless
+   * the account must wait, and counts its outcome (`ok: false` is a failure).
+   */
+  async attempt<T extends { ok: boolean }>(req: Request, username: string, check: () => Promise<T>): Promise<LoginAttempt<T>> {
+    if (this.factor === 0) return { result: await check() };
+    const address = byIp(req);
+    const account = usernameKey(username);
+    const queue = this.queues.get(address) ?? { tail: Promise.resolve(), size: 0 };
+    if (queue.size >= this.allowance(LOGIN.queuedPerAddress)) return { wait: 1, why: TOO_MANY_AT_ONCE };
+    queue.size++;
+    this.queues.set(address, queue);
+    const turn = queue.tail.then(async (): Promise<LoginAttempt<T>> => {
+      // checked in turn: attempts queued before the account had to wait wait too
+      const waitMs = this.waitOf(account);
+      if (waitMs > 0) return { wait: toSeconds(waitMs), why: TOO_MANY_FAILURES };
+      const result = await check();
+      if (result.ok) {
+        this.accounts.delete(account);
+        return { result };
+      }
+      const imposed = this.failed(address, account);
+      return imposed > 0 ? { wait: toSeconds(imposed), why: TOO_MANY_FAILURES } : { result };
+    });
+    queue.tail = turn.catch(() => undefined);
+    try {
+      return await turn;
+    } finally {
+      if (--queue.size === 0) this.queues.delete(address);
+    }
+  }
+
+  /** How long `account` must still wait (ms; 0: not at all). */
+  private waitOf(account: string): number {
+    const f = this.accounts.get(account);
+    return f ? Math.max(0, f.until - this.now()) : 0;
+  }
+
+  /** Counts a failure; returns the wait it imposes on the account (ms; 0: none). */
+  private failed(address: string, account: string): number {
+    const now = this.now();
+    const byAddress = this.count(this.addresses, address, now);
+    const byAccount = this.count(this.accounts, account, now);
+    if (byAccount.count <= this.allowance(LOGIN.accountFailures) && byAddress.count <= this.allowance(LOGIN.addressFailures)) return 0;
+    const wait = Math.min(LOGIN.maxWaitMs, LOGIN.firstWaitMs * 2 ** byAccount.waits);
+    byAccount.waits++;
+    byAccount.until = now + wait;
+    return wait;
+  }
+
+  /** Adds a failure to `key`'s count (a new count when the last failure is long ago). */
+  private count(map: Map<string, Failures>, key: string, now: number): Failures {
+    const known = map.get(key);
+    const f = known && now - known.last < LOGIN.forgetMs ? known : { count: 0, last: now, waits: 0, until: 0 };
+    f.count++;
+    f.last = now;
+    // the most recent failure last: the first entries are the ones to forget
+    map.delete(key);
+    map.set(key, f);
+    if (map.size > MAX_REMEMBERED) map.delete(map.keys().next().value!);
+    return f;
+  }
+
+  private allowance(base: number): number {
+    return Math.max(1, Math.floor(base * this.factor));
+  }
+}
+
+const toSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * Answers 429 with how long to wait: the Retry-After header (seconds), and the
+ * same in the message.
+ */
+export function sendRetryLater(res: Response, seconds: number, why: string): void {
+  res.set('Retry-After', String(seconds));
+  sendError(res, apiError(429, 'rate_limited', `${why}; try again in ${seconds} second${seconds === 1 ? '' : 's'}`));
+}
 
 /** 403 for a mutation whose Origin is another host. */
 export const CSRF_REFUSED = apiError(403, 'csrf', 'cross-site request refused');
@@ -219,3 +388,113 @@ export function csrfGuardWith(options: CsrfOptions = {}): RequestHandler {
 
 /** {@link csrfGuardWith} without opt-outs: every mutation body must be JSON. */
 export const csrfGuard: RequestHandler = csrfGuardWith();
+
+/** Requests whose body may take longer than the deadline while it keeps coming. */
+const longBodies = new WeakSet<IncomingMessage>();
+
+/**
+ * Lets `req`'s body take longer than REQUEST_TIMEOUT_SECONDS, as long as no
+ * such stretch passes without a byte of it: for the uploads of users allowed to
+ * make them (a 50 MB audio file over a slow uplink takes minutes). Call it
+ * after the permission check, before reading the body.
+ */
+export function allowLongBody(req: IncomingMessage): void {
+  longBodies.add(req);
+}
+
+/** 408 for a request body that did not arrive in time. */
+export const REQUEST_TIMEOUT = apiError(408, 'request_timeout', 'the request did not arrive in time');
+
+/**
+ * The deadline of request bodies: a request whose body has not fully arrived
+ * `seconds` after its headers is answered 408 and its connection closed, so a
+ * client that trickles bodies cannot hold the server's sockets (Node allows 300
+ * s). Node's own `requestTimeout` would do it, but it cannot spare the uploads
+ * of {@link allowLongBody}; so Node's is switched off (`requestTimeout: 0`, see
+ * index.ts) and this runs for every request instead, headers being Node's
+ * `headersTimeout`.
+ */
+export function bodyDeadline(seconds: number): (req: IncomingMessage, res: ServerResponse) => void {
+  const ms = seconds * 1000;
+  return (req, res) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (req.headers['transfer-encoding'] === undefined && !(length > 0)) return;
+    let heard = req.socket.bytesRead;
+    const check = (): void => {
+      if (req.complete) return;
+      if (longBodies.has(req) && req.socket.bytesRead > heard) {
+        heard = req.socket.bytesRead;
+        timer = setTimeout(check, ms);
+        return;
+      }
+      if (res.headersSent) {
+        req.socket.destroy();
+        return;
+      }
+      const body = JSON.stringify({ type: 'error', code: REQUEST_TIMEOUT.code, message: REQUEST_TIMEOUT.message });
+      res.writeHead(REQUEST_TIMEOUT.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      res.end(body, () => req.socket.destroy());
+    };
+    let timer = setTimeout(check, ms);
+    req.once('close', () => clearTimeout(timer));
+  };
+}
+
+/**
+ * Counts requests per key in fixed windows of `windowMs`: `hit` counts one and
+ * answers 0 while the key stays within `limit`, else the ms until its window ends.
+ */
+export class WindowLimit {
+  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+  private readonly limit: number;
+  private readonly windowMs: number;
+  private readonly now: () => number;
+
+  constructor(limit: number, windowMs: number, now: () => number = Date.now) {
+    this.limit = limit;
+    this.windowMs = windowMs;
+    this.now = now;
+  }
+
+  hit(key: string): number {
+    const now = this.now();
+    let w = this.windows.get(key);
+    if (!w || w.endsAt <= now) {
+      if (this.windows.size >= MAX_REMEMBERED) this.forgetEnded(now);
+      w = { count: 0, endsAt: now + this.windowMs };
+      this.windows.set(key, w);
+    }
+    w.count++;
+    return w.count > this.limit ? w.endsAt - now : 0;
+  }
+
+  private forgetEnded(now: number): void {
+    for (const [key, w] of this.windows) if (w.endsAt <= now) this.windows.delete(key);
+  }
+}
+
+/** What {@link connectionLimits} gives: the limits outside Express, per client address. */
+export interface ConnectionLimits {
+  /** The key of a request's client address (as the API's limits count it). */
+  keyOf: (req: IncomingMessage) => string;
+  /** Most WebSockets one address may hold open (undefined: no limit). */
+  websockets: number | undefined;
+  /** Matchmaking requests per address and minute (undefined: no limit). */
+  matchmake: WindowLimit | undefined;
+}
+
+/**
+ * The limits of what reaches the server outside the API's routes: room
+ * WebSockets open at once and matchmaking requests per minute, per address
+ * (MAX_WEBSOCKETS_PER_ADDRESS, MAX_MATCHMAKE_PER_MINUTE), times
+ * RATE_LIMIT_FACTOR (0: none). A party's phones share one address: ten of
+ * them with a few tabs each hold a few dozen sockets, twice that for a moment
+ * while they reconnect.
+ */
+export function connectionLimits(config: Pick<Config, 'RATE_LIMIT_FACTOR' | 'TRUST_PROXY' | 'MAX_WEBSOCKETS_PER_ADDRESS' | 'MAX_MATCHMAKE_PER_MINUTE'>): ConnectionLimits {
+  const keyOf = (req: IncomingMessage): string => addressKey(clientAddress(req, config.TRUST_PROXY));
+  const factor = config.RATE_LIMIT_FACTOR;
+  if (factor === 0) return { keyOf, websockets: undefined, matchmake: undefined };
+  const scaled = (base: number) => Math.max(1, Math.floor(base * factor));
+  return { keyOf, websockets: scaled(config.MAX_WEBSOCKETS_PER_ADDRESS), matchmake: new WindowLimit(scaled(config.MAX_MATCHMAKE_PER_MINUTE), 60_000) };
+}

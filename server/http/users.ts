@@ -9,7 +9,7 @@ import { LoginBodySchema, RegisterBodySchema, type UserCookie, type UserPayload 
 import { clearSessionCookies, requireUser, UNAUTHENTICATED, sessionMiddleware, sessionToken, setSessionCookies, userCookie } from './auth.ts';
 import { CAPTCHA_REFUSED, captchaRouter } from './captcha.ts';
 import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
-import { csrfGuardWith, rateLimits, securityHeaders, type CsrfOptions, type RateLimits } from './security.ts';
+import { csrfGuardWith, rateLimits, securityHeaders, sendRetryLater, type CsrfOptions, type RateLimits } from './security.ts';
 
 /**
  * `/api/users` (api.md Part B §1.2 with Part A B2-B4): guest sessions, login,
@@ -57,10 +57,12 @@ export function usersRouter(deps: UsersDeps): Router {
     sendSuccess(res, 'success');
   });
 
-  router.post('/login', limits.login, async (req: Request, res: Response) => {
+  router.post('/login', async (req: Request, res: Response) => {
     const body = parseOr400(res, LoginBodySchema, req.body, 'body');
     if (!body) return;
-    const result = await users.login(body.username, body.password, new Date());
+    const attempt = await limits.login.attempt(req, body.username, () => users.login(body.username, body.password, new Date()));
+    if ('wait' in attempt) return sendRetryLater(res, attempt.wait, attempt.why);
+    const { result } = attempt;
     if (!result.ok) return sendError(res, INCORRECT_CREDENTIALS);
     // The browser's previous session is replaced by the cookies below; end it so it
     // cannot linger, and free the seats of a guest that can never come back.

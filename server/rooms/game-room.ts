@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
-import { CloseCode, Room, ServerError, type AuthContext, type Client } from '@colyseus/core';
+import { CloseCode, Room, ServerError, type AuthContext, type Client, type ClientPrivate } from '@colyseus/core';
 import { parseCookie } from 'cookie';
-import { parseRoomMessage, ROOM_MESSAGES, roomEvent, type RoomMessage } from '../../shared/protocol/index.ts';
+import { FLOODING_CLOSE_CODE, parseRoomMessage, ROOM_MESSAGES, roomEvent, type RoomMessage } from '../../shared/protocol/index.ts';
 import {
   applyAction,
   audioAccess,
@@ -260,6 +260,15 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   }
 
   override async onDrop(client: GameClient): Promise<void> {
+    // Colyseus drops a client that sent more than maxMessagesPerSecond in one second of the
+    // room's clock, but keeps its socket open, ignored, through the reconnection window: closed
+    // now instead, with a code that tells the client not to reconnect by itself, and no window
+    // (onLeave follows at once, and the seat turns absent unless another tab has it)
+    if (((client as GameClient & ClientPrivate)._numMessagesLastSecond ?? 0) > this.maxMessagesPerSecond) {
+      roomServices().log.warn({ game: this.roomId, user: client.auth?.user?.id }, 'closed a socket that sent too many messages');
+      client.leave(FLOODING_CLOSE_CODE, 'too many messages');
+      return;
+    }
     try {
       await this.allowReconnection(client, roomServices().config.RECONNECT_SECONDS);
     } catch {

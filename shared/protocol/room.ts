@@ -185,3 +185,18 @@ export function parseRoomMessage(type: unknown, raw: unknown): ParseOutcome<Room
   // TS cannot correlate `type` with its schema's output; the lookup above guarantees the pairing.
   return { ok: true, data: { type, payload: parsed.data } as RoomMessage };
 }
+
+/**
+ * Close code of a room socket that the server closed because it sent messages
+ * faster than any player can (WebSocket's "policy violation"): the client must
+ * not reconnect by itself, and its seat is not held for it.
+ */
+export const FLOODING_CLOSE_CODE = 1008;
+
+/**
+ * Body of a matchmaking request (`POST /matchmake/joinById/<game id>`): the
+ * SDK's join options, handed to the room; a game room reads none of them.
+ */
+export const MatchmakeOptionsSchema = z.record(z.string(), z.unknown());
+/** …of `POST /matchmake/reconnect/<game id>`: the token of the seat to take back. */
+export const MatchmakeReconnectSchema = z.looseObject({ reconnectionToken: z.string().min(1).max(256) });

@@ -65,6 +65,17 @@ describe('request', () => {
     expect(err).toMatchObject({ status: 409, code: 'game_full', message: 'the game is full (at most 10 players)' });
   });
 
+  it('reads how long to wait from Retry-After, in seconds or as a date', async () => {
+    fakeFetch(() => json({ type: 'error', code: 'rate_limited', message: 'too many requests' }, 429, { 'Retry-After': '12' }));
+    await expect(listGames()).rejects.toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 12 });
+    fakeFetch(() => json({ type: 'error', code: 'rate_limited', message: 'too many requests' }, 429, { 'Retry-After': new Date(Date.now() + 30_500).toUTCString() }));
+    const err = (await listGames().catch((e: unknown) => e)) as ApiError;
+    expect(err.retryAfter).toBeGreaterThanOrEqual(29);
+    expect(err.retryAfter).toBeLessThanOrEqual(31);
+    fakeFetch(() => json({ type: 'error', code: 'game_full', message: 'full' }, 409));
+    await expect(listGames()).rejects.toMatchObject({ retryAfter: undefined });
+  });
+
   it('gives a stand-in code for a non-JSON error and for a network failure', async () => {
     fakeFetch(() => new Response('<h1>Bad Gateway</h1>', { status: 502, statusText: 'Bad Gateway' }));
     await expect(listGames()).rejects.toMatchObject({ status: 502, code: 'http_502' });

@@ -60,6 +60,21 @@ describe('login form', () => {
   });
 });
 
+describe('login form under throttling', () => {
+  it('says how long to wait when the server answers 429 with Retry-After', async () => {
+    const tooMany = (seconds: string) => json({ type: 'error', code: 'rate_limited', message: `too many failed logins for this account; try again in ${seconds} seconds` }, 429, { 'Retry-After': seconds });
+    const answers = [tooMany('7'), tooMany('1')];
+    vi.stubGlobal('fetch', vi.fn(async () => answers.shift()!));
+    renderApp(<LoginScreen />);
+    type(/^Username/, 'ana');
+    type(/^Password/, 'secret-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Too many attempts. Try again in 7 seconds.'));
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Too many attempts. Try again in 1 second.'));
+  });
+});
+
 describe('register form', () => {
   it('checks emptiness, lengths and the repeated password', () => {
     const ok = { username: 'ana', password: '12345678', repeat: '12345678' };

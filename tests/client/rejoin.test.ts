@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Room } from '@colyseus/sdk';
-import { joinAndKeep, type LinkStatus } from '../../client/src/net/rejoin.ts';
+import { isGone, joinAndKeep, type LinkStatus } from '../../client/src/net/rejoin.ts';
 
 /**
  * "Try again" while the server is still down (a QA finding): the rejoin
@@ -100,6 +100,33 @@ describe('joinAndKeep', () => {
     expect(statuses).toEqual(['connected']);
     await link.leave();
     expect(only.leaves()).toBe(1);
+  });
+
+  it('does not join again by itself after the server closed the room for flooding; "try again" does', async () => {
+    const first = fakeRoom();
+    const second = fakeRoom();
+    let joins = 0;
+    const statuses: LinkStatus[] = [];
+    const link = await joinAndKeep({
+      join: async () => (++joins === 1 ? first.room : second.room),
+      onRoom: () => undefined,
+      onStatus: (s) => statuses.push(s),
+      minDelayMs: 10,
+    });
+    first.leave(1008);
+    expect(statuses.at(-1)).toBe('lost');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(joins).toBe(1);
+    link.retryNow();
+    await until(() => statuses.at(-1) === 'connected');
+    expect(joins).toBe(2);
+    expect(link.room).toBe(second.room);
+    expect(statuses).toEqual(['connected', 'lost', 'reconnecting', 'connected']);
+    await link.leave();
+  });
+
+  it('counts "not found" and "not allowed" from the matchmaker as a game that is gone', () => {
+    expect([404, 403, 500, 503, 0].map((code) => isGone({ code }))).toEqual([true, true, false, false, false]);
   });
 
   it('leaving after the server closed the room sends nothing and settles (a QA finding: a console error on every leave)', async () => {

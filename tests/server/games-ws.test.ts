@@ -18,7 +18,7 @@ import { Client, type Room } from '@colyseus/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRoom } from '../../server/rooms/game-room.ts';
 import { GameState, StateMirror } from '../../server/rooms/schema.ts';
-import { roomEvent, roomStateToPayload } from '../../shared/protocol/room.ts';
+import { FLOODING_CLOSE_CODE, roomEvent, roomStateToPayload } from '../../shared/protocol/room.ts';
 import {
   isCorrect,
   slotsFor,
@@ -718,8 +718,8 @@ describe('games over WebSocket', () => {
           headers: { 'content-type': 'application/json', cookie: alice.cookieHeader() },
           body: JSON.stringify({ ...forged, gameId }),
         });
-        expect(r.status, `${method} ${gameId}`).toBeGreaterThanOrEqual(400);
-        expect(JSON.stringify(await r.json())).toContain(`invalid method`);
+        expect(r.status, `${method} ${gameId}`).toBe(405);
+        expect(await r.json()).toMatchObject({ type: 'error', code: 'method_not_allowed', message: expect.stringContaining('invalid method') });
       }
     }
     expect((await alice.request('GET', '/api/games/EVIL0001')).status).toBe(404);
@@ -1033,10 +1033,21 @@ describe('room timers', () => {
     expect(c.left).toBeNull();
     // ...and 70 at once are not: even when the clock's second ends amid them, one second gets 35 or more
     // (40 could split 20/20 there, and pass; that made this test flaky)
+    const seat = () => serverRoom(ids[0]!).game.players.find((p) => p.id === creators[0]!.id)!;
+    expect(seat().connected).toBe(true);
+    const token = c.room.reconnectionToken;
+    const flooded = Date.now();
     for (let i = 0; i < 70; i++) c.room.send('guess', { slot: 'one' });
     await waitFor(() => c.left !== null, 5000, 'dropped for flooding');
     // at most one second's 30 answered before the drop, after up to 30 in the second before
     expect(c.errors.length).toBeLessThanOrEqual(75 + 60);
+    // closed at once, not after the reconnection window, with the code that says "do not reconnect"...
+    expect(c.left).toBe(FLOODING_CLOSE_CODE);
+    expect(c.drops).toBe(0);
+    // ...and the seat is not held for it: absent now, and the socket's reconnection token is void
+    await waitFor(() => !seat().connected, RECONNECT_SECONDS * 1000 - (Date.now() - flooded) - 500, 'the seat absent before the window would end');
+    expect(serverRoom(ids[0]!).clients.length).toBe(0);
+    await expect(creators[0]!.colyseus(t.ws).reconnect(token)).rejects.toMatchObject({ code: 404 });
   });
 });
 

@@ -224,6 +224,10 @@ describe('OpenAPI document', () => {
     expect(responseSchema(op('post', '/api/users/login'), '200')).toEqual({ $ref: '#/components/schemas/UserPayload' });
     expect(responseSchema(op('get', '/api/hits/packs'), '200')).toEqual({ $ref: '#/components/schemas/PackList' });
     expect(responseSchema(op('patch', '/api/games/{id}/start'), '200')).toEqual({ $ref: '#/components/schemas/SuccessBody' });
+    // a throttled login says how long to wait
+    const limited = (op('post', '/api/users/login').responses as Record<string, Json>)['429'] as Json;
+    expect((limited.headers as Json)['Retry-After']).toBeDefined();
+    expect(limited.description).toContain('too many failed logins for this account');
     // Part B: 201 with a Location header (no /api prefix)
     const created = (op('post', '/api/games').responses as Record<string, Json>)['201'] as Json;
     expect((created.headers as Json).Location).toBeDefined();

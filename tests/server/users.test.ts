@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createChallenge, extractParams, solveChallenge } from 'altcha-lib/v1';
 import Sqlite from 'better-sqlite3';
-import express from 'express';
+import express, { type Request } from 'express';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
@@ -18,6 +18,7 @@ import { migrationProvider } from '../../server/db/migrations.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { requirePermission, requireUser } from '../../server/http/auth.ts';
 import { apiNotFound, errorHandler } from '../../server/http/errors.ts';
+import { LoginGuard } from '../../server/http/security.ts';
 import { mountUsers } from '../../server/http/users.ts';
 import { createLogger } from '../../server/logger.ts';
 import { CaptchaService } from '../../server/services/captcha.ts';
@@ -908,6 +909,110 @@ describe('names that look like an account\'s', () => {
       await db.destroy();
       await database.drop();
     }
+  });
+});
+
+describe('login throttling', () => {
+  // the real limits; X-Forwarded-For stands in for the many addresses of the Internet
+  let real: TestApp;
+  beforeAll(async () => {
+    real = await startApp({ RATE_LIMIT_FACTOR: '1', TRUST_PROXY: '1' });
+  });
+  afterAll(async () => {
+    await real.close();
+  });
+
+  const loginFrom = (address: string, username: string, password: string) =>
+    new Browser(real).fetch('/api/users/login', { method: 'POST', headers: { 'X-Forwarded-For': address }, json: { username, password } });
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  async function expectWait(res: Response, seconds: number): Promise<void> {
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe(String(seconds));
+    const body = (await res.json()) as { code: string; message: string };
+    expect(body).toMatchObject({ type: 'error', code: 'rate_limited' });
+    expect(body.message).toContain(`try again in ${seconds} second`);
+  }
+
+  it('a stranger guessing from the party\'s Wi-Fi does not lock the others on it out', async () => {
+    await registered(real, 'Party Pia', 'pia password 1');
+    const wifi = '192.0.2.7';
+    // 20 wrong passwords from one address cost nothing more than a 401 each...
+    for (let i = 1; i <= 20; i++) expect((await loginFrom(wifi, `Stranger Guess ${i}`, 'wrong password')).status, `guess ${i}`).toBe(401);
+    // ...beyond them, every wrong one is answered 429 with a short wait for the account it tried
+    for (let i = 21; i <= 25; i++) await expectWait(await loginFrom(wifi, `Stranger Guess ${i}`, 'wrong password'), 1);
+    // a correct password from the same address goes through
+    expect((await loginFrom(wifi, 'Party Pia', 'pia password 1')).status).toBe(200);
+    // the stranger trying Pia's account makes her wait a second, no more
+    await expectWait(await loginFrom(wifi, 'Party Pia', 'a wrong guess'), 1);
+    await expectWait(await loginFrom(wifi, 'Party Pia', 'pia password 1'), 1);
+    await pause(1050);
+    expect((await loginFrom(wifi, 'Party Pia', 'pia password 1')).status).toBe(200);
+  });
+
+  it('an account guessed at from many addresses waits, longer each time, until its owner logs in', async () => {
+    await registered(real, 'Guarded Gina', 'gina password 1');
+    for (let i = 1; i <= 5; i++) expect((await loginFrom(`198.51.100.${i}`, 'Guarded Gina', 'wrong password')).status).toBe(401);
+    await expectWait(await loginFrom('198.51.100.6', 'Guarded Gina', 'wrong password'), 1);
+    // while it waits, no password is checked, the right one neither, from anywhere
+    await expectWait(await loginFrom('203.0.113.9', 'Guarded Gina', 'gina password 1'), 1);
+    await pause(1050);
+    await expectWait(await loginFrom('198.51.100.7', 'Guarded Gina', 'wrong password'), 2);
+    await pause(2050);
+    expect((await loginFrom('203.0.113.9', 'Guarded Gina', 'gina password 1')).status).toBe(200);
+    // the owner's login ended the waits
+    expect((await loginFrom('198.51.100.8', 'Guarded Gina', 'wrong password')).status).toBe(401);
+  });
+
+  it('treats a name nobody has like an account: the answers do not tell whether it exists', async () => {
+    for (let i = 1; i <= 5; i++) expect((await loginFrom(`198.51.100.${20 + i}`, 'Nobody Named So', 'wrong password')).status).toBe(401);
+    await expectWait(await loginFrom('198.51.100.30', 'Nobody Named So', 'wrong password'), 1);
+  });
+
+  describe('the guard on its own clock', () => {
+    const at = (ip: string) => ({ ip }) as Request;
+    const wrong = async () => ({ ok: false });
+    const right = async () => ({ ok: true });
+
+    it('doubles the wait up to 30 s and forgets an account 10 minutes after its last failure', async () => {
+      let now = 1_000_000;
+      const guard = new LoginGuard(1, () => now);
+      for (let i = 0; i < 5; i++) expect(await guard.attempt(at(`10.0.0.${i}`), 'Ann Other', wrong)).toEqual({ result: { ok: false } });
+      const waits: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const r = await guard.attempt(at('10.0.1.1'), 'ann other', wrong);
+        if (!('wait' in r)) throw new Error('no wait');
+        waits.push(r.wait);
+        // an attempt during the wait is not checked and changes nothing
+        expect(await guard.attempt(at('10.0.1.2'), 'ANN OTHER', right)).toEqual({ wait: r.wait, why: 'too many failed logins for this account' });
+        now += r.wait * 1000;
+      }
+      expect(waits).toEqual([1, 2, 4, 8, 16, 30, 30, 30]);
+      now += 10 * 60_000;
+      expect(await guard.attempt(at('10.0.1.1'), 'Ann Other', wrong)).toEqual({ result: { ok: false } });
+    });
+
+    it('runs the checks of one address one after the other, with at most 10 waiting', async () => {
+      const guard = new LoginGuard(1);
+      let running = 0;
+      let most = 0;
+      const slow = async () => {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 20));
+        running--;
+        return { ok: true };
+      };
+      const attempts = Array.from({ length: 12 }, (_, i) => guard.attempt(at('10.0.2.1'), `User ${i}`, slow));
+      const other = guard.attempt(at('10.0.2.2'), 'Someone Else', slow);
+      const results = await Promise.all(attempts);
+      expect(results.filter((r) => 'result' in r)).toHaveLength(10);
+      expect(results.slice(10)).toEqual([
+        { wait: 1, why: 'too many logins at once from this address' },
+        { wait: 1, why: 'too many logins at once from this address' },
+      ]);
+      expect(await other).toEqual({ result: { ok: true } });
+      // the other address ran beside them, never two of one address
+      expect(most).toBe(2);
+    });
   });
 });
 

@@ -14,14 +14,26 @@ export class ApiError extends Error {
   readonly code: string;
   /** The error reply's JSON as sent (some errors carry more than a message, e.g. a refused import's report). */
   readonly body: unknown;
+  /** Seconds to wait before trying again, when the reply says (a 429's Retry-After). */
+  readonly retryAfter: number | undefined;
 
-  constructor(status: number, code: string, message: string, body?: unknown) {
+  constructor(status: number, code: string, message: string, body?: unknown, retryAfter?: number) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.body = body;
+    this.retryAfter = retryAfter;
   }
+}
+
+/** Retry-After in seconds: a number of seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfterOf(res: Response, now = Date.now()): number | undefined {
+  const value = res.headers.get('Retry-After')?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** Code of a call that never got an HTTP answer (offline, DNS, aborted by the browser). */
@@ -83,9 +95,10 @@ async function errorFrom(res: Response, schemas: Promise<Schemas>): Promise<ApiE
     body = undefined;
   }
   const parsed = (await schemas).ErrorBodySchema.safeParse(body);
-  if (parsed.success) return new ApiError(res.status, parsed.data.code, parsed.data.message, body);
+  const retryAfter = retryAfterOf(res);
+  if (parsed.success) return new ApiError(res.status, parsed.data.code, parsed.data.message, body, retryAfter);
   const message = typeof (body as { message?: unknown })?.message === 'string' ? (body as { message: string }).message : res.statusText || `HTTP ${res.status}`;
-  return new ApiError(res.status, `http_${res.status}`, message, body);
+  return new ApiError(res.status, `http_${res.status}`, message, body, retryAfter);
 }
 
 async function send(path: string, options: RequestOptions): Promise<Response> {

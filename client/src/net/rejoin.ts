@@ -1,4 +1,5 @@
 import type { Room } from '@colyseus/sdk';
+import { FLOODING_CLOSE_CODE } from '../../../shared/protocol/room.ts';
 
 /**
  * Keeps a viewer in a game room through anything short of the game ending:
@@ -12,7 +13,8 @@ import type { Room } from '@colyseus/sdk';
 /**
  * Where the connection stands, for the game screen: 'lost' = still trying after
  * `lostAfterMs` (the screen offers "try again"; the attempts go on meanwhile),
- * 'gone' = the game no longer exists.
+ * or closed by the server for flooding it (FLOODING_CLOSE_CODE: no attempts
+ * until "try again"), 'gone' = the game no longer exists.
  */
 export type LinkStatus = 'connected' | 'reconnecting' | 'lost' | 'gone';
 
@@ -40,7 +42,8 @@ export interface RoomLink {
    * "Try again": while rejoining, the next attempt starts now and the clocks
    * start over (the 'lost' one: the status says 'reconnecting' again; and the
    * grace in which "not found" means "not restored yet"); the attempts go on as
-   * before if it fails. Does nothing while the room is joined.
+   * before if it fails. After a close for flooding it starts the attempts.
+   * Does nothing while the room is joined.
    */
   retryNow(): void;
 }
@@ -51,8 +54,8 @@ const SDK_RETRIES = 4;
 /** The close code of a leave the client asked for, or of a game that ended (`room.disconnect()`). */
 const CONSENTED = 4000;
 
-/** Matchmaking answers that mean "no such game for you": not found (onAuth's 404), invalid room id, auth refused. */
-const GONE_CODES = new Set([404, 522, 525]);
+/** Matchmaking answers that mean "no such game for you": not found (an unknown game, or onAuth's 404), not allowed. */
+const GONE_CODES = new Set([403, 404]);
 export const isGone = (err: unknown): boolean => GONE_CODES.has(Number((err as { code?: unknown } | null)?.code));
 
 /** Joins once (rejecting like `join` does), then keeps the link up as described above. */
@@ -62,6 +65,8 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
   let current = await join();
   /** While rejoining: when the attempts started (the 'lost' clock), whether 'lost' was said, and the wait's early end. */
   let rejoining: { since: number; lost: boolean; wake: () => void } | null = null;
+  /** The server closed the room on this client for flooding it: only "try again" joins again. */
+  let halted = false;
 
   const attach = (room: Room): void => {
     current = room;
@@ -79,6 +84,11 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
       if (stopped || room !== current) return;
       if (code === CONSENTED) {
         onStatus('gone');
+        return;
+      }
+      if (code === FLOODING_CLOSE_CODE) {
+        halted = true;
+        onStatus('lost');
         return;
       }
       onStatus('reconnecting');
@@ -149,6 +159,12 @@ export async function joinAndKeep(options: RejoinOptions): Promise<RoomLink> {
       await current.leave(true).catch(() => undefined);
     },
     retryNow() {
+      if (halted && !stopped) {
+        halted = false;
+        onStatus('reconnecting');
+        void rejoin();
+        return;
+      }
       if (!rejoining || stopped) return;
       rejoining.since = Date.now();
       rejoining.lost = false;

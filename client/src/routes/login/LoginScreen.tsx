@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Page } from '../../components/Page.tsx';
 import { errorText } from '../../i18n.ts';
+import { ApiError } from '../../net/api.ts';
 import { login } from '../../net/users.ts';
 import { useSession } from '../../stores/session.ts';
 import { fieldSlotRecipe, inputRecipe } from '@chakra-ui/react/theme';
@@ -36,7 +37,9 @@ export function LoginScreen() {
       await useSession.getState().refresh();
       void navigate('/');
     } catch (err) {
-      setMessage(t('auth.error', { message: errorText(err) }));
+      // too many attempts: the server says how long to wait
+      const wait = err instanceof ApiError && err.status === 429 ? err.retryAfter : undefined;
+      setMessage(wait !== undefined ? t('login.retry_in', { count: Math.max(1, wait) }) : t('auth.error', { message: errorText(err) }));
       setBusy(false);
     }
   };
