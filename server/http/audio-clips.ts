@@ -93,10 +93,24 @@ const SECRET_FILE = '.secret';
 /** Games remembered as asking for MP3 (see ClipCache.mp3Games). */
 const MAX_MP3_GAMES = 10_000;
 
-const OUTPUT: Record<AudioFormat, { muxer: string; ext: string; codec: string[] }> = {
-  opus: { muxer: 'ogg', ext: 'ogg', codec: ['-ar', '48000', '-c:a', 'libopus', '-b:a', '96k', '-compression_level', String(OPUS_COMPLEXITY)] },
-  // as the pipeline encodes; no ID3 tags at all (the mp3 muxer writes an empty ID3v2 header by default)
-  mp3: { muxer: 'mp3', ext: 'mp3', codec: ['-ar', '44100', '-c:a', 'libmp3lame', '-q:a', '4', '-id3v2_version', '0', '-write_id3v1', '0'] },
+const OUTPUT: Record<AudioFormat, { muxer: string; ext: string; codec: string[]; container: string[] }> = {
+  opus: {
+    muxer: 'ogg',
+    ext: 'ogg',
+    codec: ['-ar', '48000', '-c:a', 'libopus', '-b:a', '96k', '-compression_level', String(OPUS_COMPLEXITY)],
+    // a random stream serial (+bitexact would make it 0 in every file)
+    container: [],
+  },
+  mp3: {
+    muxer: 'mp3',
+    ext: 'mp3',
+    // as the pipeline encodes
+    codec: ['-ar', '44100', '-c:a', 'libmp3lame', '-q:a', '4'],
+    // No ID3 tags (the muxer writes an empty ID3v2 header by default) and no Xing frame:
+    // its table of where each percent of the clip starts is nearly the same bytes in
+    // every clip of steady music. Players decode the whole clip (Web Audio) anyway.
+    container: ['-id3v2_version', '0', '-write_id3v1', '0', '-write_xing', '0'],
+  },
 };
 
 /** Where a clip starts in the processed file and how long it is, seconds. */
@@ -120,18 +134,25 @@ export function randomCut(seconds: number, duration: number | null): ClipCut {
 }
 
 /**
- * The ffmpeg arguments that encode `cut` of `input` (a processed file) into
- * `output`, without metadata, chapters or any stream but the audio. `+bitexact`
- * keeps ffmpeg's version out of the headers. The Opus output still carries the
- * encoder's ENCODER comment: {@link remuxArgs} drops it.
+ * Audio encoded past the clip's end and then dropped: the encoder's last packets
+ * hold the silence it pads its input with, the same bytes in every clip; the
+ * clip ends before them (an MP3 encoder's delay and last frame span ~50 ms).
  */
-export function clipArgs(input: string, output: string, cut: ClipCut, format: AudioFormat): string[] {
+const TAIL_SECONDS = 0.2;
+
+/**
+ * The ffmpeg arguments of the clip's first step: encodes `cut` of `input` (a
+ * processed file), and TAIL_SECONDS more, into `output`, without metadata,
+ * chapters or any stream but the audio. `+bitexact` keeps ffmpeg's version out
+ * of the headers.
+ */
+export function encodeArgs(input: string, output: string, cut: ClipCut, format: AudioFormat): string[] {
   const o = OUTPUT[format];
-  const end = (cut.start + cut.length).toFixed(6);
+  const end = (cut.start + cut.length + TAIL_SECONDS).toFixed(6);
   return [
     '-v', 'error', '-nostdin', '-y',
     // read no further than the cut needs; the format is the pipeline's, never guessed
-    '-t', (cut.start + cut.length + 1).toFixed(3), '-f', o.muxer, '-i', input,
+    '-t', (cut.start + cut.length + TAIL_SECONDS + 1).toFixed(3), '-f', o.muxer, '-i', input,
     '-map', '0:a:0',
     // decoded from the file's start (no seek), so the cut is sample-exact
     '-af', `asetpts=PTS-STARTPTS,atrim=start=${cut.start.toFixed(6)}:end=${end},asetpts=PTS-STARTPTS`,
@@ -142,14 +163,20 @@ export function clipArgs(input: string, output: string, cut: ClipCut, format: Au
 }
 
 /**
- * Copies an Ogg Opus file without its comments (the encoder's ENCODER line, the same
- * in every clip) and with stream serial `serial` (+bitexact would make it 0 in every file).
+ * The second step: copies the packets of the first step's `input` up to the clip's
+ * length into `output`, without the encoder's tail (see TAIL_SECONDS), without
+ * any comment (ffmpeg's Opus encoder writes an ENCODER line, the same in every
+ * clip) and, in Ogg, with stream serial `serial`.
  */
-export function remuxArgs(input: string, output: string, serial: number): string[] {
+export function finishArgs(input: string, output: string, cut: ClipCut, format: AudioFormat, serial: number): string[] {
+  const o = OUTPUT[format];
   return [
-    '-v', 'error', '-nostdin', '-y', '-f', 'ogg', '-i', input,
-    '-map', '0:a:0', '-c', 'copy', '-map_metadata', '-1', '-map_metadata:s:a:0', '-1',
-    '-fflags', '+bitexact', '-serial_offset', String(serial), '-f', 'ogg', output,
+    '-v', 'error', '-nostdin', '-y', '-f', o.muxer, '-i', input,
+    '-map', '0:a:0', '-c', 'copy', '-t', cut.length.toFixed(6),
+    '-map_metadata', '-1', '-map_metadata:s:a:0', '-1', '-fflags', '+bitexact',
+    ...(format === 'opus' ? ['-serial_offset', String(serial)] : []),
+    ...o.container,
+    '-f', o.muxer, output,
   ];
 }
 
@@ -305,15 +332,14 @@ export class ClipCache {
     // cut aside, then linked into place: a reader never sees half a clip, and when
     // another process cut the same clip meanwhile, the first one stays (the link fails)
     const tmp = join(dir, `${name}.${process.pid}.${randomBytes(6).toString('hex')}`);
-    const encoded = source.format === 'opus' ? `${tmp}.enc.tmp` : `${tmp}.tmp`;
     await this.slot();
     const started = performance.now();
     try {
       const probe = await probeAudio({ ffmpeg: this.ffmpeg, timeoutMs: CUT_TIMEOUT_MS }, source.path);
       const cut = randomCut(seconds, probe.duration);
       const timeoutMs = CUT_TIMEOUT_MS + seconds * CUT_MS_PER_SECOND;
-      await this.run(clipArgs(source.path, encoded, cut, source.format), timeoutMs);
-      if (source.format === 'opus') await this.run(remuxArgs(encoded, `${tmp}.tmp`, randomInt(1, 2 ** 31 - 1)), timeoutMs);
+      await this.run(encodeArgs(source.path, `${tmp}.enc.tmp`, cut, source.format), timeoutMs);
+      await this.run(finishArgs(`${tmp}.enc.tmp`, `${tmp}.tmp`, cut, source.format, randomInt(1, 2 ** 31 - 1)), timeoutMs);
       if ((await stat(`${tmp}.tmp`)).size === 0) throw new Error('ffmpeg wrote an empty clip');
       try {
         await link(`${tmp}.tmp`, file);

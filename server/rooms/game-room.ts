@@ -317,7 +317,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.phaseTimer = undefined;
     for (const t of this.absentTimers.values()) t.clear();
     // a game that ends takes its clips along; one that is stored over a restart keeps its turn's
-    if (!this.shuttingDown) {
+    if (!this.shuttingDown && this.game?.settings.clue_mode === 'audio') {
       void this.clips()
         .release(this.roomId)
         .catch((err: unknown) => roomServices().log.warn({ err, game: this.roomId }, 'removing the clips of a game failed'));

@@ -214,12 +214,7 @@ async function seededGame(seed: number): Promise<string> {
 
 const CONTENT_TYPE = { opus: 'audio/ogg', mp3: 'audio/mpeg' } as const;
 
-/**
- * Where `a` and `b` share a run of 64 bytes or more that is not filler: the offsets in
- * `a` and `b` and the run's length. Filler (a 64-byte window more than half one byte
- * value: the zero padding of Opus packets at the end of a stream, LAME's 0xAA padding
- * after its name) is in any file of the format and tells nothing about the hit.
- */
+/** Where `a` and `b` share a run of `length` bytes or more: its offsets in `a` and `b` and its length (the first 5). */
 function sharedRuns(a: Buffer, b: Buffer, length = 64): [number, number, number][] {
   const W = length / 2;
   // every run of `length` or more holds a window of W bytes starting at a multiple of W in b
@@ -230,11 +225,6 @@ function sharedRuns(a: Buffer, b: Buffer, length = 64): [number, number, number]
     if (at) at.push(q);
     else index.set(key, [q]);
   }
-  const filler = (buf: Buffer, from: number) => {
-    const counts = new Uint16Array(256);
-    for (let k = from; k < from + length; k++) if (++counts[buf[k]!]! > length / 2) return true;
-    return false;
-  };
   const found: [number, number, number][] = [];
   for (let i = 0; i + W <= a.length && found.length < 5; i++) {
     let end = i;
@@ -243,14 +233,8 @@ function sharedRuns(a: Buffer, b: Buffer, length = 64): [number, number, number]
       while (i - back > 0 && q - back > 0 && a[i - back - 1] === b[q - back - 1]) back++;
       let ahead = W;
       while (i + ahead < a.length && q + ahead < b.length && a[i + ahead] === b[q + ahead]) ahead++;
-      const start = i - back;
       end = Math.max(end, i + ahead);
-      for (let k = start; k + length <= i + ahead; k++) {
-        if (!filler(a, k)) {
-          found.push([start, q - back, back + ahead]);
-          break;
-        }
-      }
+      if (back + ahead >= length) found.push([i - back, q - back, back + ahead]);
     }
     // the windows inside a run just measured are not looked up again
     i = Math.max(i, end - W);
