@@ -18,6 +18,8 @@ import { probeAudio } from '../services/audio/transcode.ts';
  * starts a random fraction of a second into the file, is a random fraction of a
  * second shorter than `seconds`, and is encoded anew: its frames line up with
  * neither the full file's nor another clip's, and its length in bytes differs.
+ * What every clip would share (Ogg serial, the encoder's comment and padded last
+ * packets, MP3's Xing table) is randomised or left out.
  */
 
 /** The two processed formats of a hit (the pipeline's contract: `<hitId>.opus` and `<hitId>.mp3`). */
@@ -98,7 +100,6 @@ const OUTPUT: Record<AudioFormat, { muxer: string; ext: string; codec: string[];
     muxer: 'ogg',
     ext: 'ogg',
     codec: ['-ar', '48000', '-c:a', 'libopus', '-b:a', '96k', '-compression_level', String(OPUS_COMPLEXITY)],
-    // a random stream serial (+bitexact would make it 0 in every file)
     container: [],
   },
   mp3: {
@@ -174,6 +175,7 @@ export function finishArgs(input: string, output: string, cut: ClipCut, format: 
     '-v', 'error', '-nostdin', '-y', '-f', o.muxer, '-i', input,
     '-map', '0:a:0', '-c', 'copy', '-t', cut.length.toFixed(6),
     '-map_metadata', '-1', '-map_metadata:s:a:0', '-1', '-fflags', '+bitexact',
+    // +bitexact alone would give every Ogg stream serial 0
     ...(format === 'opus' ? ['-serial_offset', String(serial)] : []),
     ...o.container,
     '-f', o.muxer, output,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
 import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clipCache } from '../../server/http/audio-clips.ts';
+import { clipCache, randomCut } from '../../server/http/audio-clips.ts';
 import { newGameId } from '../../server/http/games.ts';
 import type { GameRoom } from '../../server/rooms/game-room.ts';
 import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
@@ -462,6 +462,27 @@ describe('the hidden clip', () => {
     aliceGames.splice(aliceGames.indexOf(id), 1);
     for (const u of [alice, bob]) expect((await u.request('PATCH', `/api/games/${id}/leave`)).status).toBe(200);
     await waitFor(() => !existsSync(dir), 10_000, "the game's clip folder to go");
+  });
+});
+
+describe('the random cut', () => {
+  it('starts a random 40–400 ms in, is up to 250 ms short of hit_duration, and never leaves the file', () => {
+    for (const [seconds, duration] of [[20, 60], [20, null], [20, 20.1], [20, 5], [255, 60], [1, 1]] as const) {
+      const starts = new Set<number>();
+      for (let i = 0; i < 500; i++) {
+        const { start, length } = randomCut(seconds, duration);
+        const wanted = Math.min(seconds, duration ?? Infinity);
+        expect(length).toBeLessThanOrEqual(wanted);
+        expect(length).toBeGreaterThanOrEqual(wanted - Math.min(TRIM, wanted / 4) - 1e-6);
+        expect(start).toBeGreaterThanOrEqual(0);
+        expect(start).toBeLessThanOrEqual(0.4);
+        if (duration !== null) expect(start + length).toBeLessThanOrEqual(duration + 1e-6);
+        // a file with room for it: never where the file's own frames start
+        if (duration === null || duration - wanted >= 0.4) expect(start).toBeGreaterThanOrEqual(0.04);
+        starts.add(start);
+      }
+      expect(starts.size, `${seconds} s of ${duration}`).toBeGreaterThan(400);
+    }
   });
 });
 
