@@ -291,28 +291,34 @@ export class ClipCache {
   }
 
   /**
-   * A card was drawn: removes the game's clips of earlier draws and cuts this one's
-   * (Opus, and any other format asked for in this game) before anybody asks.
+   * A card was drawn: removes the game's clips of earlier draws, makes sure this
+   * draw's clip is there (Opus, and MP3 where this game's players asked for it),
+   * then cuts the clip of the card that comes next (`next`, when the deck says),
+   * so that one is ready when it is drawn.
    */
-  async prepare(turn: ClipTurn, hitId: string, seconds: number): Promise<void> {
-    await this.release(turn.game, turn.draw);
+  async prepare(turn: ClipTurn, hitId: string, seconds: number, next?: string): Promise<void> {
+    await this.release(turn.game, [turn.draw, turn.draw + 1]);
     const formats: AudioFormat[] = this.mp3Games.has(turn.game) ? ['opus', 'mp3'] : ['opus'];
-    await Promise.all(
-      formats.map(async (format) => {
-        const source = await processedSource(this.audioDir, hitId, format);
-        if (source) await this.clip(source, seconds, turn);
-      }),
-    );
+    const cut = (draw: number, hit: string) =>
+      Promise.all(
+        formats.map(async (format) => {
+          const source = await processedSource(this.audioDir, hit, format);
+          if (source) await this.clip(source, seconds, { game: turn.game, draw });
+        }),
+      );
+    // this draw's first: the next one must not hold up a clip the players wait for
+    await cut(turn.draw, hitId);
+    if (next !== undefined) await cut(turn.draw + 1, next);
   }
 
   /**
-   * Removes `game`'s clips but those of draw `keep` (all of them, and the folder,
-   * without). A clip still being cut is left; the next release or the start-up sweep takes it.
+   * Removes `game`'s clips but those of the draws in `keep` (all of them, and the
+   * folder, without). A clip still being cut is left; a later release or the start-up sweep takes it.
    */
-  async release(game: string, keep?: number): Promise<void> {
+  async release(game: string, keep?: number[]): Promise<void> {
     const dir = await this.gameDir(game);
     const names = await readdir(dir).catch(() => [] as string[]);
-    const stale = names.filter((n) => !n.endsWith('.tmp') && (keep === undefined || !n.startsWith(`${keep}.`)));
+    const stale = names.filter((n) => !n.endsWith('.tmp') && !keep?.includes(Number(n.slice(0, n.indexOf('.')))));
     await Promise.all(stale.map((n) => unlink(join(dir, n)).catch(() => undefined)));
     if (keep === undefined) {
       this.mp3Games.delete(game);

@@ -7,6 +7,7 @@ import {
   audioAccess,
   canView,
   createGame,
+  remainingDeck,
   summarizeGame,
   viewGame,
   type Action,
@@ -465,7 +466,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   /**
    * A8: a newly drawn card whose audio is missing (files deleted or re-processing
    * since the deck was built) is replaced by the next card, at no cost to anyone.
-   * Otherwise its hidden clip is cut now, before anybody asks for it.
+   * Otherwise its hidden clip is made sure of, and the next card's is cut ahead.
    */
   private async checkAudio(): Promise<void> {
     const draw = this.game.draws;
@@ -483,9 +484,10 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       await this.enqueue({ type: 'replace_hit' });
       return;
     }
-    // ready before the players' requests for it arrive (P11); a failure is tried again by the first request
+    // ready before the players' requests for it arrive (P11), and the next card's during this turn;
+    // a failure is tried again by the first request
     await this.clips()
-      .prepare({ game: this.roomId, draw }, card.id, this.game.settings.hit_duration)
+      .prepare({ game: this.roomId, draw }, card.id, this.game.settings.hit_duration, remainingDeck(this.game)[0]?.id)
       .catch((err: unknown) => roomServices().log.warn({ err, game: this.roomId, draw }, 'cutting the hidden clip ahead failed'));
   }
 

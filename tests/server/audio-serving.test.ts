@@ -377,20 +377,22 @@ describe('the hidden clip', () => {
       expect(r.bytes.equals(replies[0]!.bytes)).toBe(true);
       expect(r.headers.get('etag')).toBe(replies[0]!.headers.get('etag'));
     }
-    // one cut (the draw's or the first request's, whichever came first); the other ten of the eleven waited for it or found it done
-    expect(cache.stats.created - before.created).toBe(1);
+    await waitFor(() => cache.cutting === 0, 30_000, "the next card's clip");
+    // one cut of this clip (the draw's or the first request's, whichever came first): the other
+    // ten of the eleven waited for it or found it done; and one of the next card's
+    expect(cache.stats.created - before.created).toBe(2);
     expect(cache.stats.joined - before.joined + cache.stats.hits - before.hits).toBe(10);
     expect(cache.stats.failed).toBe(before.failed);
     const dir = await cache.gameDir(id);
-    const names = readdirSync(dir);
-    expect(names).toHaveLength(1);
-    expect(names[0]).toMatch(new RegExp(`^${(await game(id)).draws}\\.[A-Za-z0-9_-]{32}\\.ogg$`));
+    const names = readdirSync(dir).sort((a, b) => parseInt(a) - parseInt(b));
+    const draws = (await game(id)).draws as number;
+    expect(names).toEqual([expect.stringMatching(new RegExp(`^${draws}\\.[A-Za-z0-9_-]{32}\\.ogg$`)), expect.stringMatching(new RegExp(`^${draws + 1}\\.[A-Za-z0-9_-]{32}\\.ogg$`))]);
     // clip names say nothing about the hit, nor the game's folder about the game
     const hit = engine(id).current!;
     for (const n of [...names, dir.slice(cache.dir.length)]) for (const s of [...secretsOf(hit), id]) expect(n).not.toContain(s);
 
     const again = await fetchAudio(alice, url);
-    expect(cache.stats.created - before.created).toBe(1);
+    expect(cache.stats.created - before.created).toBe(2);
     expect(again.bytes.equals(replies[0]!.bytes)).toBe(true);
   });
 
@@ -399,14 +401,14 @@ describe('the hidden clip', () => {
     await waitFor(() => cache.cutting === 0, 30_000, 'earlier cuts');
     const before = cache.stats.created;
     const id = await runningGame({ settings: { hit_duration: 19 } });
-    // nobody asked for the clip: the draw alone has it cut
-    await waitFor(() => cache.stats.created > before && cache.cutting === 0, 30_000, 'the clip cut at the draw');
+    // nobody asked for the clip: the draw alone has it cut (and the next card's)
+    await waitFor(() => cache.stats.created >= before + 2 && cache.cutting === 0, 30_000, 'the clips cut at the draw');
     const dir = await cache.gameDir(id);
-    expect(readdirSync(dir).filter((n) => n.endsWith('.ogg'))).toHaveLength(1);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.ogg'))).toHaveLength(2);
     const url = await clipUrl(id);
     const first = await fetchAudio(alice, url);
     expect(first.status).toBe(200);
-    expect(cache.stats.created).toBe(before + 1);
+    expect(cache.stats.created).toBe(before + 2);
     const cached: number[] = [first.ttfb];
     for (let i = 0; i < 4; i++) cached.push((await fetchAudio(alice, url)).ttfb);
     cached.sort((a, b) => a - b);
@@ -444,6 +446,23 @@ describe('the hidden clip', () => {
     for (const id of [one, two]) for (const u of [alice, bob]) expect((await u.request('PATCH', `/api/games/${id}/leave`)).status).toBe(200);
   });
 
+  it("the next card's clip is cut during the turn before: the first request after the draw gets the clip made before it", async () => {
+    const cache = clipCache(audioDir, FFMPEG);
+    const id = await runningGame({ settings: { hit_duration: 12 } });
+    const dir = await cache.gameDir(id);
+    const d0 = (await game(id)).draws as number;
+    const next = engine(id).deck[engine(id).deck_at]!;
+    await waitFor(() => cache.cutting === 0 && readdirSync(dir).some((n) => n.startsWith(`${d0 + 1}.`)), 30_000, "the next card's clip");
+    const ahead = readFileSync(join(dir, readdirSync(dir).find((n) => n.startsWith(`${d0 + 1}.`))!));
+
+    await skip(id);
+    expect(engine(id).current!.id).toBe(next.id);
+    const r = await fetchAudio(alice, await clipUrl(id));
+    expect(r.status).toBe(200);
+    expect(r.bytes.equals(ahead)).toBe(true);
+    expect(r.ttfb).toBeLessThan(1000);
+  });
+
   it("goes when its turn is over: a draw removes the earlier draws' clips (and cuts MP3 ahead where it was asked for), the game's end all of them", async () => {
     const cache = clipCache(audioDir, FFMPEG);
     const id = await runningGame({ settings: { hit_duration: 10 } });
@@ -451,13 +470,16 @@ describe('the hidden clip', () => {
     const d0 = (await game(id)).draws as number;
     expect((await fetchAudio(alice, await clipUrl(id))).status).toBe(200);
     expect((await fetchAudio(bob, `${await clipUrl(id)}&format=mp3`)).status).toBe(200);
-    expect(readdirSync(dir).map((n) => n.split('.')[0])).toEqual([String(d0), String(d0)]);
+    const clips = () => readdirSync(dir).map((n) => `${n.split('.')[0]}.${n.split('.').at(-1)}`).sort();
+    await waitFor(() => cache.cutting === 0, 30_000, 'the cuts');
+    expect(clips()).toEqual([`${d0 + 1}.ogg`, `${d0}.mp3`, `${d0}.ogg`].sort());
 
     await skip(id);
     const d1 = (await game(id)).draws as number;
-    // nobody asks: the draw cuts both formats, as this game's players asked for both
-    await waitFor(() => cache.cutting === 0 && readdirSync(dir).length === 2 && readdirSync(dir).every((n) => n.startsWith(`${d1}.`)), 30_000, "the new draw's clips alone");
-    expect(readdirSync(dir).map((n) => n.split('.').at(-1)).sort()).toEqual(['mp3', 'ogg']);
+    expect(d1).toBe(d0 + 1);
+    // nobody asks: this draw's MP3 and the next draw's clips are cut, as this game's players asked for both formats
+    const expected = [`${d1}.mp3`, `${d1}.ogg`, `${d1 + 1}.mp3`, `${d1 + 1}.ogg`].sort();
+    await waitFor(() => cache.cutting === 0 && clips().join() === expected.join(), 30_000, `the clips ${expected.join(', ')} alone`);
 
     aliceGames.splice(aliceGames.indexOf(id), 1);
     for (const u of [alice, bob]) expect((await u.request('PATCH', `/api/games/${id}/leave`)).status).toBe(200);
