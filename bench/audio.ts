@@ -12,11 +12,13 @@
  * 2. Two guests start a Public game in audio mode with `hit_duration` 20, and the
  *    first player fetches the hidden clip of the current draw through the real
  *    route `GET /api/games/{id}/hit?draw=N`: its size, length and bit rate, and
- *    the time to the first byte, the first request right after the draw (it
- *    waits for the cut the draw started) and repeated ones (cut already). Then,
- *    in five more games, nobody asks until the draw's cut is done: the time from
- *    the start to the clip on disk, the CPU time of the cut's ffmpeg processes,
- *    and the first request's time to the first byte.
+ *    the time to the first byte, the first request right after the game's first
+ *    draw (it waits for the cut the draw started) and repeated ones (cut
+ *    already). Then, in five more games, nobody asks until the cuts are done: the
+ *    time from the start to the draw's clip on disk, the CPU time per cut (of its
+ *    ffmpeg processes), the first request's time to the first byte, and, after
+ *    a skip, the time to the first byte of the new draw's clip (cut during the
+ *    turn before, as the next card's).
  * 3. In Debian's Chromium (autoplay allowed, as after the player's first tap), a
  *    page on the server's origin with the player's session prefetches the clip
  *    and, once it is ready, calls play(): with an HTML audio element (time to its
@@ -28,7 +30,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -135,34 +137,52 @@ export async function run(args: string[]): Promise<BenchResult> {
           value: round1(mp3.bytes.length / 1000),
           note: `${mp3.type}, ${Math.round((mp3.bytes.length * 8) / (await duration(mp3.bytes, mp3.type)) / 1000)} kbit/s`,
         },
-        { label: 'clip TTFB, first request right after the draw', unit: 'ms', value: round1(cold.ttfb), note: 'waits for the cut the draw started; from this process, which also runs the server' },
+        { label: "clip TTFB, first request right after the game's first draw", unit: 'ms', value: round1(cold.ttfb), note: 'waits for the cut the draw started; from this process, which also runs the server' },
         { label: 'clip TTFB, cut already', unit: 'ms', stats: percentiles(warm) },
       );
 
-      // ---- 2b. the clip cut at the draw, before anybody asks
+      // ---- 2b. clips cut ahead: at the draw, and the next card's during the turn before
       const clips = clipCache(server.config.AUDIO_DIR, ffmpeg);
+      const ids = new Map<string, string>();
+      for (const cookie of [alice!, bob!]) ids.set((await api(base, cookie, 'GET', '/api/users/me')).body.id as string, cookie);
       const ready: number[] = [];
       const cpu: number[] = [];
-      const first: number[] = [];
+      const afterCut: number[] = [];
+      const nextDraw: number[] = [];
       for (let i = 0; i < AHEAD_GAMES; i++) {
         const created = clips.stats.created;
         const cpu0 = childCpuMs();
         const t0 = performance.now();
         const ahead = await startGame(base, alice!, bob!);
-        while (clips.stats.created === created || clips.cutting > 0) {
-          if (performance.now() - t0 > 30_000) throw new Error('the clip of a new draw was not cut within 30 s');
-          await sleep(5);
-        }
+        const dir = await clips.gameDir(ahead.id);
+        const until = async (what: string, done: () => boolean) => {
+          while (!done()) {
+            if (performance.now() - t0 > 30_000) throw new Error(`${what}: not within 30 s`);
+            await sleep(5);
+          }
+        };
+        await until("the draw's clip", () => readdirSync(dir, { withFileTypes: true }).some((e) => e.name.startsWith(`${ahead.draws}.`) && e.name.endsWith('.ogg')));
         ready.push(performance.now() - t0);
-        cpu.push(childCpuMs() - cpu0);
+        await until("the next card's clip", () => clips.cutting === 0);
+        cpu.push((childCpuMs() - cpu0) / (clips.stats.created - created));
         const r = await fetchTimed(`${base}/api/games/${ahead.id}/hit?draw=${ahead.draws}`, alice!);
         if (r.status !== 200) throw new Error(`the clip cut ahead answered ${r.status}`);
-        first.push(r.ttfb);
+        afterCut.push(r.ttfb);
+        // the turn player skips: the next card's clip was cut during this turn
+        const g = await api(base, alice!, 'GET', `/api/games/${ahead.id}`);
+        const turnPlayer = (g.body.players as { id: string; turn_player: boolean }[]).find((p) => p.turn_player)!;
+        const skipped = await api(base, ids.get(turnPlayer.id)!, 'POST', `/api/games/${ahead.id}/skip`);
+        if (skipped.status !== 200) throw new Error(`skip: ${skipped.status} ${JSON.stringify(skipped.body)}`);
+        const next = await fetchTimed(`${base}/api/games/${ahead.id}/hit?draw=${ahead.draws + 1}`, alice!);
+        if (next.status !== 200) throw new Error(`the next draw's clip answered ${next.status}`);
+        nextDraw.push(next.ttfb);
+        await until('the cuts after the skip', () => clips.cutting === 0);
       }
       figures.push(
-        { label: 'start → clip cut (probe, encode, finish)', unit: 'ms', stats: percentiles(ready), note: `${AHEAD_GAMES} games; the start's request included` },
-        { label: '  CPU of the cut (its ffmpeg processes)', unit: 'ms', stats: percentiles(cpu), note: 'user + system, in 10 ms ticks' },
-        { label: 'clip TTFB, first request after the cut', unit: 'ms', stats: percentiles(first) },
+        { label: "start → the draw's clip cut (probe, encode, finish)", unit: 'ms', stats: percentiles(ready), note: `${AHEAD_GAMES} games; the start's request included` },
+        { label: '  CPU per cut (its ffmpeg processes)', unit: 'ms', stats: percentiles(cpu), note: "the draw's clip and the next card's; user + system, 10 ms ticks" },
+        { label: 'clip TTFB, first request after the cut', unit: 'ms', stats: percentiles(afterCut) },
+        { label: 'clip TTFB, right after a later draw', unit: 'ms', stats: percentiles(nextDraw), note: 'a skip, then the new draw at once: its clip was cut during the turn before' },
       );
 
       // ---- 3. prefetched, then play(), in Chromium

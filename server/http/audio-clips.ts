@@ -53,9 +53,9 @@ export interface Clip {
 export interface ClipStats {
   /** Clips cut by ffmpeg. */
   created: number;
-  /** Requests answered from a clip already on disk. */
+  /** Clips asked for (by a request or a draw) and found on disk. */
   hits: number;
-  /** Requests that waited for a clip another request (or the draw) was already cutting. */
+  /** Clips asked for while another request (or the draw) was cutting them: they waited for that cut. */
   joined: number;
   failed: number;
 }
