@@ -452,7 +452,8 @@ describe('the hidden clip', () => {
     const dir = await cache.gameDir(id);
     const d0 = (await game(id)).draws as number;
     const next = engine(id).deck[engine(id).deck_at]!;
-    await waitFor(() => cache.cutting === 0 && readdirSync(dir).some((n) => n.startsWith(`${d0 + 1}.`)), 30_000, "the next card's clip");
+    // (the folder is made by the first cut)
+    await waitFor(() => cache.cutting === 0 && existsSync(dir) && readdirSync(dir).some((n) => n.startsWith(`${d0 + 1}.`)), 30_000, "the next card's clip");
     const ahead = readFileSync(join(dir, readdirSync(dir).find((n) => n.startsWith(`${d0 + 1}.`))!));
 
     await skip(id);
