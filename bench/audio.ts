@@ -30,7 +30,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -161,7 +161,8 @@ export async function run(args: string[]): Promise<BenchResult> {
             await sleep(5);
           }
         };
-        await until("the draw's clip", () => readdirSync(dir, { withFileTypes: true }).some((e) => e.name.startsWith(`${ahead.draws}.`) && e.name.endsWith('.ogg')));
+        // (the game's folder is made by its first cut)
+        await until("the draw's clip", () => existsSync(dir) && readdirSync(dir).some((n) => n.startsWith(`${ahead.draws}.`) && n.endsWith('.ogg')));
         ready.push(performance.now() - t0);
         await until("the next card's clip", () => clips.cutting === 0);
         cpu.push((childCpuMs() - cpu0) / (clips.stats.created - created));
