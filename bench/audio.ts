@@ -12,8 +12,13 @@
  * 2. Two guests start a Public game in audio mode with `hit_duration` 20, and the
  *    first player fetches the hidden clip of the current draw through the real
  *    route `GET /api/games/{id}/hit?draw=N`: its size, length and bit rate, and
- *    the time to the first byte, the first request (the clip is cut then) and
- *    repeated ones (cut already).
+ *    the time to the first byte, the first request right after the game's first
+ *    draw (it waits for the cut the draw started) and repeated ones (cut
+ *    already). Then, in five more games, nobody asks until the cuts are done: the
+ *    time from the start to the draw's clip on disk, the CPU time per cut (of its
+ *    ffmpeg processes), the first request's time to the first byte, and, after
+ *    a skip, the time to the first byte of the new draw's clip (cut during the
+ *    turn before, as the next card's).
  * 3. In Debian's Chromium (autoplay allowed, as after the player's first tap), a
  *    page on the server's origin with the player's session prefetches the clip
  *    and, once it is ready, calls play(): with an HTML audio element (time to its
@@ -25,7 +30,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +38,7 @@ import { parseBuffer } from 'music-metadata';
 import { chromium } from 'playwright-core';
 import { stringify } from 'yaml';
 import { loadConfig } from '../server/config.ts';
+import { clipCache } from '../server/http/audio-clips.ts';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { ffmpegPath } from '../server/services/audio/ffmpeg.ts';
 import { loadAverage, percentiles, type BenchResult, type Figure } from './lib/bench.ts';
@@ -41,6 +47,8 @@ import { guestCookie } from './lib/server-process.ts';
 
 /** P11. */
 const CLIP_MAX_KB = 400;
+/** Games whose clip is cut at the draw before anybody asks. */
+const AHEAD_GAMES = 5;
 const START_MAX_MS = 250;
 const HIT_SECONDS = 20;
 const SOURCE_SECONDS = 60;
@@ -129,8 +137,53 @@ export async function run(args: string[]): Promise<BenchResult> {
           value: round1(mp3.bytes.length / 1000),
           note: `${mp3.type}, ${Math.round((mp3.bytes.length * 8) / (await duration(mp3.bytes, mp3.type)) / 1000)} kbit/s`,
         },
-        { label: 'clip TTFB, first request (cut then)', unit: 'ms', value: round1(cold.ttfb), note: 'from this process, which also runs the server' },
+        { label: "clip TTFB, first request right after the game's first draw", unit: 'ms', value: round1(cold.ttfb), note: 'waits for the cut the draw started; from this process, which also runs the server' },
         { label: 'clip TTFB, cut already', unit: 'ms', stats: percentiles(warm) },
+      );
+
+      // ---- 2b. clips cut ahead: at the draw, and the next card's during the turn before
+      const clips = clipCache(server.config.AUDIO_DIR, ffmpeg);
+      const ids = new Map<string, string>();
+      for (const cookie of [alice!, bob!]) ids.set((await api(base, cookie, 'GET', '/api/users/me')).body.id as string, cookie);
+      const ready: number[] = [];
+      const cpu: number[] = [];
+      const afterCut: number[] = [];
+      const nextDraw: number[] = [];
+      for (let i = 0; i < AHEAD_GAMES; i++) {
+        const created = clips.stats.created;
+        const cpu0 = childCpuMs();
+        const t0 = performance.now();
+        const ahead = await startGame(base, alice!, bob!);
+        const dir = await clips.gameDir(ahead.id);
+        const until = async (what: string, done: () => boolean) => {
+          while (!done()) {
+            if (performance.now() - t0 > 30_000) throw new Error(`${what}: not within 30 s`);
+            await sleep(5);
+          }
+        };
+        // (the game's folder is made by its first cut)
+        await until("the draw's clip", () => existsSync(dir) && readdirSync(dir).some((n) => n.startsWith(`${ahead.draws}.`) && n.endsWith('.ogg')));
+        ready.push(performance.now() - t0);
+        await until("the next card's clip", () => clips.cutting === 0);
+        cpu.push((childCpuMs() - cpu0) / (clips.stats.created - created));
+        const r = await fetchTimed(`${base}/api/games/${ahead.id}/hit?draw=${ahead.draws}`, alice!);
+        if (r.status !== 200) throw new Error(`the clip cut ahead answered ${r.status}`);
+        afterCut.push(r.ttfb);
+        // the turn player skips: the next card's clip was cut during this turn
+        const g = await api(base, alice!, 'GET', `/api/games/${ahead.id}`);
+        const turnPlayer = (g.body.players as { id: string; turn_player: boolean }[]).find((p) => p.turn_player)!;
+        const skipped = await api(base, ids.get(turnPlayer.id)!, 'POST', `/api/games/${ahead.id}/skip`);
+        if (skipped.status !== 200) throw new Error(`skip: ${skipped.status} ${JSON.stringify(skipped.body)}`);
+        const next = await fetchTimed(`${base}/api/games/${ahead.id}/hit?draw=${ahead.draws + 1}`, alice!);
+        if (next.status !== 200) throw new Error(`the next draw's clip answered ${next.status}`);
+        nextDraw.push(next.ttfb);
+        await until('the cuts after the skip', () => clips.cutting === 0);
+      }
+      figures.push(
+        { label: "start → the draw's clip cut (probe, encode, finish)", unit: 'ms', stats: percentiles(ready), note: `${AHEAD_GAMES} games; the start's request included` },
+        { label: '  CPU per cut (its ffmpeg processes)', unit: 'ms', stats: percentiles(cpu), note: "the draw's clip and the next card's; user + system, 10 ms ticks" },
+        { label: 'clip TTFB, first request after the cut', unit: 'ms', stats: percentiles(afterCut) },
+        { label: 'clip TTFB, right after a later draw', unit: 'ms', stats: percentiles(nextDraw), note: 'a skip, then the new draw at once: its clip was cut during the turn before' },
       );
 
       // ---- 3. prefetched, then play(), in Chromium
@@ -201,6 +254,13 @@ async function processed(server: RunningServer, ids: string[]): Promise<void> {
     if (Date.now() > end) throw new Error(`audio not ready after 180 s: ${rows.map((r) => r.audio_state).join(', ')}`);
     await sleep(200);
   }
+}
+
+/** CPU time of this process's ended child processes (user + system, ms): fields 16 and 17 of /proc/self/stat. */
+function childCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  // fields[0] is field 3 (state); the kernel counts in ticks of 10 ms (USER_HZ 100)
+  return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 async function api(base: string, cookie: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {

@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
@@ -11,7 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { GameRoom } from '../rooms/game-room.ts';
 import { ffmpegPath } from '../services/audio/ffmpeg.ts';
 import { Permission } from '../services/users.ts';
-import { clipCache, type AudioFormat, type ClipCache, type ClipSource } from './audio-clips.ts';
+import { clipCache, processedSource, type AudioFormat, type Clip, type ClipCache, type ClipSource } from './audio-clips.ts';
 import { requirePermission } from './auth.ts';
 import { HIT_ID_NOT_FOUND } from './catalogue.ts';
 import { apiError, parseOr400, sendError } from './errors.ts';
@@ -20,8 +19,8 @@ import { apiError, parseOr400, sendError } from './errors.ts';
  * The audio of a running game (rules.md A12, api.md B10, Part B §14):
  *
  * * `GET /games/{id}/hit?draw=<draws>`: the current card. While it is hidden, a clip
- *   of at most `hit_duration` seconds, `no-store`, whose URL, headers and bytes say
- *   nothing about the hit; `draw` (the game's `draws`, public in every payload) is
+ *   of at most `hit_duration` seconds made for this turn alone (audio-clips.ts),
+ *   `no-store`, whose URL, headers, bytes and size say nothing about the hit; `draw` (the game's `draws`, public in every payload) is
  *   required, so the URL changes every turn and a stale one is refused (409
  *   `stale_clip`). While Confirming, the whole processed file.
  * * `GET /games/{id}/hit/{hitId}`: a hit a player owns (or the revealed one), whole,
@@ -118,9 +117,8 @@ async function lookupProcessed(deps: AudioRouterDeps, hitId: string, formats: re
   if (!row) return { ok: false, reason: 'no_hit' };
   if (row.audio_state !== 'ready') return { ok: false, reason: 'not_ready', state: row.audio_state };
   for (const format of formats) {
-    const path = join(deps.config.AUDIO_DIR, `${hitId}.${format}`);
-    const st = await stat(path).catch(() => undefined);
-    if (st?.isFile() && st.size > 0) return { ok: true, file: { hitId, format, path, size: st.size, mtimeMs: st.mtimeMs } };
+    const file = await processedSource(deps.config.AUDIO_DIR, hitId, format);
+    if (file) return { ok: true, file };
   }
   return { ok: false, reason: 'missing' };
 }
@@ -214,15 +212,17 @@ export function audioRouter(deps: AudioRouterDeps): Router {
     const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE[source.format] };
     let lastModified = true;
     if (access.hidden) {
-      let name: string;
+      let clip: Clip;
       try {
-        ({ path, name } = await clips.clip(source, access.seconds));
+        // normally cut when the card was drawn (the room asked for it), else now
+        clip = await clips.clip(source, access.seconds, { game: id, draw: access.draws });
       } catch (err) {
         deps.log?.error({ err, game: id }, 'cutting a hidden clip failed');
         return sendError(res, apiError(500, 'clip_failed', 'the clip of this hit could not be made'));
       }
-      // keyed by the game and turn (and the clip it serves), never by the hit: equal hits look unrelated across games
-      headers.ETag = `"${(await clips.digest('etag', id, access.draws, source.format, access.seconds, name)).slice(0, 27)}"`;
+      path = clip.path;
+      // keyed by the game and turn and the clip itself, never by the hit: clips of one hit look unrelated
+      headers.ETag = `"${(await clips.digest('etag', id, access.draws, source.format, access.seconds, clip.name, clip.size, Math.trunc(clip.mtimeMs))).slice(0, 27)}"`;
       headers['Cache-Control'] = 'no-store';
       // a clip's mtime would tell when this hit was first played
       lastModified = false;

@@ -7,6 +7,7 @@ import {
   audioAccess,
   canView,
   createGame,
+  remainingDeck,
   summarizeGame,
   viewGame,
   type Action,
@@ -19,6 +20,8 @@ import {
   type RuleError,
   ruleError,
 } from '../../shared/rules/index.ts';
+import { clipCache } from '../http/audio-clips.ts';
+import { ffmpegPath } from '../services/audio/ffmpeg.ts';
 import { processedFiles } from '../services/audio/pipeline.ts';
 import { lookAlikeKey } from '../services/look-alike.ts';
 import { roomServices } from './services.ts';
@@ -326,6 +329,12 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.phaseTimer?.clear();
     this.phaseTimer = undefined;
     for (const t of this.absentTimers.values()) t.clear();
+    // a game that ends takes its clips along; one that is stored over a restart keeps its turn's
+    if (!this.shuttingDown && this.game?.settings.clue_mode === 'audio') {
+      void this.clips()
+        .release(this.roomId)
+        .catch((err: unknown) => roomServices().log.warn({ err, game: this.roomId }, 'removing the clips of a game failed'));
+    }
   }
 
   // -------------------------------------------------------------------------
@@ -481,9 +490,11 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   /**
    * A8: a newly drawn card whose audio is missing (files deleted or re-processing
    * since the deck was built) is replaced by the next card, at no cost to anyone.
+   * Otherwise its hidden clip is made sure of, and the next card's is cut ahead.
    */
   private async checkAudio(): Promise<void> {
-    this.checkedDraw = this.game.draws;
+    const draw = this.game.draws;
+    this.checkedDraw = draw;
     const card = this.game.current;
     if (!card || this.game.settings.clue_mode !== 'audio' || this.game.state !== 'Guessing') return;
     const files = processedFiles(roomServices().config.AUDIO_DIR, card.id);
@@ -491,10 +502,23 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       () => true,
       () => false,
     );
-    if (!present && this.game.current?.id === card.id) {
+    if (this.game.draws !== draw) return;
+    if (!present) {
       roomServices().log.warn({ game: this.roomId, hit: card.id }, 'audio of the drawn hit is missing; drawing the next card');
       await this.enqueue({ type: 'replace_hit' });
+      return;
     }
+    // ready before the players' requests for it arrive (P11), and the next card's during this turn;
+    // a failure is tried again by the first request
+    await this.clips()
+      .prepare({ game: this.roomId, draw }, card.id, this.game.settings.hit_duration, remainingDeck(this.game)[0]?.id)
+      .catch((err: unknown) => roomServices().log.warn({ err, game: this.roomId, draw }, 'cutting the hidden clip ahead failed'));
+  }
+
+  /** The hidden clips of the audio folder (shared with the audio routes). */
+  private clips() {
+    const { config, log } = roomServices();
+    return clipCache(config.AUDIO_DIR, ffmpegPath(config.FFMPEG_PATH), log);
   }
 
   /** Whether an action from an absent seat counts as him being back (anything but leaving). */

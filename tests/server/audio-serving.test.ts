@@ -1,22 +1,25 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
 import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clipCache } from '../../server/http/audio-clips.ts';
+import { clipCache, randomCut } from '../../server/http/audio-clips.ts';
+import { newGameId } from '../../server/http/games.ts';
 import type { GameRoom } from '../../server/rooms/game-room.ts';
 import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import type { Game, Hit } from '../../shared/rules/index.ts';
-import { bootServer, User, type TestServer } from './harness.ts';
+import { bootServer, User, waitFor, type TestServer } from './harness.ts';
 
 /**
  * Serving the audio of a game (rules.md A12, api.md B10, issue 6 "Serving") over real
  * HTTP, on processed files made here with the static ffmpeg as the pipeline would
- * leave them: `<AUDIO_DIR>/<hitId>.opus` (Ogg Opus, 96 kbit/s) and `.mp3`, 60 s long.
- * Unlike the pipeline's output, these fixtures carry tags naming the hit (title,
- * artist, yt_id, hit id), to prove the hidden clip drops whatever the file holds.
+ * leave them: `<AUDIO_DIR>/<hitId>.opus` (Ogg Opus, 96 kbit/s) and `.mp3`, 60 s of
+ * pink noise under a tone (dense like music: a pure tone codes into frames that
+ * repeat). Unlike the pipeline's output, these fixtures carry tags naming the hit
+ * (title, artist, yt_id, hit id), to prove the hidden clip drops whatever the file holds.
  */
 
 const FFMPEG = ffmpegPath(undefined);
@@ -25,6 +28,10 @@ const READY = 40;
 const TRACK_SECONDS = 60;
 /** A clip may end up to one packet (Opus 20 ms, MP3 26 ms) past the cut, plus container rounding. */
 const FRAME_TOLERANCE = 0.1;
+/** A clip is up to this much shorter than hit_duration (its random trim). */
+const TRIM = 0.25;
+/** The recording: pink noise under a tone, the same in both formats. */
+const MUSIC = `anoisesrc=d=${TRACK_SECONDS}:c=pink:a=0.2:s=7[n];sine=f=330:d=${TRACK_SECONDS}[t];[n][t]amix=inputs=2,volume=2[out]`;
 const NO_TIMERS = { guess_timeout: 0, intercept_timeout: 0, confirm_timeout: 0 } as const;
 
 let t: TestServer;
@@ -50,8 +57,8 @@ beforeAll(async () => {
   t = await bootServer({ AUDIO_DIR: audioDir });
   const base = join(audioDir, 'base');
   await Promise.all([
-    ffmpeg(['-f', 'lavfi', '-i', `sine=frequency=440:duration=${TRACK_SECONDS}`, '-ac', '2', '-ar', '48000', '-c:a', 'libopus', '-b:a', '96k', '-f', 'ogg', `${base}.opus`]),
-    ffmpeg(['-f', 'lavfi', '-i', `sine=frequency=440:duration=${TRACK_SECONDS}`, '-ac', '2', '-ar', '44100', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', `${base}.mp3`]),
+    ffmpeg(['-filter_complex', MUSIC, '-map', '[out]', '-ac', '2', '-ar', '48000', '-c:a', 'libopus', '-b:a', '96k', '-f', 'ogg', `${base}.opus`]),
+    ffmpeg(['-filter_complex', MUSIC, '-map', '[out]', '-ac', '2', '-ar', '44100', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', `${base}.mp3`]),
   ]);
   const rows = await t.server.db.selectFrom('hits').select(['id']).orderBy('id').limit(READY).execute();
   for (const [i, { id }] of rows.entries()) {
@@ -189,6 +196,52 @@ function expectNoTrace(reply: AudioReply, url: string, hit: Hit): void {
   }
 }
 
+/** A Public audio game of alice and bob whose deck is shuffled by `seed` (the REST route picks a random one). */
+async function seededGame(seed: number): Promise<string> {
+  const gameId = newGameId();
+  await matchMaker.createRoom('game', {
+    gameId,
+    mode: 'Public',
+    creator: { id: alice.id, name: alice.name },
+    seed,
+    packIds: await t.server.catalogue.packIds(),
+    settings: { clue_mode: 'audio', goal: 3, hit_duration: 20, ...NO_TIMERS },
+  });
+  expect((await bob.request('PATCH', `/api/games/${gameId}/join`)).status).toBe(200);
+  expect((await alice.request('PATCH', `/api/games/${gameId}/start`)).status).toBe(200);
+  return gameId;
+}
+
+const CONTENT_TYPE = { opus: 'audio/ogg', mp3: 'audio/mpeg' } as const;
+
+/** Where `a` and `b` share a run of `length` bytes or more: its offsets in `a` and `b` and its length (the first 5). */
+function sharedRuns(a: Buffer, b: Buffer, length = 64): [number, number, number][] {
+  const W = length / 2;
+  // every run of `length` or more holds a window of W bytes starting at a multiple of W in b
+  const index = new Map<string, number[]>();
+  for (let q = 0; q + W <= b.length; q += W) {
+    const key = b.toString('latin1', q, q + W);
+    const at = index.get(key);
+    if (at) at.push(q);
+    else index.set(key, [q]);
+  }
+  const found: [number, number, number][] = [];
+  for (let i = 0; i + W <= a.length && found.length < 5; i++) {
+    let end = i;
+    for (const q of index.get(a.toString('latin1', i, i + W)) ?? []) {
+      let back = 0;
+      while (i - back > 0 && q - back > 0 && a[i - back - 1] === b[q - back - 1]) back++;
+      let ahead = W;
+      while (i + ahead < a.length && q + ahead < b.length && a[i + ahead] === b[q + ahead]) ahead++;
+      end = Math.max(end, i + ahead);
+      if (back + ahead >= length) found.push([i - back, q - back, back + ahead]);
+    }
+    // the windows inside a run just measured are not looked up again
+    i = Math.max(i, end - W);
+  }
+  return found;
+}
+
 const error = (status: number, code: string) => expect.objectContaining({ status, json: expect.objectContaining({ type: 'error', code }) });
 
 // ---------------------------------------------------------------------------
@@ -210,7 +263,7 @@ describe('the hidden clip', () => {
     expect(Number(r.headers.get('content-length'))).toBe(r.bytes.length);
     expect(r.bytes.length).toBeLessThanOrEqual(400 * 1024);
     const seconds = await duration(r.bytes, 'audio/ogg');
-    expect(seconds).toBeGreaterThan(20 - FRAME_TOLERANCE);
+    expect(seconds).toBeGreaterThan(20 - TRIM - FRAME_TOLERANCE);
     expect(seconds).toBeLessThanOrEqual(20 + FRAME_TOLERANCE);
     const meta = await parseBuffer(r.bytes, { mimeType: 'audio/ogg' });
     expect(meta.common.title).toBeUndefined();
@@ -224,25 +277,28 @@ describe('the hidden clip', () => {
     expect(mp3.headers.get('content-type')).toBe('audio/mpeg');
     expect(mp3.bytes.subarray(0, 3).toString('latin1')).not.toBe('ID3');
     const mp3Seconds = await duration(mp3.bytes, 'audio/mpeg');
-    expect(mp3Seconds).toBeGreaterThan(20 - FRAME_TOLERANCE);
+    expect(mp3Seconds).toBeGreaterThan(20 - TRIM - FRAME_TOLERANCE);
     expect(mp3Seconds).toBeLessThanOrEqual(20 + FRAME_TOLERANCE);
     expect((await parseBuffer(mp3.bytes, { mimeType: 'audio/mpeg' })).common.title).toBeUndefined();
     expectNoTrace(mp3, url, hit);
     expect(mp3.headers.get('etag')).not.toBe(r.headers.get('etag'));
   });
 
-  it('follows hit_duration, and a track shorter than it is served whole', async () => {
+  it('follows hit_duration, and a track shorter than it is served (almost) whole', async () => {
     const id = await runningGame({ settings: { hit_duration: 5 } });
     const r = await fetchAudio(bob, await clipUrl(id));
     expect(r.status).toBe(200);
     const seconds = await duration(r.bytes, 'audio/ogg');
-    expect(seconds).toBeGreaterThan(5 - FRAME_TOLERANCE);
+    expect(seconds).toBeGreaterThan(5 - TRIM - FRAME_TOLERANCE);
     expect(seconds).toBeLessThanOrEqual(5 + FRAME_TOLERANCE);
 
+    // the random shift and trim stay inside the file: it loses at most the trim
     const long = await runningGame({ settings: { hit_duration: 255 } });
     const whole = await fetchAudio(bob, await clipUrl(long));
     expect(whole.status).toBe(200);
-    expect(Math.abs((await duration(whole.bytes, 'audio/ogg')) - TRACK_SECONDS)).toBeLessThan(FRAME_TOLERANCE);
+    const wholeSeconds = await duration(whole.bytes, 'audio/ogg');
+    expect(wholeSeconds).toBeGreaterThan(TRACK_SECONDS - TRIM - FRAME_TOLERANCE);
+    expect(wholeSeconds).toBeLessThanOrEqual(TRACK_SECONDS + FRAME_TOLERANCE);
   });
 
   it('names the turn by its draw: stale or future → 409, none (Part B\'s ?key=) → the current card; the URL changes on skip and confirm', async () => {
@@ -291,6 +347,7 @@ describe('the hidden clip', () => {
     expect(third.status).toBe(200);
     expect(third.headers.get('cache-control')).toBe('no-store');
     expect(await duration(third.bytes, 'audio/ogg')).toBeLessThanOrEqual(20 + FRAME_TOLERANCE);
+    expect(third.bytes.equals(second.bytes)).toBe(false);
   });
 
   it("a Private game's clip is for its players only (403), spectators of a Public game may hear it", async () => {
@@ -307,44 +364,148 @@ describe('the hidden clip', () => {
     expect((await fetchAudio(null, await clipUrl(pub))).status).toBe(200);
   });
 
-  it('is cut once however many ask at the same time, then served from the cache', async () => {
-    // a duration no other test uses: this clip cannot exist yet
+  it('is cut once, when the card is drawn: requests meanwhile wait for that cut, later ones get it from the cache', async () => {
+    const cache = clipCache(audioDir, FFMPEG);
+    // cuts of earlier tests' draws finish first: the counts below are this game's alone
+    await waitFor(() => cache.cutting === 0, 30_000, 'earlier cuts');
+    const before = { ...cache.stats };
     const id = await runningGame({ settings: { hit_duration: 17 } });
     const url = await clipUrl(id);
-    const cache = clipCache(audioDir, FFMPEG);
-    const clipsBefore = existsSync(cache.dir) ? readdirSync(cache.dir).length : 0;
-    const before = { ...cache.stats };
     const replies = await Promise.all(Array.from({ length: 10 }, () => fetchAudio(alice, url)));
     for (const r of replies) {
       expect(r.status).toBe(200);
       expect(r.bytes.equals(replies[0]!.bytes)).toBe(true);
+      expect(r.headers.get('etag')).toBe(replies[0]!.headers.get('etag'));
     }
-    expect(cache.stats.created - before.created).toBe(1);
-    expect(cache.stats.joined - before.joined + cache.stats.hits - before.hits).toBe(9);
+    await waitFor(() => cache.cutting === 0, 30_000, "the next card's clip");
+    // one cut of this clip (the draw's or the first request's, whichever came first): the other
+    // ten of the eleven waited for it or found it done; and one of the next card's
+    expect(cache.stats.created - before.created).toBe(2);
+    expect(cache.stats.joined - before.joined + cache.stats.hits - before.hits).toBe(10);
     expect(cache.stats.failed).toBe(before.failed);
-    const names = readdirSync(cache.dir);
-    expect(names.length).toBe(clipsBefore + 1);
-    expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    // clip names say nothing about the hit
+    const dir = await cache.gameDir(id);
+    const names = readdirSync(dir).sort((a, b) => parseInt(a) - parseInt(b));
+    const draws = (await game(id)).draws as number;
+    expect(names).toEqual([expect.stringMatching(new RegExp(`^${draws}\\.[A-Za-z0-9_-]{32}\\.ogg$`)), expect.stringMatching(new RegExp(`^${draws + 1}\\.[A-Za-z0-9_-]{32}\\.ogg$`))]);
+    // clip names say nothing about the hit, nor the game's folder about the game
     const hit = engine(id).current!;
-    for (const n of names) for (const s of secretsOf(hit)) expect(n).not.toContain(s);
+    for (const n of [...names, dir.slice(cache.dir.length)]) for (const s of [...secretsOf(hit), id]) expect(n).not.toContain(s);
 
     const again = await fetchAudio(alice, url);
-    expect(cache.stats.created - before.created).toBe(1);
+    expect(cache.stats.created - before.created).toBe(2);
     expect(again.bytes.equals(replies[0]!.bytes)).toBe(true);
   });
 
-  it('starts quickly: first byte of a cached clip well within the 250 ms budget', async () => {
+  it('is ready before anybody asks: cut when the card is drawn, the first request gets it at once', async () => {
+    const cache = clipCache(audioDir, FFMPEG);
+    await waitFor(() => cache.cutting === 0, 30_000, 'earlier cuts');
+    const before = cache.stats.created;
     const id = await runningGame({ settings: { hit_duration: 19 } });
+    // nobody asked for the clip: the draw alone has it cut (and the next card's)
+    await waitFor(() => cache.stats.created >= before + 2 && cache.cutting === 0, 30_000, 'the clips cut at the draw');
+    const dir = await cache.gameDir(id);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.ogg'))).toHaveLength(2);
     const url = await clipUrl(id);
-    const cold = await fetchAudio(alice, url);
-    expect(cold.status).toBe(200);
-    const cached: number[] = [];
-    for (let i = 0; i < 5; i++) cached.push((await fetchAudio(alice, url)).ttfb);
+    const first = await fetchAudio(alice, url);
+    expect(first.status).toBe(200);
+    expect(cache.stats.created).toBe(before + 2);
+    const cached: number[] = [first.ttfb];
+    for (let i = 0; i < 4; i++) cached.push((await fetchAudio(alice, url)).ttfb);
     cached.sort((a, b) => a - b);
     // generous bounds: the budget is for the whole path to playback, on a loaded CI box
-    expect(cold.ttfb).toBeLessThan(1000);
     expect(cached[2]!).toBeLessThan(250);
+    expect(first.ttfb).toBeLessThan(1000);
+  });
+
+  it('differs in every game: two games on the same card share no run of 64 bytes with each other or with the full file, nor their size', async () => {
+    // two games dealt alike (the same seed and players): the same card is drawn first in both
+    const seed = randomInt(2 ** 32);
+    const [one, two] = [await seededGame(seed), await seededGame(seed)];
+    const hit = engine(one).current!;
+    expect(engine(two).current!.id).toBe(hit.id);
+    for (const format of ['opus', 'mp3'] as const) {
+      const full = readFileSync(join(audioDir, `${hit.id}.${format}`));
+      const [a, b] = [await fetchAudio(carol, `${await clipUrl(one)}&format=${format}`), await fetchAudio(carol, `${await clipUrl(two)}&format=${format}`)];
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect(sharedRuns(a.bytes, b.bytes), `${format}: the two clips`).toEqual([]);
+      expect(sharedRuns(a.bytes, full), `${format}: the first clip and the file`).toEqual([]);
+      expect(sharedRuns(b.bytes, full), `${format}: the second clip and the file`).toEqual([]);
+      // the size, as one byte's Content-Range tells it
+      const sizeOf = async (id: string) => (await fetchAudio(carol, `${await clipUrl(id)}&format=${format}`, { range: 'bytes=0-0' })).headers.get('content-range');
+      const sizes = [await sizeOf(one), await sizeOf(two)];
+      expect(sizes).toEqual([`bytes 0-0/${a.bytes.length}`, `bytes 0-0/${b.bytes.length}`]);
+      expect(new Set([a.bytes.length, b.bytes.length, full.length]).size).toBe(3);
+      // and both are still the game's setting long, tag-free
+      for (const r of [a, b]) {
+        const seconds = await duration(r.bytes, CONTENT_TYPE[format]);
+        expect(seconds).toBeGreaterThan(20 - TRIM - FRAME_TOLERANCE);
+        expect(seconds).toBeLessThanOrEqual(20 + FRAME_TOLERANCE);
+        expectNoTrace(r, '', hit);
+      }
+    }
+    for (const id of [one, two]) for (const u of [alice, bob]) expect((await u.request('PATCH', `/api/games/${id}/leave`)).status).toBe(200);
+  });
+
+  it("the next card's clip is cut during the turn before: the first request after the draw gets the clip made before it", async () => {
+    const cache = clipCache(audioDir, FFMPEG);
+    const id = await runningGame({ settings: { hit_duration: 12 } });
+    const dir = await cache.gameDir(id);
+    const d0 = (await game(id)).draws as number;
+    const next = engine(id).deck[engine(id).deck_at]!;
+    // (the folder is made by the first cut)
+    await waitFor(() => cache.cutting === 0 && existsSync(dir) && readdirSync(dir).some((n) => n.startsWith(`${d0 + 1}.`)), 30_000, "the next card's clip");
+    const ahead = readFileSync(join(dir, readdirSync(dir).find((n) => n.startsWith(`${d0 + 1}.`))!));
+
+    await skip(id);
+    expect(engine(id).current!.id).toBe(next.id);
+    const r = await fetchAudio(alice, await clipUrl(id));
+    expect(r.status).toBe(200);
+    expect(r.bytes.equals(ahead)).toBe(true);
+    expect(r.ttfb).toBeLessThan(1000);
+  });
+
+  it("goes when its turn is over: a draw removes the earlier draws' clips (and cuts MP3 ahead where it was asked for), the game's end all of them", async () => {
+    const cache = clipCache(audioDir, FFMPEG);
+    const id = await runningGame({ settings: { hit_duration: 10 } });
+    const dir = await cache.gameDir(id);
+    const d0 = (await game(id)).draws as number;
+    expect((await fetchAudio(alice, await clipUrl(id))).status).toBe(200);
+    expect((await fetchAudio(bob, `${await clipUrl(id)}&format=mp3`)).status).toBe(200);
+    const clips = () => readdirSync(dir).map((n) => `${n.split('.')[0]}.${n.split('.').at(-1)}`).sort();
+    await waitFor(() => cache.cutting === 0, 30_000, 'the cuts');
+    expect(clips()).toEqual([`${d0 + 1}.ogg`, `${d0}.mp3`, `${d0}.ogg`].sort());
+
+    await skip(id);
+    const d1 = (await game(id)).draws as number;
+    expect(d1).toBe(d0 + 1);
+    // nobody asks: this draw's MP3 and the next draw's clips are cut, as this game's players asked for both formats
+    const expected = [`${d1}.mp3`, `${d1}.ogg`, `${d1 + 1}.mp3`, `${d1 + 1}.ogg`].sort();
+    await waitFor(() => cache.cutting === 0 && clips().join() === expected.join(), 30_000, `the clips ${expected.join(', ')} alone`);
+
+    aliceGames.splice(aliceGames.indexOf(id), 1);
+    for (const u of [alice, bob]) expect((await u.request('PATCH', `/api/games/${id}/leave`)).status).toBe(200);
+    await waitFor(() => !existsSync(dir), 10_000, "the game's clip folder to go");
+  });
+});
+
+describe('the random cut', () => {
+  it('starts a random 40–400 ms in, is up to 250 ms short of hit_duration, and never leaves the file', () => {
+    for (const [seconds, duration] of [[20, 60], [20, null], [20, 20.1], [20, 5], [255, 60], [1, 1]] as const) {
+      const starts = new Set<number>();
+      for (let i = 0; i < 500; i++) {
+        const { start, length } = randomCut(seconds, duration);
+        const wanted = Math.min(seconds, duration ?? Infinity);
+        expect(length).toBeLessThanOrEqual(wanted);
+        expect(length).toBeGreaterThanOrEqual(wanted - Math.min(TRIM, wanted / 4) - 1e-6);
+        expect(start).toBeGreaterThanOrEqual(0);
+        expect(start).toBeLessThanOrEqual(0.4);
+        if (duration !== null) expect(start + length).toBeLessThanOrEqual(duration + 1e-6);
+        // a file with room for it: never where the file's own frames start
+        if (duration === null || duration - wanted >= 0.4) expect(start).toBeGreaterThanOrEqual(0.04);
+        starts.add(start);
+      }
+      expect(starts.size, `${seconds} s of ${duration}`).toBeGreaterThan(400);
+    }
   });
 });
 
