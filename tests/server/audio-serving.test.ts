@@ -12,6 +12,7 @@ import type { GameRoom } from '../../server/rooms/game-room.ts';
 import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import type { Game, Hit } from '../../shared/rules/index.ts';
 import { bootServer, User, waitFor, type TestServer } from './harness.ts';
+import { testSeed } from '../rules/helpers.ts';
 
 /**
  * Serving the audio of a game (rules.md A12, api.md B10, issue 6 "Serving") over real
@@ -196,14 +197,14 @@ function expectNoTrace(reply: AudioReply, url: string, hit: Hit): void {
   }
 }
 
-/** A Public audio game of alice and bob whose deck is shuffled by `seed` (the REST route picks a random one). */
+/** A Public audio game of alice and bob whose deck is shuffled by the keys of `seed` (the REST route draws random ones). */
 async function seededGame(seed: number): Promise<string> {
   const gameId = newGameId();
   await matchMaker.createRoom('game', {
     gameId,
     mode: 'Public',
     creator: { id: alice.id, name: alice.name },
-    seed,
+    seed: testSeed(seed),
     packIds: await t.server.catalogue.packIds(),
     settings: { clue_mode: 'audio', goal: 3, hit_duration: 20, ...NO_TIMERS },
   });
