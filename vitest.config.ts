@@ -30,6 +30,8 @@ export default defineConfig({
           include: ['tests/client/**/*.test.tsx', 'tests/client/**/*.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['tests/client/setup.ts'],
+          // screens render in a simulated DOM: on a busy 2-core machine a whole screen's test can take seconds
+          testTimeout: 15_000,
         },
       },
     ],
