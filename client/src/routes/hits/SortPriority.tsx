@@ -12,7 +12,7 @@ import {
   type UniqueIdentifier,
 } from '@dnd-kit/core';
 import { arrayMove, rectSortingStrategy, SortableContext, useSortable } from '@dnd-kit/sortable';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useRef } from 'react';
 import type { SortKey } from '../../../../shared/protocol/catalogue.ts';
 import './recipes.ts';
 import type { SortDirection } from './url-state.ts';
@@ -105,21 +105,23 @@ export function SortPriority({
   );
   const name = (id: UniqueIdentifier): string => t(`fields.${String(id)}`);
 
+  const lastOverRef = useRef<UniqueIdentifier | null>(null);
   // what screen readers hear while a field is dragged (dnd-kit's live region), in the reader's language
   const announcements = useMemo<Announcements>(() => {
     const field = (id: UniqueIdentifier): string => t(`fields.${String(id)}`);
     const position = (id: UniqueIdentifier): number => sortBy.indexOf(id as SortKey) + 1;
     const count = sortBy.length;
-    // dnd-kit reports "over" on every step, starting with the field's own place: only a new place is news
-    let lastOver: UniqueIdentifier | null = null;
+    // dnd-kit reports "over" on every step, starting with the field's own place: only a new place is news.
+    // A ref, not a local: a language load mid-drag makes a new set of announcements, and the own place is still old news.
+    const lastOver = lastOverRef;
     return {
       onDragStart: ({ active }) => {
-        lastOver = active.id;
+        lastOver.current = active.id;
         return t('sort.picked_up', { field: field(active.id), position: position(active.id), count });
       },
       onDragOver: ({ active, over }) => {
-        if ((over?.id ?? null) === lastOver) return undefined;
-        lastOver = over?.id ?? null;
+        if ((over?.id ?? null) === lastOver.current) return undefined;
+        lastOver.current = over?.id ?? null;
         return over ? t('sort.moved', { field: field(active.id), position: position(over.id), count }) : t('sort.outside', { field: field(active.id) });
       },
       onDragEnd: ({ active, over }) =>
