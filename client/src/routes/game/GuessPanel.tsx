@@ -12,6 +12,7 @@ import { Countdown } from './Countdown.tsx';
 import * as actions from './game-actions.ts';
 import { canSubmit, choiceTaken, guessModel, keepChoice, type GuessModel, type SlotOption } from './game-logic.ts';
 import { usePerspective } from './use-perspective.ts';
+import { OpenTable } from './table/OpenTable.tsx';
 import { keepTableInView } from './table/scroll.ts';
 import { useTable } from './table/table-store.ts';
 
@@ -164,13 +165,14 @@ export function GuessPanel() {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) focusInside.current = false;
       }}
     >
-      <HStack justify="space-between" align="center" gap="3" mb={model.phase === 'not_started' ? '0' : '2'}>
+      <HStack justify="space-between" align="center" gap="3" mb="2">
         <Heading as="h2" id="guess-heading" size={{ base: 'md', md: 'lg' }} ref={headingRef} tabIndex={-1} minW="0" overflowWrap="anywhere">
           {heading}
         </Heading>
         {deadline !== null && state !== 'Open' && <Countdown deadline={deadline} speak={picking || model.phase === 'confirming'} />}
       </HStack>
 
+      {model.phase === 'not_started' && <OpenTable />}
       {model.phase === 'waiting' && ownGuess && <Text color="fg.muted">{t('game.guess.your_guess', { slot: slotText(ownGuess) })}</Text>}
       {/* someone else's guess may be intercepted, but not by a player without a token: say why he only waits */}
       {model.phase === 'waiting' && state === 'Intercepting' && !perspective.local && perspective.me && !perspective.me.turn_player && perspective.me.tokens < COST_INTERCEPT && !ownGuess && (

@@ -11,8 +11,6 @@ import { currentSource, prepare, useHitAudio } from './hit-audio.ts';
 import { usePerspective } from './use-perspective.ts';
 import { ClaimDialog } from './table/ClaimDialog.tsx';
 import { DraggableCard } from './table/TableDnd.tsx';
-import { openTable } from './table/table-logic.ts';
-import { MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
 
 /**
  * The hit section (spec §2): 'no game running', the hidden hit ('unknown', or
@@ -20,8 +18,7 @@ import { MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
  * revealed hit with who won it; play/stop, and skip and claim with their cost,
  * beside it (claim asks first). Shaped like the game's cards: artist on top,
  * the year large in the middle, title below. While this device places it, the
- * card can be dragged into a gap of the turn player's row. Before a game: what
- * the table waits for.
+ * card can be dragged into a gap of the turn player's row.
  */
 export function HitSection() {
   const { t } = useTranslation();
@@ -72,14 +69,15 @@ export function HitSection() {
     else setClaimFor(playerId);
   };
 
+  // before a game there is no card: the guess panel says what the table waits for
+  if (!running) return null;
+
   return (
     <Box as="section" id="hit-section" aria-labelledby="hit-heading" scrollMarginTop="5rem">
       <Heading as="h2" id="hit-heading" srOnly>
         {t('game.hit.heading')}
       </Heading>
-      {!running ? (
-        <OpenTable />
-      ) : (
+      {running && (
         <Flex gap={{ base: '3', md: '5' }} align="center" justify="center">
           <DraggableCard enabled={picking}>
             <Box
@@ -216,38 +214,5 @@ export function HitSection() {
       )}
       <ClaimDialog playerId={claimFor} onClose={() => setClaimFor(null)} />
     </Box>
-  );
-}
-
-/**
- * The table before a game: what happens next and who is waited on ("Waiting
- * for Ana to start — 2 players here, 8 more can join"), and for too few
- * players, how to get more.
- */
-function OpenTable() {
-  const { t } = useTranslation();
-  const players = useGame((s) => s.game?.players);
-  const mode = useGame((s) => s.game?.mode);
-  const { me } = usePerspective();
-  const table = openTable(players ?? []);
-  const here = t('table:waiting.players', { count: table.count });
-  const free = t('table:waiting.free', { count: table.free });
-  const creator = !!me?.creator;
-  let text: string;
-  if (creator) text = table.free > 0 ? t('table:waiting.open_creator', { players: here, free }) : t('table:waiting.open_creator_full', { players: here });
-  else text = table.free > 0 ? t('table:waiting.open', { name: table.creator ?? '', players: here, free }) : t('table:waiting.open_full', { name: table.creator ?? '', players: here });
-  return (
-    <Flex gap="4" align="center" borderWidth="1px" borderStyle="dashed" borderRadius="l3" p={{ base: '4', md: '5' }} bg="bg.subtle" data-testid="open-table">
-      {/* an empty card's outline, where the first mystery card will lie */}
-      <Box aria-hidden="true" flexShrink={0} w="56px" h="72px" borderRadius="l2" borderWidth="2px" borderStyle="dashed" borderColor="purple.muted" display="flex" alignItems="center" justifyContent="center">
-        <Text fontSize="2xl" fontWeight="bold" color="purple.fg">
-          ?
-        </Text>
-      </Box>
-      <Stack gap="1" minW="0">
-        <Text fontWeight="semibold">{text}</Text>
-        {!table.enough && <Text color="fg.muted">{t(mode === 'Local' ? 'table:waiting.too_few_local' : 'table:waiting.too_few', { count: MIN_PLAYERS })}</Text>}
-      </Stack>
-    </Flex>
   );
 }

@@ -86,14 +86,17 @@ export function TimelineRow({ player, size, model, labelId }: { player: PlayerPa
       data-testid={`row-${player.id}`}
     >
       <chakra.ol
+        // a short turn row sits in the middle of the phone
+        mx={withGaps ? 'auto' : '0'}
+        my="0"
         aria-labelledby={labelId}
         display="flex"
         flexWrap={{ base: 'nowrap', md: 'wrap' }}
+        justifyContent={withGaps ? 'center' : 'flex-start'}
         alignItems="flex-end"
         rowGap="3"
         columnGap={withGaps ? '0' : '1.5'}
         listStyleType="none"
-        m="0"
         p="0"
         w={{ base: 'max-content', md: 'auto' }}
       >
@@ -189,6 +192,7 @@ function Gap({ view, size }: { view: GapView; size: RowSize }) {
       data-gap={slot.id}
       data-chosen={chosen || undefined}
       data-taken={taken || undefined}
+      data-focused={focused || undefined}
       // a pointer target only: the guess panel's radio buttons are this control for keyboards and screen readers
       aria-hidden="true"
       onClick={choose}
