@@ -13,7 +13,7 @@
  * * every state of the screen and its dialogs (settings, open, kick, guessing,
  *   intercepting, confirming, a player's hits, game over; a Local game's
  *   add-player dialog, claim menu and leave dialog) in English and German,
- *   light and dark, at 375 and 1280 px: a screenshot each, axe finds nothing
+ *   light and dark, at 390 and 1366 px: a screenshot each, axe finds nothing
  *   serious, nothing sticks out sideways (at 360 px either), touch targets of
  *   44 px on the phone;
  * * `audio` clue mode against a catalogue with processed audio: the clip of a
@@ -114,18 +114,24 @@ async function rightSlotIndex(page: Page): Promise<number> {
 
 const endDialog = (page: Page) => page.getByRole('dialog', { name: en('game.ended.title') });
 
-/** Chooses a free slot (the first, or the last) with the mouse. */
+/** Chooses a free gap of the turn player's row (the first, or the last) with the mouse or a tap; returns its slot id. */
 async function chooseSlot(page: Page, which: 'first' | 'last'): Promise<string> {
-  const free = page.locator('[data-scope=radio-group][data-part=item]:not([data-disabled])').filter({ hasNotText: en('game.guess.dont_intercept') });
-  const item = which === 'first' ? free.first() : free.last();
-  const text = ((await item.textContent()) ?? '').trim();
-  await item.click();
-  return text;
+  const free = page.locator('#turn-row [data-gap][data-choosable]');
+  const gap = which === 'first' ? free.first() : free.last();
+  const id = (await gap.getAttribute('data-gap')) ?? '';
+  await gap.click();
+  await page.locator(`#turn-row [data-gap="${id}"][data-chosen]`).waitFor();
+  return id;
 }
+
+/** "Place it here" (Guessing) or "Intercept here" (Intercepting): sends the chosen gap. */
+const placeButton = (page: Page, lang: Lang = 'en', intercept = false) => page.getByRole('button', { name: t(lang, intercept ? 'action.intercept' : 'action.place', {}, 'table'), exact: true });
+/** "Don't intercept": declines at once. */
+const declineButton = (page: Page, lang: Lang = 'en') => page.getByRole('button', { name: t(lang, 'game.guess.dont_intercept'), exact: true });
 
 /**
  * One moment of the game screen in both colour schemes at phone and desktop
- * width: a screenshot each (test-results/e2e/screens/game-<name>-<scheme>-<lang>-<width>.png),
+ * width: a screenshot each (test-results/e2e/screens/game-<name>-<scheme>-<lang>-<width>.png, 390×844 and 1366×800),
  * an axe scan each with nothing serious or critical, nothing sticking out
  * sideways (at the spec's smallest phone, 360 px, too), and no control under
  * 44 px on the phone. Problems are collected, so one run reports them all.
@@ -150,8 +156,9 @@ async function checkScreen(page: Page, lang: Lang, name: string, problems: strin
   const original = page.viewportSize();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: width < 500 ? 800 : 900 });
+    // a phone and a laptop (issue 26: 390×844 and 1366×800)
+    for (const width of [390, 1366]) {
+      await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
       // the resized layout can put a control with a tooltip under the resting mouse: its
       // tooltip would open (150 ms delay) and fade in during the scan, half transparent
       await page.mouse.move(0, 0);
@@ -326,11 +333,14 @@ test(
             const claimsSaid = async () => (await said(page)).filter((s) => s.includes('You claimed ')).length;
             const before = await claimsSaid();
             await claim.click();
+            // it asks first: 3 tokens, and it may end the game
+            const ask = page.getByRole('alertdialog', { name: t('en', 'claim_dialog.title', {}, 'table') });
+            await ask.getByRole('button', { name: t('en', 'claim_dialog.yes', {}, 'table') }).click();
             await eventually(async () => assert((await claimsSaid()) > before, `the claim is announced (heard last: ${JSON.stringify((await said(page)).slice(-3))})`));
             done.claimed = true;
           } else {
-            // nothing chosen: submit is disabled and says why
-            const submit = page.getByRole('button', { name: en('game.guess.submit') });
+            // nothing chosen: "Place it here" is disabled and says why
+            const submit = placeButton(page);
             assert(await submit.isDisabled(), 'submit disabled without a slot');
             await page.getByText(en('game.guess.select_first')).waitFor();
             await chooseSlot(page, 'first');
@@ -344,12 +354,12 @@ test(
             assertEqual(await taken.count(), 1, 'taken slots while intercepting');
             assert(((await taken.textContent()) ?? '').includes('taken by'), 'a taken slot names its taker');
             await chooseSlot(page, 'last');
+            await placeButton(page, 'en', true).click();
             done.intercepted = true;
           } else {
-            await page.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: en('game.guess.dont_intercept') }).click();
+            await declineButton(page).click();
             done.declined = true;
           }
-          await page.getByRole('button', { name: en('game.guess.submit') }).click();
           acted = true;
         } else if (await page.getByRole('button', { name: en('game.guess.yes'), exact: true }).count()) {
           await page.getByRole('button', { name: done.confirmedNo ? en('game.guess.yes') : en('game.guess.no'), exact: true }).click();
@@ -508,16 +518,18 @@ test(
     for (let round = 0; round < 20; round++) {
       const [ha, hb] = [await guessHeading(a.page), await guessHeading(b.page)];
       if (hb === en('game.guess.guessing_you') || hb.startsWith('Intercept ')) {
-        if (hb.startsWith('Intercept ')) await b.page.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: en('game.guess.dont_intercept') }).click();
-        else await chooseSlot(b.page, 'first');
-        await b.page.getByRole('button', { name: en('game.guess.submit') }).click();
+        if (hb.startsWith('Intercept ')) await declineButton(b.page).click();
+        else {
+          await chooseSlot(b.page, 'first');
+          await placeButton(b.page).click();
+        }
         // the server took it: B no longer has anything to submit
-        await eventually(async () => assertEqual(await b.page.getByRole('button', { name: en('game.guess.submit') }).count(), 0, 'submit buttons after acting'));
+        await eventually(async () => assertEqual(await b.page.locator('#turn-row [data-gap][data-choosable]').count(), 0, 'gaps to choose after acting'));
         return;
       }
       if (ha === en('game.guess.guessing_you')) {
         await chooseSlot(a.page, 'first');
-        await a.page.getByRole('button', { name: en('game.guess.submit') }).click();
+        await placeButton(a.page).click();
       } else if (await a.page.getByRole('button', { name: en('game.guess.yes'), exact: true }).count()) {
         await a.page.getByRole('button', { name: en('game.guess.yes'), exact: true }).click();
       } else if (await b.page.getByRole('button', { name: en('game.guess.yes'), exact: true }).count()) {
@@ -641,7 +653,7 @@ test(
 
 for (const lang of ['en', 'de'] as const) {
   test(
-    `every state of the game screen in ${lang}, light and dark, 375 and 1280 px: screenshot, axe, no sideways scrolling, touch targets`,
+    `every state of the game screen in ${lang}, light and dark, 390 and 1366 px: screenshot, axe, no sideways scrolling, touch targets`,
     async () => {
       const tr = (key: string, vars: Record<string, string | number> = {}): string => t(lang, key, vars);
       const app = await getApp();
@@ -686,7 +698,7 @@ for (const lang of ['en', 'de'] as const) {
 
       // play: the other player acts over REST; this one through the screen, stopping at each state for the checks
       await page.getByRole('button', { name: tr('game.start') }).click();
-      const seen = { guessing: false, intercepting: false, confirming: false, hits: false };
+      const seen = { guessing: false, intercepting: false, confirming: false, hits: false, claim: false };
       let g = await until(other, id, (x) => x.state !== 'Open');
       for (let step = 0; step < 60 && g.state !== 'Open'; step++) {
         const me = g.players.find((p) => p.id !== other.id);
@@ -711,11 +723,16 @@ for (const lang of ['en', 'de'] as const) {
             // count as its double click (REPEAT_GUARD_MS, 500 ms, in game-actions.ts), so a player waits a moment
             await page.waitForTimeout(600);
             await page.getByRole('button', { name: tr('game.hit.claim') }).click();
+            const ask = page.getByRole('alertdialog', { name: t(lang, 'claim_dialog.title', {}, 'table') });
+            await ask.waitFor();
+            if (!seen.claim) await checkScreen(page, lang, 'claim-dialog', problems);
+            seen.claim = true;
+            await ask.getByRole('button', { name: t(lang, 'claim_dialog.yes', {}, 'table') }).click();
           } else {
             await chooseSlot(page, 'first');
             if (!seen.guessing) await checkScreen(page, lang, 'guessing', problems);
             seen.guessing = true;
-            await page.getByRole('button', { name: tr('game.guess.submit') }).click();
+            await placeButton(page, lang).click();
           }
         } else if (me.state === 'Intercepting') {
           await eventually(async () => assertEqual(await heading(), tr('game.guess.intercepting_you', { turn: them.name }), 'heading'));
@@ -724,8 +741,7 @@ for (const lang of ['en', 'de'] as const) {
           assert(((await taken.textContent()) ?? '').includes(tr('game.guess.taken_by', { names: them.name })), 'the taken slot names its taker');
           if (!seen.intercepting) await checkScreen(page, lang, 'intercepting', problems);
           seen.intercepting = true;
-          await page.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: tr('game.guess.dont_intercept') }).click();
-          await page.getByRole('button', { name: tr('game.guess.submit') }).click();
+          await declineButton(page, lang).click();
         } else if (me.state === 'Confirming') {
           await eventually(async () => assertEqual(await heading(), tr('game.guess.confirming_card', { turn: them.name }), 'heading'));
           if (!seen.confirming) await checkScreen(page, lang, 'confirming', problems);
@@ -866,10 +882,9 @@ test(
         if (me?.state === 'Guessing') {
           await eventually(async () => assertEqual(await guessHeading(page), en('game.guess.guessing_you'), 'heading'));
           await chooseSlot(page, 'first');
-          await page.getByRole('button', { name: en('game.guess.submit') }).click();
+          await placeButton(page).click();
         } else if (me?.state === 'Intercepting') {
-          await page.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: en('game.guess.dont_intercept') }).click();
-          await page.getByRole('button', { name: en('game.guess.submit') }).click();
+          await declineButton(page).click();
         } else {
           assert(await otherActs(other, id, g), 'somebody can act');
         }

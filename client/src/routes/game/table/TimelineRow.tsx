@@ -193,6 +193,7 @@ function Gap({ view, size }: { view: GapView; size: RowSize }) {
       data-chosen={chosen || undefined}
       data-taken={taken || undefined}
       data-focused={focused || undefined}
+      data-choosable={choosable || undefined}
       // a pointer target only: the guess panel's radio buttons are this control for keyboards and screen readers
       aria-hidden="true"
       onClick={choose}
