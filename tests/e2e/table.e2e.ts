@@ -33,6 +33,8 @@ interface Seat {
   phone: boolean;
   /** Phases already kept as a screenshot. */
   shot: Set<string>;
+  /** Plays with the choices as a list (Settings). */
+  asList?: boolean;
 }
 
 const tr = (s: Seat, key: string, vars: Record<string, string | number> = {}): string => t(s.lang, key, vars);
@@ -123,6 +125,36 @@ async function touchDrag(page: Page): Promise<string> {
   return id;
 }
 
+/**
+ * The keyboard's way with the list visually hidden: Tab from the card's buttons
+ * lands on the radio buttons (the gaps are no tab stops), the arrows move the
+ * choice, the focused radio's gap shows the focus ring, Tab reaches "Place it here".
+ */
+async function keyboardChoice(page: Page): Promise<string> {
+  await page.getByRole('button', { name: t('en', 'game.hit.skip') }).focus();
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type === 'radio')) break;
+  }
+  const first = await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value ?? '');
+  assert(/^\d+$/.test(first), `Tab reaches the first slot's radio button (focus on ${first})`);
+  await page.locator(`#turn-row [data-gap="${first}"][data-focused]`).waitFor();
+  await page.keyboard.press('ArrowDown');
+  const slot = await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value ?? '');
+  assert(slot !== first, 'the arrow moved to the next slot');
+  // the gap shows the focus (the list itself is visually hidden) and the choice
+  const gap = page.locator(`#turn-row [data-gap="${slot}"][data-focused][data-chosen]`);
+  await gap.waitFor();
+  const ring = await gap.locator('> div').last().evaluate((el) => getComputedStyle(el).outlineStyle);
+  assert(ring === 'solid', `the focused gap shows a ring (outline ${ring})`);
+  await page.screenshot({ path: 'test-results/e2e/table/keyboard-focus-laptop.png' });
+  // the next Tab stop is the action (not another gap or radio)
+  await page.keyboard.press('Tab');
+  const focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+  assert(focused === t('en', 'action.place', {}, 'table'), `after the radios, Tab reaches "Place it here" (focus on "${focused}")`);
+  return slot;
+}
+
 test(
   'two phones and a laptop play a whole game on the table: taps, a mouse drag and a finger drag; the card stays on the first screen',
   async () => {
@@ -150,6 +182,15 @@ test(
       await s.b.page.getByRole('button', { name: tr(s, 'game.join') }).click();
       await s.b.page.getByRole('button', { name: tr(s, 'game.leave') }).waitFor();
     }
+    // the German phone prefers the choices as a list (Settings, in the user menu)
+    const de = phones[1];
+    await de.b.page.getByRole('button', { name: tr(de, 'nav.menu') }).click();
+    await de.b.page.getByRole('menuitem', { name: tr(de, 'nav.settings') }).click();
+    const prefs = de.b.page.getByRole('dialog', { name: tr(de, 'settings.title') });
+    await prefs.getByText(tr(de, 'settings.choices_as_list')).click();
+    await eventually(async () => assert((await de.b.page.evaluate(() => localStorage.getItem('choicesAsList'))) === 'true', 'the setting is kept'));
+    await prefs.getByRole('button', { name: tr(de, 'common.close') }).first().click();
+    de.asList = true;
     await shoot(laptop, 'open');
     await shoot(phones[0], 'open');
     // goal 3: a short game
@@ -161,7 +202,7 @@ test(
     await settings.waitFor({ state: 'detached' });
     await lp.getByRole('button', { name: t('en', 'game.start') }).click();
 
-    const done = { tapped: false, mouseDragged: false, fingerDragged: false, intercepted: false, declined: false, confirmed: 0 };
+    const done = { tapped: false, mouseDragged: false, fingerDragged: false, keyboard: false, list: false, intercepted: false, declined: false, confirmed: 0 };
     const watcher = await User.guest(a.base);
     const ended = (s: Seat) => s.b.page.getByRole('dialog', { name: tr(s, 'game.ended.title') });
     for (let round = 0; round < 300; round++) {
@@ -175,10 +216,19 @@ test(
         const intercept = page.getByRole('button', { name: table(s, 'action.intercept'), exact: true });
         const yes = page.getByRole('button', { name: tr(s, 'game.guess.yes'), exact: true });
         if (await place.count()) {
-          if (s.phone) await firstScreenHasTheTable(s, 'guessing');
+          if (s.phone && !s.asList) await firstScreenHasTheTable(s, 'guessing');
           await shoot(s, 'guessing');
           let slot: string;
-          if (!s.phone && !done.mouseDragged) {
+          if (s.asList) {
+            // the list the player asked for in Settings: the radio buttons, tapped
+            const item = page.locator('[data-scope=radio-group][data-part=item]:not([data-disabled])').first();
+            await item.click();
+            slot = (await item.locator('input').getAttribute('value')) ?? '';
+            done.list = true;
+          } else if (!s.phone && done.mouseDragged && !done.keyboard) {
+            slot = await keyboardChoice(page);
+            done.keyboard = true;
+          } else if (!s.phone && !done.mouseDragged) {
             slot = await mouseDrag(page);
             done.mouseDragged = true;
           } else if (s.phone && !done.fingerDragged) {
@@ -194,15 +244,15 @@ test(
           await page.locator(`#turn-row [data-gap="${slot}"][data-chosen]`).waitFor();
           assert(await page.locator(`section[aria-labelledby="guess-heading"] input[type=radio][value="${slot}"]`).isChecked(), 'the radio of the chosen gap is checked');
           await shoot(s, 'chosen');
-          if (s.phone) await firstScreenHasTheTable(s, 'a gap chosen');
+          if (s.phone && !s.asList) await firstScreenHasTheTable(s, 'a gap chosen');
           await place.click();
           acted = true;
         } else if (await intercept.count()) {
-          if (s.phone) await firstScreenHasTheTable(s, 'intercepting');
+          if (s.phone && !s.asList) await firstScreenHasTheTable(s, 'intercepting');
           await shoot(s, 'intercepting');
           // the turn player's gap shows his name
           assert((await page.locator('#turn-row [data-gap][data-taken]').count()) >= 1, 'the turn player\'s gap is marked');
-          if (!done.intercepted) {
+          if (!done.intercepted && !s.asList) {
             await page.locator('#turn-row [data-gap][data-choosable]').last().click();
             await intercept.click();
             done.intercepted = true;
@@ -212,7 +262,7 @@ test(
           }
           acted = true;
         } else if (await yes.count()) {
-          if (s.phone) await firstScreenHasTheTable(s, 'confirming');
+          if (s.phone && !s.asList) await firstScreenHasTheTable(s, 'confirming');
           await shoot(s, 'confirming');
           await yes.click();
           done.confirmed++;
@@ -234,7 +284,7 @@ test(
       });
       await shoot(s, 'game-over');
     }
-    assert(done.tapped && done.mouseDragged && done.fingerDragged && done.intercepted && done.confirmed > 0, `every way of playing was used: ${JSON.stringify(done)}`);
+    assert(done.tapped && done.mouseDragged && done.fingerDragged && done.keyboard && done.list && done.intercepted && done.confirmed > 0, `every way of playing was used: ${JSON.stringify(done)}`);
     assert(done.declined, `someone declined: ${JSON.stringify(done)}`);
     await screenshot(lp, 'table/game-over-laptop-full');
   },

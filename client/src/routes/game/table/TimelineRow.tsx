@@ -78,11 +78,12 @@ export function TimelineRow({ player, size, model, labelId }: { player: PlayerPa
       // the phone's row scrolls sideways, snapping to the cards; wide screens wrap it
       overflowX={{ base: 'auto', md: 'visible' }}
       scrollSnapType={{ base: 'x proximity', md: 'none' }}
-      scrollPaddingInline="4"
+      scrollPaddingInline="3"
       overscrollBehaviorX="contain"
       pb={{ base: '2', md: '0' }}
-      mx={{ base: '-4', md: '0' }}
-      px={{ base: '4', md: '0' }}
+      // edge to edge on a phone (the page's own padding), so the row uses the whole width
+      mx={{ base: '-3', md: '0' }}
+      px={{ base: '3', md: '0' }}
       data-testid={`row-${player.id}`}
     >
       <chakra.ol
