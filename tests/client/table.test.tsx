@@ -194,6 +194,22 @@ describe('claiming asks first', () => {
   });
 });
 
+describe('skip and claim beside the card', () => {
+  it('are there, with their cost, for the turn player only (not as disabled buttons on everybody else\'s phone)', () => {
+    const g = game([player('ana', { years: [1975], turn_player: true, state: 'Guessing', tokens: 1 }), player('ben', { years: [1980], tokens: 5 })], { state: 'Guessing' });
+    show(g);
+    const view = renderApp(<Table />);
+    expect((screen.getByRole('button', { name: 'Skip hit (1 token)' }) as HTMLButtonElement).disabled).toBe(false);
+    // one token: claiming is shown, and off
+    expect((screen.getByRole('button', { name: 'Claim a hit (3 tokens)' }) as HTMLButtonElement).disabled).toBe(true);
+    view.unmount();
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    renderApp(<Table />);
+    expect(screen.queryByRole('button', { name: 'Skip hit (1 token)' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Claim a hit (3 tokens)' })).toBeNull();
+  });
+});
+
 describe('the open table', () => {
   it('says who it waits for and how many more can join', () => {
     useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });

@@ -59,6 +59,9 @@ export function HitSection() {
   }
 
   const candidates = local && players ? claimCandidates({ players }) : [];
+  // skip and claim belong to the turn, before the placement (rules B8, A3): shown to the one who may use them
+  // (a Local screen acts for whoever's turn it is), not as disabled clutter on everybody else's phone
+  const myTurn = seated && state === 'Guessing' && (local || !!perspective.me?.turn_player);
 
   // this device places the card now: it can be dragged into a gap
   const picking = !!perspective.actor && (perspective.actor.state === 'Guessing' || perspective.actor.state === 'Intercepting') && state !== 'Confirming';
@@ -164,17 +167,17 @@ export function HitSection() {
                 {playing === source.key ? t('game.hit.stop') : t('game.hit.play')}
               </Button>
             )}
-            {seated && state === 'Guessing' && (
+            {myTurn && (
               <Button variant="outline" size="sm" whiteSpace="normal" aria-keyshortcuts="Alt+Shift+I" disabled={!canSkip(perspective.actor)} onClick={actions.skip}>
                 {t('game.hit.skip')}
               </Button>
             )}
-            {seated && state === 'Guessing' && !local && (
+            {myTurn && !local && (
               <Button variant="outline" size="sm" whiteSpace="normal" disabled={!canClaim(perspective.actor)} onClick={() => askClaim('')}>
                 {t('game.hit.claim')}
               </Button>
             )}
-            {seated && state === 'Guessing' && local && mode === 'Local' && (
+            {myTurn && local && mode === 'Local' && (
               <Menu.Root positioning={{ placement: 'bottom' }} onSelect={({ value }) => askClaim(value)}>
                 <Menu.Trigger asChild>
                   <Button variant="outline" size="sm" whiteSpace="normal" disabled={candidates.length === 0}>
