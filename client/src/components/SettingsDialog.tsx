@@ -62,7 +62,7 @@ export function SettingsDialog() {
             {LANGUAGES.map((lng) => {
               const active = (settings.language ?? i18next.language) === lng;
               return (
-                <Button key={lng} lang={lng} variant={active ? 'solid' : 'outline'} colorPalette={active ? 'purple' : 'gray'} aria-pressed={active} onClick={() => chooseLanguage(lng)}>
+                <Button key={lng} lang={lng} variant={active ? 'solid' : 'outline'} colorPalette={active ? 'accent' : 'gray'} aria-pressed={active} onClick={() => chooseLanguage(lng)}>
                   {t(`language.${lng}`, { lng })}
                 </Button>
               );

@@ -139,7 +139,7 @@ export function GuessPanel() {
               useGame.getState().setChoice(next);
               notify.playSfx('select_slot');
             }}
-            colorPalette="purple"
+            colorPalette="accent"
             size="lg"
           >
             <RadioGroup.Label mb="2" display="block" fontWeight="medium">
@@ -170,7 +170,7 @@ export function GuessPanel() {
           )}
           <Box>
             <Button
-              colorPalette="purple"
+              colorPalette="accent"
               aria-keyshortcuts="Alt+Shift+Enter"
               aria-describedby={(model.phase === 'guessing' && !canSubmit(model, choice)) || taken ? 'guess-hint' : undefined}
               disabled={!canSubmit(model, choice)}
@@ -184,7 +184,7 @@ export function GuessPanel() {
 
       {model.phase === 'confirming' && (
         <Wrap gap="2">
-          <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+Y" onClick={() => actions.confirm(true)}>
+          <Button colorPalette="accent" aria-keyshortcuts="Alt+Shift+Y" onClick={() => actions.confirm(true)}>
             {t('game.guess.yes')}
           </Button>
           <Button colorPalette="red" variant="outline" aria-keyshortcuts="Alt+Shift+N" onClick={() => actions.confirm(false)}>

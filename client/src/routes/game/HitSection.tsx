@@ -64,7 +64,7 @@ export function HitSection() {
       ) : (
         <Box
           borderWidth="2px"
-          borderColor={revealed ? 'purple.solid' : 'border'}
+          borderColor={revealed ? 'accent.solid' : 'border'}
           borderRadius="l3"
           bg="bg"
           p="4"
@@ -81,7 +81,7 @@ export function HitSection() {
                 </Text>
                 {hit.artist}
               </Text>
-              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" color="purple.fg">
+              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" color="accent.fg">
                 <Text as="span" srOnly>
                   {t('game.hit.year')}:{' '}
                 </Text>
@@ -143,7 +143,7 @@ export function HitSection() {
       {running && (
         <Wrap mt="4" gap="2" justify="center">
           {source && (
-            <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
+            <Button colorPalette="accent" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
               {playing === source.key ? t('game.hit.stop') : t('game.hit.play')}
             </Button>
           )}

@@ -133,7 +133,7 @@ interface RowProps {
 function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKick }: RowProps) {
   const { t } = useTranslation();
   return (
-    <Table.Row bg={p.turn_player ? 'purple.subtle' : undefined} aria-current={p.turn_player ? 'true' : undefined}>
+    <Table.Row bg={p.turn_player ? 'accent.subtle' : undefined} aria-current={p.turn_player ? 'true' : undefined}>
       <Table.Cell py="2" wordBreak="break-word">
         <Text fontWeight={you ? 'bold' : 'medium'}>
           {/* the seat number is the Alt+Shift digit that speaks this player */}
@@ -144,8 +144,8 @@ function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKi
         </Text>
         <Wrap gap="1" mt="1">
           {p.creator && (
-            // outlined: a subtle purple badge vanishes on the turn player's purple row
-            <Badge size="sm" colorPalette="purple" variant="outline">
+            // outlined: a subtle accent badge vanishes on the turn player's accent row
+            <Badge size="sm" colorPalette="accent" variant="outline">
               {t('game.players.creator')}
             </Badge>
           )}

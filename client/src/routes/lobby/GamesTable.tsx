@@ -28,7 +28,7 @@ export function GamesTable({ games }: { games: readonly LobbyGame[] }) {
           return (
             <Table.Row key={game.id}>
               <Table.Cell>
-                <Link asChild fontFamily="mono" fontWeight="semibold" color="purple.fg" minH="44px" display="inline-flex" alignItems="center">
+                <Link asChild fontFamily="mono" fontWeight="semibold" color="accent.fg" minH="44px" display="inline-flex" alignItems="center">
                   <RouterLink to={`/game/${encodeURIComponent(game.id)}`} aria-label={t('lobby.game_link', { id: game.id, creator: game.creator })}>
                     {game.id}
                   </RouterLink>
