@@ -151,7 +151,7 @@ function GamePage({ id, heading, actions, children }: { id: string; heading: str
   return (
     <Stack gap="6" py={{ base: '4', md: '8' }}>
       <Stack direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'stretch', sm: 'center' }} gap="3">
-        <Heading as="h1" size={{ base: 'xl', md: '2xl' }}>
+        <Heading as="h1" size={{ base: 'xl', md: '2xl' }} fontWeight="bold" letterSpacing="-0.02em">
           {heading}
         </Heading>
         {actions}

@@ -107,8 +107,11 @@ export function GuessPanel() {
       scrollMarginTop="5rem"
       aria-labelledby="guess-heading"
       borderWidth="1px"
-      borderRadius="l3"
-      p={{ base: '4', md: '5' }}
+      borderColor="border"
+      borderRadius="panel"
+      bg="bg.panel"
+      boxShadow="raised"
+      p={{ base: '4', md: 'panel' }}
       onFocus={() => {
         focusInside.current = true;
       }}

@@ -55,7 +55,7 @@ export function HitSection() {
   const candidates = local && players ? claimCandidates({ players }) : [];
 
   return (
-    <Box as="section" aria-labelledby="hit-heading" borderWidth="1px" borderRadius="l3" p={{ base: '4', md: '5' }} bg="bg.subtle">
+    <Box as="section" aria-labelledby="hit-heading" borderWidth="1px" borderColor="border" borderRadius="panel" p={{ base: '4', md: 'panel' }} bg="bg.panel" boxShadow="raised">
       <Heading as="h2" id="hit-heading" size="lg" mb="3">
         {t('game.hit.heading')}
       </Heading>
@@ -65,8 +65,9 @@ export function HitSection() {
         <Box
           borderWidth="2px"
           borderColor={revealed ? 'accent.solid' : 'border'}
-          borderRadius="l3"
-          bg="bg"
+          borderRadius="card"
+          bg="bg.subtle"
+          boxShadow={revealed ? 'glow' : undefined}
           p="4"
           textAlign="center"
           maxW="sm"
@@ -81,7 +82,7 @@ export function HitSection() {
                 </Text>
                 {hit.artist}
               </Text>
-              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" color="accent.fg">
+              <Text fontFamily="heading" fontSize="6xl" fontWeight="bold" lineHeight="1.1" color="accent.fg">
                 <Text as="span" srOnly>
                   {t('game.hit.year')}:{' '}
                 </Text>
@@ -110,7 +111,7 @@ export function HitSection() {
                 </Text>
                 {clue.artist}
               </Text>
-              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" aria-hidden="true">
+              <Text fontFamily="heading" fontSize="6xl" fontWeight="bold" lineHeight="1.1" color="accent.fg" aria-hidden="true">
                 ?
               </Text>
               <Text fontStyle="italic">
@@ -127,7 +128,7 @@ export function HitSection() {
             </Stack>
           ) : (
             <Stack gap="1" align="center">
-              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" aria-hidden="true">
+              <Text fontFamily="heading" fontSize="6xl" fontWeight="bold" lineHeight="1.1" color="accent.fg" aria-hidden="true">
                 ?
               </Text>
               <Text>{t('game.hit.unknown')}</Text>
