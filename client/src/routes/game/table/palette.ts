@@ -67,11 +67,11 @@ export const PLAYER_COLORS: readonly SchemeColor[] = [
   { name: 'olive', light: ink('#93880d'), dark: ink('#908b12') },
   { name: 'lime', light: white('#547e42'), dark: ink('#9ecd14') },
   { name: 'green', light: white('#09653f'), dark: ink('#94ffc5') },
-  { name: 'teal', light: ink('#078f8a'), dark: ink('#0c9f98') },
+  { name: 'sea', light: ink('#078f8a'), dark: ink('#0c9f98') },
   { name: 'ocean', light: white('#0068ab'), dark: ink('#50b0ff') },
   { name: 'blue', light: white('#0e09da'), dark: ink('#5882ff') },
   { name: 'violet', light: ink('#a45bff'), dark: ink('#9f68b9') },
-  { name: 'pink', light: ink('#e24788'), dark: ink('#c75b78') },
+  { name: 'rose', light: ink('#e24788'), dark: ink('#c75b78') },
 ];
 
 /** The colour of a player's colour index; any integer maps into the 10 (a bad index never crashes a render). */
