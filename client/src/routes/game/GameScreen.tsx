@@ -22,6 +22,7 @@ import { PlayerTable } from './PlayerTable.tsx';
 import * as actions from './game-actions.ts';
 import { isGone, useGameRoom } from './use-game-room.ts';
 import { release } from './hit-audio.ts';
+import { TableMotion } from './table/motion.tsx';
 
 /**
  * The game screen (spec §2, /game/{gameId}); loaded lazily with the Colyseus SDK
@@ -115,27 +116,30 @@ export default function GameScreen() {
   }
 
   return (
-    <GamePage
-      id={id ?? gameId}
-      heading={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })}
-      actions={<GameActions onSettings={() => setSettingsOpen(true)} onLeave={() => setConfirming('leave')} onStop={() => setConfirming('stop')} />}
-    >
-      <SettingsSummary />
-      <ConnectionBanner status={status} onRetry={retry} />
-      <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }} gap={{ base: '6', lg: '8' }} alignItems="start">
-        <Stack gap="6" minW="0">
-          <HitSection />
-          <GuessPanel />
-        </Stack>
-        <Box minW="0">
-          <PlayerTable onAddPlayer={() => setAddOpen(true)} />
-        </Box>
-      </Grid>
-      <GameSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-      <ConfirmDialog ask={confirming} onClose={() => setConfirming(null)} />
-      <AddPlayerDialog open={addOpen} onClose={() => setAddOpen(false)} />
-      <GameEndedDialog />
-    </GamePage>
+    // the table's motion follows the OS's reduce-motion setting (motion is in this lazy chunk only, budget P9)
+    <TableMotion>
+      <GamePage
+        id={id ?? gameId}
+        heading={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })}
+        actions={<GameActions onSettings={() => setSettingsOpen(true)} onLeave={() => setConfirming('leave')} onStop={() => setConfirming('stop')} />}
+      >
+        <SettingsSummary />
+        <ConnectionBanner status={status} onRetry={retry} />
+        <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }} gap={{ base: '6', lg: '8' }} alignItems="start">
+          <Stack gap="6" minW="0">
+            <HitSection />
+            <GuessPanel />
+          </Stack>
+          <Box minW="0">
+            <PlayerTable onAddPlayer={() => setAddOpen(true)} />
+          </Box>
+        </Grid>
+        <GameSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+        <ConfirmDialog ask={confirming} onClose={() => setConfirming(null)} />
+        <AddPlayerDialog open={addOpen} onClose={() => setAddOpen(false)} />
+        <GameEndedDialog />
+      </GamePage>
+    </TableMotion>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Box, type BoxProps, Text } from '@chakra-ui/react';
-import { motion } from 'motion/react';
+import { domAnimation, LazyMotion, m } from 'motion/react';
 import { useTranslation } from 'react-i18next';
 import { useCalmMotion } from './motion.tsx';
 import { decadeOf, INK, schemeStyle } from './palette.ts';
@@ -213,23 +213,24 @@ function FlipCard({ faceUp, playing, size, year, artist, title }: FlipProps) {
   const calm = useCalmMotion();
   const back = <CardBack artist={artist} title={title} size={size} />;
   const face = faceUp && year != null ? <CardFace year={year} artist={artist} title={title} size={size} /> : null;
+  // motion's light build (m + only the features used), loaded here also outside a TableMotion
   return (
-    <>
+    <LazyMotion features={domAnimation}>
       {playing && <PlayingRing calm={calm} />}
       {calm ? (
         <>
-          <motion.div style={{ position: 'absolute', inset: 0 }} initial={false} animate={{ opacity: faceUp ? 0 : 1 }} transition={{ duration: 0.4 }}>
+          <m.div style={{ position: 'absolute', inset: 0 }} initial={false} animate={{ opacity: faceUp ? 0 : 1 }} transition={{ duration: 0.4 }}>
             {back}
-          </motion.div>
+          </m.div>
           {face && (
-            <motion.div style={{ position: 'absolute', inset: 0 }} initial={{ opacity: 0 }} animate={{ opacity: 1 }} transition={{ duration: 0.4 }}>
+            <m.div style={{ position: 'absolute', inset: 0 }} initial={{ opacity: 0 }} animate={{ opacity: 1 }} transition={{ duration: 0.4 }}>
               {face}
-            </motion.div>
+            </m.div>
           )}
         </>
       ) : (
         <div style={{ position: 'absolute', inset: 0, perspective: '800px' }}>
-          <motion.div
+          <m.div
             style={{ position: 'absolute', inset: 0, transformStyle: 'preserve-3d' }}
             initial={false}
             animate={{ rotateY: faceUp ? 180 : 0 }}
@@ -239,10 +240,10 @@ function FlipCard({ faceUp, playing, size, year, artist, title }: FlipProps) {
             {face && (
               <div style={{ position: 'absolute', inset: 0, backfaceVisibility: 'hidden', WebkitBackfaceVisibility: 'hidden', transform: 'rotateY(180deg)' }}>{face}</div>
             )}
-          </motion.div>
+          </m.div>
         </div>
       )}
-    </>
+    </LazyMotion>
   );
 }
 
@@ -260,7 +261,7 @@ function PlayingRing({ calm }: { calm: boolean }) {
       data-playing-ring=""
     >
       {!calm && (
-        <motion.div
+        <m.div
           style={{ position: 'absolute', inset: -3, borderRadius: 'inherit', border: '3px solid var(--chakra-colors-accent-focus-ring)' }}
           initial={{ scale: 1, opacity: 0.8 }}
           animate={{ scale: 1.12, opacity: 0 }}
