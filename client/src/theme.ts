@@ -189,6 +189,9 @@ const globalStyles = defineConfig({
     // the page never scrolls sideways, from a 360 px phone up; `clip`, not `hidden`: a hidden
     // overflow makes the body a scroll container, and the sticky header would scroll away with it
     'html, body': { overflowX: 'clip' },
+    // what the browser scrolls into view (a focused control, a menu's item, an anchor) stops below
+    // the sticky header, not under it (WCAG 2.4.11, focus not obscured)
+    html: { scrollPaddingTop: '4rem' },
     // a visible focus ring for keyboard users everywhere, in both schemes, in the accent (3:1 on every surface)
     ':focus-visible': { outline: '3px solid', outlineColor: 'accent.focusRing', outlineOffset: '2px' },
     // the stage: a light from above, faint on paper, stronger in the dark (a background image, no element, no layout)
