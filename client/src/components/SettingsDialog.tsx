@@ -14,6 +14,7 @@ function VolumeSlider({ label, value, onChange }: { label: string; value: string
   const percent = Math.round(volumeToNumber(value) * 100);
   return (
     <Slider.Root
+      colorPalette="accent"
       value={[percent]}
       min={0}
       max={100}
