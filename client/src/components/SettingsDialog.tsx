@@ -14,6 +14,7 @@ function VolumeSlider({ label, value, onChange }: { label: string; value: string
   const percent = Math.round(volumeToNumber(value) * 100);
   return (
     <Slider.Root
+      colorPalette="accent"
       value={[percent]}
       min={0}
       max={100}
@@ -58,7 +59,7 @@ export function SettingsDialog() {
         <VolumeSlider label={t('settings.music_volume')} value={settings.musicVolume} onChange={settings.setMusicVolume} />
         <VolumeSlider label={t('settings.sfx_volume')} value={settings.sfxVolume} onChange={settings.setSfxVolume} />
         <Stack gap="1">
-          <Switch.Root checked={settings.choicesAsList} onCheckedChange={(e) => settings.setChoicesAsList(e.checked)} colorPalette="purple" minH="44px">
+          <Switch.Root checked={settings.choicesAsList} onCheckedChange={(e) => settings.setChoicesAsList(e.checked)} colorPalette="accent" minH="44px">
             <Switch.HiddenInput aria-describedby="choices-as-list-help" />
             <Switch.Control>
               <Switch.Thumb />
@@ -75,7 +76,7 @@ export function SettingsDialog() {
             {LANGUAGES.map((lng) => {
               const active = (settings.language ?? i18next.language) === lng;
               return (
-                <Button key={lng} lang={lng} variant={active ? 'solid' : 'outline'} colorPalette={active ? 'purple' : 'gray'} aria-pressed={active} onClick={() => chooseLanguage(lng)}>
+                <Button key={lng} lang={lng} variant={active ? 'solid' : 'outline'} colorPalette={active ? 'accent' : 'gray'} aria-pressed={active} onClick={() => chooseLanguage(lng)}>
                   {t(`language.${lng}`, { lng })}
                 </Button>
               );

@@ -21,6 +21,7 @@ import { HitSection } from './HitSection.tsx';
 import { PlayerTable } from './PlayerTable.tsx';
 import { MyRow, OtherRows, TurnRow } from './table/Rows.tsx';
 import { TableDnd } from './table/TableDnd.tsx';
+import { TableMotion } from './table/motion.tsx';
 import * as actions from './game-actions.ts';
 import { isGone, useGameRoom } from './use-game-room.ts';
 import { release } from './hit-audio.ts';
@@ -126,6 +127,8 @@ export default function GameScreen() {
   const tableFirst = running && !wide;
 
   return (
+    // the table's motion follows the OS's reduce-motion setting (motion is in this lazy chunk only, budget P9)
+    <TableMotion>
     <GamePage id={id ?? gameId} heading={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })} actions={tableFirst ? null : actionsBar}>
       {!tableFirst && <SettingsSummary />}
       <ConnectionBanner status={status} onRetry={retry} />
@@ -154,6 +157,7 @@ export default function GameScreen() {
       <AddPlayerDialog open={addOpen} onClose={() => setAddOpen(false)} />
       <GameEndedDialog />
     </GamePage>
+    </TableMotion>
   );
 }
 

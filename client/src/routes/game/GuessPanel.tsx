@@ -148,11 +148,12 @@ export function GuessPanel() {
       insetX={bar ? { base: '0', lg: 'auto' } : undefined}
       bottom={bar ? { base: '0', lg: 'auto' } : undefined}
       zIndex={bar ? { base: 'docked', lg: 'auto' } : undefined}
-      bg={bar ? { base: 'bg', lg: 'transparent' } : undefined}
-      boxShadow={bar ? { base: '0 -6px 16px -8px rgba(0, 0, 0, 0.35)', lg: 'none' } : undefined}
+      bg="bg.panel"
+      boxShadow={bar ? { base: 'overlay', lg: 'raised' } : 'raised'}
       borderWidth={bar ? { base: '0', lg: '1px' } : '1px'}
       borderTopWidth="1px"
-      borderRadius={bar ? { base: '0', lg: 'l3' } : 'l3'}
+      borderColor="border"
+      borderRadius={bar ? { base: '0', lg: 'panel' } : 'panel'}
       px={{ base: '4', md: '5' }}
       pt={{ base: '3', md: '4' }}
       // the phone's home indicator
@@ -195,7 +196,7 @@ export function GuessPanel() {
                 useTable.getState().setFocused(value === 'none' ? 'none' : value ? Number(value) : undefined);
               }}
               onBlur={() => useTable.getState().setFocused(undefined)}
-              colorPalette="purple"
+              colorPalette="accent"
               size="lg"
             >
               <RadioGroup.Label mb="2" display="block" fontWeight="medium">
@@ -235,7 +236,7 @@ export function GuessPanel() {
           )}
           <Flex gap="2" wrap="wrap">
             <Button
-              colorPalette="purple"
+              colorPalette="accent"
               size="lg"
               flex={{ base: '1', md: '0 0 auto' }}
               aria-keyshortcuts="Alt+Shift+Enter"
@@ -252,7 +253,7 @@ export function GuessPanel() {
                 flex={{ base: '1', md: '0 0 auto' }}
                 onClick={actions.decline}
                 outline={focusedNone ? '3px solid' : undefined}
-                outlineColor={focusedNone ? 'purple.focusRing' : undefined}
+                outlineColor={focusedNone ? 'accent.focusRing' : undefined}
               >
                 {t('game.guess.dont_intercept')}
               </Button>
@@ -263,7 +264,7 @@ export function GuessPanel() {
 
       {model.phase === 'confirming' && (
         <Flex gap="2" wrap="wrap">
-          <Button colorPalette="purple" size="lg" flex={{ base: '1', md: '0 0 auto' }} aria-keyshortcuts="Alt+Shift+Y" onClick={() => actions.confirm(true)}>
+          <Button colorPalette="accent" size="lg" flex={{ base: '1', md: '0 0 auto' }} aria-keyshortcuts="Alt+Shift+Y" onClick={() => actions.confirm(true)}>
             {t('game.guess.yes')}
           </Button>
           <Button colorPalette="red" variant="outline" size="lg" flex={{ base: '1', md: '0 0 auto' }} aria-keyshortcuts="Alt+Shift+N" onClick={() => actions.confirm(false)}>

@@ -85,10 +85,10 @@ export function HitSection() {
           <DraggableCard enabled={picking}>
             <Box
               borderWidth="2px"
-              borderColor={revealed ? 'purple.solid' : picking ? 'purple.muted' : 'border'}
-              borderRadius="l3"
-              bg={revealed ? 'bg' : 'bg.subtle'}
-              boxShadow="md"
+              borderColor={revealed ? 'accent.solid' : picking ? 'accent.muted' : 'border'}
+              borderRadius="card"
+              bg={revealed ? 'bg.panel' : 'bg.subtle'}
+              boxShadow={revealed ? 'glow' : 'raised'}
               p={{ base: '3', md: '4' }}
               textAlign="center"
               w={{ base: '156px', sm: '184px', md: '220px' }}
@@ -106,7 +106,7 @@ export function HitSection() {
                     </Text>
                     {hit.artist}
                   </Text>
-                  <Text fontSize={{ base: '4xl', md: '5xl' }} fontWeight="bold" lineHeight="1.1" color="purple.fg">
+                  <Text fontFamily="heading" fontSize={{ base: '4xl', md: '5xl' }} fontWeight="bold" lineHeight="1.1" color="accent.fg">
                     <Text as="span" srOnly>
                       {t('game.hit.year')}:{' '}
                     </Text>
@@ -135,7 +135,7 @@ export function HitSection() {
                     </Text>
                     {clue.artist}
                   </Text>
-                  <Text fontSize={{ base: '4xl', md: '5xl' }} fontWeight="bold" lineHeight="1.1" aria-hidden="true">
+                  <Text fontFamily="heading" fontSize={{ base: '4xl', md: '5xl' }} fontWeight="bold" lineHeight="1.1" color="accent.fg" aria-hidden="true">
                     ?
                   </Text>
                   <Text fontStyle="italic" fontSize={{ base: 'sm', md: 'md' }} wordBreak="break-word">
@@ -152,7 +152,7 @@ export function HitSection() {
                 </Stack>
               ) : (
                 <Stack gap="1" align="center">
-                  <Text fontSize={{ base: '5xl', md: '6xl' }} fontWeight="bold" lineHeight="1.1" aria-hidden="true">
+                  <Text fontFamily="heading" fontSize={{ base: '5xl', md: '6xl' }} fontWeight="bold" lineHeight="1.1" color="accent.fg" aria-hidden="true">
                     ?
                   </Text>
                   <Text fontSize="sm">{t('game.hit.unknown')}</Text>
@@ -163,7 +163,7 @@ export function HitSection() {
           {/* beside the card: play, and skip and claim (which exist only before the placement, rules B8, A3) with their cost */}
           <Stack gap="2" minW="0" flexShrink={1} align="stretch">
             {source && (
-              <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
+              <Button colorPalette="accent" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
                 {playing === source.key ? t('game.hit.stop') : t('game.hit.play')}
               </Button>
             )}

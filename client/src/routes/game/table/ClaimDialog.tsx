@@ -27,7 +27,7 @@ export function ClaimDialog({ playerId, onClose }: { playerId: string | null; on
             {t('common.no')}
           </Button>
           <Button
-            colorPalette="purple"
+            colorPalette="accent"
             onClick={() => {
               actions.claim(playerId || undefined);
               onClose();

@@ -26,8 +26,8 @@ export function OpenTable() {
   return (
     <Flex gap="4" align="center" data-testid="open-table">
       {/* an empty card's outline, where the first mystery card will lie */}
-      <Box aria-hidden="true" flexShrink={0} w="56px" h="72px" borderRadius="l2" borderWidth="2px" borderStyle="dashed" borderColor="purple.muted" display="flex" alignItems="center" justifyContent="center">
-        <Text fontSize="2xl" fontWeight="bold" color="purple.fg">
+      <Box aria-hidden="true" flexShrink={0} w="56px" h="72px" borderRadius="l2" borderWidth="2px" borderStyle="dashed" borderColor="accent.muted" display="flex" alignItems="center" justifyContent="center">
+        <Text fontSize="2xl" fontWeight="bold" color="accent.fg">
           ?
         </Text>
       </Box>

@@ -1,4 +1,4 @@
-import { Box, Text } from '@chakra-ui/react';
+import { Box } from '@chakra-ui/react';
 import {
   DndContext,
   DragOverlay,
@@ -14,6 +14,7 @@ import {
 import type { ReactNode } from 'react';
 import { notify } from '../../../a11y/notify.ts';
 import { useGame } from '../../../stores/game.ts';
+import { HitCard } from './HitCard.tsx';
 import { useTable } from './table-store.ts';
 
 /** The dragged card's id. */
@@ -73,29 +74,9 @@ export function TableDnd({ children }: { children: ReactNode }) {
   );
 }
 
-/** What follows the finger while the card is dragged. */
+/** What follows the finger while the card is dragged: the card, face down, a little tilted. */
 function FlyingCard() {
-  return (
-    <Box
-      aria-hidden="true"
-      w="84px"
-      h="112px"
-      borderRadius="l2"
-      borderWidth="2px"
-      borderColor="purple.solid"
-      bg="purple.subtle"
-      boxShadow="lg"
-      display="flex"
-      alignItems="center"
-      justifyContent="center"
-      transform="rotate(-4deg)"
-      cursor="grabbing"
-    >
-      <Text fontSize="3xl" fontWeight="bold" color="purple.fg">
-        ?
-      </Text>
-    </Box>
-  );
+  return <HitCard mystery size="sm" aria-hidden="true" boxShadow="overlay" transform="rotate(-4deg)" cursor="grabbing" />;
 }
 
 /**

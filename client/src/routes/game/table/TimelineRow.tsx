@@ -1,5 +1,5 @@
 import '../recipes.ts';
-import { Box, chakra, Text } from '@chakra-ui/react';
+import { Box, chakra, Text, useBreakpointValue } from '@chakra-ui/react';
 import { useDroppable } from '@dnd-kit/core';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useGame } from '../../../stores/game.ts';
 import type { GuessModel } from '../game-logic.ts';
 import { listNames } from '../GuessPanel.tsx';
 import { gapLabel, gapView, rowEntries, rowFocus, type GapView } from './table-logic.ts';
+import { HitCard } from './HitCard.tsx';
 import { useTable } from './table-store.ts';
 
 /** One empty list: a selector must not return a new array on every call. */
@@ -16,11 +17,10 @@ const NO_PLAYERS: readonly PlayerPayload[] = [];
 
 export type RowSize = 'large' | 'compact';
 
-/** Card sizes: the turn player's row is the big one; the others are compact. */
-const CARD = {
-  large: { w: { base: '84px', md: '104px' }, h: { base: '112px', md: '136px' } },
-  compact: { w: '60px', h: '76px' },
-} as const;
+/** The card size of a row: the turn player's is the big one (from `md`); the others are compact. */
+type CardSize = 'sm' | 'md';
+/** HitCard's square sizes (rem, they follow the text size), for the gaps' height. */
+const CARD_REM: Record<CardSize, string> = { sm: '5.75rem', md: '8rem' };
 
 /**
  * A timeline as a row of cards in year order (year large, artist and title
@@ -44,6 +44,8 @@ export function TimelineRow({ player, size, model, labelId }: { player: PlayerPa
   const entries = useMemo(() => rowEntries(player.hits), [player.hits]);
   const withGaps = size === 'large';
   const scroller = useRef<HTMLDivElement>(null);
+  const wide = useBreakpointValue({ base: false, md: true }) ?? false;
+  const cardSize: CardSize = size === 'large' && wide ? 'md' : 'sm';
 
   // the chosen or focused gap, else the newest card, scrolled into the row's view: sideways only,
   // the page itself never moves (scrollIntoView would scroll it too, and could push the card off screen)
@@ -70,7 +72,7 @@ export function TimelineRow({ player, size, model, labelId }: { player: PlayerPa
     );
   }
 
-  const gap = (slot: Parameters<typeof gapView>[0]) => <Gap key={`gap-${slot.id}`} view={gapView(slot, players, model ?? null, choice)} size={size} />;
+  const gap = (slot: Parameters<typeof gapView>[0]) => <Gap key={`gap-${slot.id}`} view={gapView(slot, players, model ?? null, choice)} cardSize={cardSize} />;
 
   return (
     <Box
@@ -104,7 +106,7 @@ export function TimelineRow({ player, size, model, labelId }: { player: PlayerPa
         {entries.map(({ hit, before, after }) => (
           <chakra.li key={hit.id} display="flex" alignItems="flex-end" flexShrink={0} scrollSnapAlign="center">
             {withGaps && before && gap(before)}
-            <RowCard hit={hit} size={size} dataKey={`card-${hit.id}`} />
+            <RowCard hit={hit} size={cardSize} dataKey={`card-${hit.id}`} />
             {withGaps && after && gap(after)}
           </chakra.li>
         ))}
@@ -113,55 +115,9 @@ export function TimelineRow({ player, size, model, labelId }: { player: PlayerPa
   );
 }
 
-/**
- * A card of a row. (A plain stand-in for the table's card component: year
- * large, artist and title small.)
- */
-function RowCard({ hit, size, dataKey }: { hit: HitPayload; size: RowSize; dataKey: string }) {
-  const { t } = useTranslation();
-  const dims = CARD[size];
-  return (
-    <Box
-      data-row-item={dataKey}
-      w={dims.w}
-      h={dims.h}
-      flexShrink={0}
-      borderWidth="1px"
-      borderRadius="l2"
-      bg="bg.subtle"
-      p="1.5"
-      display="flex"
-      flexDirection="column"
-      alignItems="center"
-      justifyContent="center"
-      textAlign="center"
-      overflow="hidden"
-    >
-      <Text as="span" srOnly>
-        {t('table:row.card_year', { year: hit.year, title: hit.title, artist: hit.artist })}
-      </Text>
-      <Box aria-hidden="true" display="contents">
-        <Text fontSize={size === 'large' ? { base: 'xl', md: '2xl' } : 'md'} fontWeight="bold" lineHeight="1.1" fontVariantNumeric="tabular-nums">
-          {hit.year}
-        </Text>
-        {size === 'large' && (
-          <>
-            <Text fontSize="2xs" lineClamp={2} mt="1" wordBreak="break-word">
-              {hit.artist}
-            </Text>
-            <Text fontSize="2xs" fontStyle="italic" lineClamp={2} color="fg.muted" wordBreak="break-word">
-              {hit.title}
-            </Text>
-          </>
-        )}
-        {size === 'compact' && (
-          <Text fontSize="2xs" lineClamp={2} color="fg.muted" wordBreak="break-word">
-            {hit.title}
-          </Text>
-        )}
-      </Box>
-    </Box>
-  );
+/** A card of a row: the table's card face (decade colour, the year large), named for screen readers by its own label. */
+function RowCard({ hit, size, dataKey }: { hit: HitPayload; size: CardSize; dataKey: string }) {
+  return <HitCard data-row-item={dataKey} year={hit.year} artist={hit.artist} title={hit.title} size={size} />;
 }
 
 /**
@@ -169,7 +125,7 @@ function RowCard({ hit, size, dataKey }: { hit: HitPayload; size: RowSize; dataK
  * shows its years on hover and focus, and grows into the card's outline when
  * chosen or when the dragged card hovers over it; a taken one shows who took it.
  */
-function Gap({ view, size }: { view: GapView; size: RowSize }) {
+function Gap({ view, cardSize }: { view: GapView; cardSize: CardSize }) {
   const { t } = useTranslation();
   const { slot, takers, choosable, chosen } = view;
   const focused = useTable((s) => s.focused === slot.id);
@@ -178,7 +134,7 @@ function Gap({ view, size }: { view: GapView; size: RowSize }) {
   const taken = takers.length > 0;
   const open = chosen || isOver;
   const label = gapLabel(slot, (key, params) => t(key, params ?? {}));
-  const dims = CARD[size];
+  const height = CARD_REM[cardSize];
 
   const choose = (): void => {
     if (!choosable) return;
@@ -206,7 +162,7 @@ function Gap({ view, size }: { view: GapView; size: RowSize }) {
       justifyContent="flex-end"
       gap="1"
       minW="44px"
-      w={taken ? 'auto' : open ? { base: '92px', md: '112px' } : dragging && choosable ? '56px' : '44px'}
+      w={taken ? 'auto' : open ? height : dragging && choosable ? '56px' : '44px'}
       px={taken ? '1' : '0'}
       transition="width 0.18s ease-out"
       css={{ '@media (prefers-reduced-motion: reduce)': { transition: 'none' } }}
@@ -219,27 +175,27 @@ function Gap({ view, size }: { view: GapView; size: RowSize }) {
         fontWeight="semibold"
         whiteSpace="nowrap"
         minH="4"
-        color={chosen ? 'purple.fg' : 'fg.muted'}
+        color={chosen ? 'accent.fg' : 'fg.muted'}
         visibility={open || focused || taken ? 'visible' : 'hidden'}
         _groupHover={choosable ? { visibility: 'visible' } : undefined}
       >
         {taken ? '' : label}
       </Text>
       <Box
-        h={dims.h}
+        h={height}
         w="full"
         display="flex"
         alignItems="center"
         justifyContent="center"
-        borderRadius="l2"
+        borderRadius="card"
         borderWidth={open || taken ? '2px' : '0'}
         borderStyle={open ? 'dashed' : 'solid'}
-        borderColor={chosen ? 'purple.solid' : taken ? 'orange.solid' : 'purple.muted'}
-        bg={chosen ? 'purple.subtle' : taken ? 'orange.subtle' : isOver ? 'purple.subtle' : undefined}
+        borderColor={chosen ? 'accent.solid' : taken ? 'orange.solid' : 'accent.muted'}
+        bg={chosen ? 'accent.subtle' : taken ? 'orange.subtle' : isOver ? 'accent.subtle' : undefined}
         outline={focused ? '3px solid' : undefined}
-        outlineColor={focused ? 'purple.focusRing' : undefined}
+        outlineColor={focused ? 'accent.focusRing' : undefined}
         outlineOffset="1px"
-        _groupHover={choosable && !open ? { bg: 'purple.subtle' } : undefined}
+        _groupHover={choosable && !open ? { bg: 'accent.subtle' } : undefined}
         position="relative"
       >
         {taken ? (
@@ -247,12 +203,12 @@ function Gap({ view, size }: { view: GapView; size: RowSize }) {
             {t('table:row.taken', { names: listNames(takers.map((p) => p.name)) })}
           </Text>
         ) : open ? (
-          <Text fontSize="2xl" fontWeight="bold" color="purple.fg">
+          <Text fontSize="2xl" fontWeight="bold" color="accent.fg">
             ?
           </Text>
         ) : (
           // the slot itself: a thin line between the cards, stronger where a gap can be chosen
-          <Box w="3px" h="60%" borderRadius="full" bg={choosable ? 'purple.solid' : 'border'} opacity={choosable ? 0.7 : 0.5} />
+          <Box w="3px" h="60%" borderRadius="full" bg={choosable ? 'accent.solid' : 'border'} opacity={choosable ? 0.7 : 0.5} />
         )}
       </Box>
     </Box>
