@@ -89,15 +89,21 @@ const demoYears = loadYears();
  * from the screen (the card's artist and title, the slots' labels).
  */
 async function rightSlotIndex(page: Page): Promise<number> {
-  const { artist, title, from, slots } = await page.evaluate((label) => {
-    // the card: "Read this card aloud:", the artist, "?", the title (each after a label for
-    // screen readers only), and "from …" when the hit belongs to something
-    const head = [...document.querySelectorAll('p')].find((p) => p.textContent?.trim() === label);
-    const lines = [...(head?.parentElement?.children ?? [])].map((el) => el.lastChild?.textContent?.trim() ?? '');
+  // the card as screen readers hear it ("Hidden hit: Waterloo by ABBA"), "from …" under it when the hit
+  // belongs to something, and the slots' labels
+  const { name, from, slots } = await page.evaluate(() => {
+    const card = document.querySelector('[data-testid="hit-card"]');
     const section = document.querySelector('[aria-labelledby="guess-heading"]');
     const slotLabels = [...(section?.querySelectorAll('[data-part="item-text"]') ?? [])].map((l) => l.firstChild?.textContent?.trim() ?? '');
-    return { artist: lines[1] ?? '', title: lines[3] ?? '', from: lines[4] ?? '', slots: slotLabels };
-  }, en('game.hit.clue'));
+    return { name: card?.getAttribute('aria-label') ?? '', from: document.querySelector('[data-testid="hit-belongs-to"]')?.textContent ?? '', slots: slotLabels };
+  });
+  const pattern = en('table.card.hidden_clue', { title: '\u0001', artist: '\u0002' })
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace('\u0001', '(.*)')
+    .replace('\u0002', '(.*)');
+  const m = new RegExp(`^${pattern}$`).exec(name);
+  assert(m, `the card's name: ${JSON.stringify(name)}`);
+  const [title, artist] = [m[1] ?? '', m[2] ?? ''];
   const belongsTo = exact(en('game.hit.belongs_to', { name: '\u0000' })).source.replace('\u0000', '(.*)');
   const clue = { artist, title, belongs_to: new RegExp(belongsTo).exec(from)?.[1] ?? '' };
   const year = demoYears.get(clueKey(clue));
@@ -844,9 +850,9 @@ test(
         assert(got, `no request for ${clip}: ${JSON.stringify(audio.map((r) => r.url))}`);
         assertEqual([got.status, /^audio\//.test(got.type), got.bytes > 2000], [200, true, true], `${clip} answered with audio`);
       });
-      // the hidden hit: "unknown", no card to read
       const card = page.getByTestId('hit-card');
-      assert(((await card.textContent()) ?? '').includes(en('game.hit.unknown')), 'the hit is unknown');
+      // the hidden hit: face down, named "Hidden hit", no card to read
+      assertEqual([await card.getAttribute('data-card'), await card.getAttribute('aria-label')], ['mystery', en('table.card.hidden')], 'the hit is hidden');
       assertEqual(await page.getByText(en('game.hit.clue')).count(), 0, 'no card text in audio mode');
       const hiddenText = await page.locator('main').innerText();
 

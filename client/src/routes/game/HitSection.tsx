@@ -10,6 +10,7 @@ import { canClaim, canSkip, claimCandidates } from './game-logic.ts';
 import { currentSource, prepare, useHitAudio } from './hit-audio.ts';
 import { usePerspective } from './use-perspective.ts';
 import { ClaimDialog } from './table/ClaimDialog.tsx';
+import { HitCard } from './table/HitCard.tsx';
 import { DraggableCard } from './table/TableDnd.tsx';
 
 /**
@@ -82,84 +83,35 @@ export function HitSection() {
       </Heading>
       {running && (
         <Flex gap={{ base: '3', md: '5' }} align="center" justify="center">
-          <DraggableCard enabled={picking}>
-            <Box
-              borderWidth="2px"
-              borderColor={revealed ? 'accent.solid' : picking ? 'accent.muted' : 'border'}
-              borderRadius="card"
-              bg={revealed ? 'bg.panel' : 'bg.subtle'}
-              boxShadow={revealed ? 'glow' : 'raised'}
-              p={{ base: '3', md: '4' }}
-              textAlign="center"
-              w={{ base: '156px', sm: '184px', md: '220px' }}
-              minH={{ base: '168px', md: '220px' }}
-              display="flex"
-              flexDirection="column"
-              justifyContent="center"
-              data-testid="hit-card"
-            >
-              {revealed ? (
-                <Stack gap="1">
-                  <Text fontWeight="semibold" fontSize={{ base: 'sm', md: 'md' }} wordBreak="break-word">
-                    <Text as="span" srOnly>
-                      {t('game.hit.artist')}:{' '}
-                    </Text>
-                    {hit.artist}
-                  </Text>
-                  <Text fontFamily="heading" fontSize={{ base: '4xl', md: '5xl' }} fontWeight="bold" lineHeight="1.1" color="accent.fg">
-                    <Text as="span" srOnly>
-                      {t('game.hit.year')}:{' '}
-                    </Text>
-                    {hit.year}
-                  </Text>
-                  <Text fontStyle="italic" fontSize={{ base: 'sm', md: 'md' }} wordBreak="break-word">
-                    <Text as="span" srOnly>
-                      {t('game.hit.title')}:{' '}
-                    </Text>
-                    {hit.title}
-                  </Text>
-                  {hit.belongs_to && (
-                    <Text color="fg.muted" fontSize="xs">
-                      {t('game.hit.belongs_to', { name: hit.belongs_to })}
-                    </Text>
-                  )}
-                </Stack>
-              ) : clue ? (
-                <Stack gap="1">
-                  <Text color="fg.muted" fontSize="xs">
-                    {t('game.hit.clue')}
-                  </Text>
-                  <Text fontWeight="semibold" fontSize={{ base: 'sm', md: 'md' }} wordBreak="break-word">
-                    <Text as="span" srOnly>
-                      {t('game.hit.artist')}:{' '}
-                    </Text>
-                    {clue.artist}
-                  </Text>
-                  <Text fontFamily="heading" fontSize={{ base: '4xl', md: '5xl' }} fontWeight="bold" lineHeight="1.1" color="accent.fg" aria-hidden="true">
-                    ?
-                  </Text>
-                  <Text fontStyle="italic" fontSize={{ base: 'sm', md: 'md' }} wordBreak="break-word">
-                    <Text as="span" srOnly>
-                      {t('game.hit.title')}:{' '}
-                    </Text>
-                    {clue.title}
-                  </Text>
-                  {clue.belongs_to && (
-                    <Text color="fg.muted" fontSize="xs">
-                      {t('game.hit.belongs_to', { name: clue.belongs_to })}
-                    </Text>
-                  )}
-                </Stack>
-              ) : (
-                <Stack gap="1" align="center">
-                  <Text fontFamily="heading" fontSize={{ base: '5xl', md: '6xl' }} fontWeight="bold" lineHeight="1.1" color="accent.fg" aria-hidden="true">
-                    ?
-                  </Text>
-                  <Text fontSize="sm">{t('game.hit.unknown')}</Text>
-                </Stack>
-              )}
-            </Box>
-          </DraggableCard>
+          <Stack gap="1" align="center" flexShrink={0}>
+            {/* card mode: the card's text is read aloud by the turn player */}
+            {clue && !revealed && (
+              <Text color="fg.muted" fontSize="xs">
+                {t('game.hit.clue')}
+              </Text>
+            )}
+            <DraggableCard enabled={picking}>
+              {/* a new draw is a new card (keyed), so a revealed card never flips back */}
+              <HitCard
+                key={`${draws}-${hit?.id ?? ''}`}
+                data-testid="hit-card"
+                mystery
+                size="lg"
+                revealed={!!revealed}
+                playing={!!source && playing === source.key && !revealed}
+                year={revealed ? hit.year : null}
+                artist={revealed ? hit.artist : (clue?.artist ?? null)}
+                title={revealed ? hit.title : (clue?.title ?? null)}
+                boxShadow={revealed ? 'glow' : picking ? 'overlay' : 'raised'}
+                borderRadius="card"
+              />
+            </DraggableCard>
+            {(revealed ? hit.belongs_to : clue?.belongs_to) && (
+              <Text color="fg.muted" fontSize="xs" textAlign="center" maxW="10.5rem" data-testid="hit-belongs-to">
+                {t('game.hit.belongs_to', { name: revealed ? hit.belongs_to : (clue?.belongs_to ?? '') })}
+              </Text>
+            )}
+          </Stack>
           {/* beside the card: play, and skip and claim (which exist only before the placement, rules B8, A3) with their cost */}
           <Stack gap="2" minW="0" flexShrink={1} align="stretch">
             {source && (
