@@ -34,6 +34,11 @@ const NAMESPACE_LOADERS = {
     en: () => import('../../locales/hits.en.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
     de: () => import('../../locales/hits.de.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
   },
+  // the game screen's table: the rows of cards, their gaps, the mystery card and the actions beside it
+  table: {
+    en: () => import('../../locales/table.en.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
+    de: () => import('../../locales/table.de.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
+  },
 } satisfies Record<string, Record<Language, () => Promise<Messages>>>;
 export type Namespace = keyof typeof NAMESPACE_LOADERS;
 export const NAMESPACES = Object.keys(NAMESPACE_LOADERS) as Namespace[];

@@ -13,6 +13,8 @@ import { applyStoredColorScheme, getSystem } from './theme.ts';
 // the design system's global CSS, compiled ahead of time (theme-css.ts), and the static shell's
 import './theme.css';
 import './theme-shell.css';
+// the display face (self-hosted; swaps in when it arrives, see the file)
+import './theme-fonts.css';
 
 // The static shell in index.html (the loading screen, spec §2) stays until the
 // app first renders, once the user is known; boot.js gave it the scheme and the

@@ -21,17 +21,18 @@ import {
 } from '@chakra-ui/react/theme';
 import { useEffect } from 'react';
 import { useSettings, type ColorScheme } from './stores/settings.ts';
+import { DESIGN_FONTS, DESIGN_NAMES, DESIGN_RADII, DESIGN_SPACING, designColors, designSemanticColors, designShadows } from './theme-design.ts';
 
 /**
  * The design system: Chakra's base config and default theme (tokens, semantic
- * tokens, text styles, global CSS) plus ONLY the component recipes the first screen uses, because the full
- * default theme alone costs ~25 kB gzip of the initial-JS budget (P9). Lazily
- * loaded code registers the recipes of the components it uses with
- * {@link registerRecipes} at its top level (a component whose recipe is missing
- * renders unstyled). Chakra's semantic tokens (whose semantic tokens `fg`, `bg`,
- * `fg.muted`, `border` meet WCAG AA in both schemes) with the spec's
- * breakpoints (§9), 44 px touch targets on everything tappable, and the
- * `purple` palette for primary actions (white on purple.600 is 5.4:1).
+ * tokens, text styles, global CSS) with Hitline's own look on top
+ * (theme-design.ts: the stage and paper surfaces, the tinted neutrals, the
+ * `accent` palette for primary actions, the display face, elevation), plus ONLY
+ * the component recipes the first screen uses, because the full default theme
+ * alone costs ~25 kB gzip of the initial-JS budget (P9). Lazily loaded code
+ * registers the recipes of the components it uses with {@link registerRecipes}
+ * at its top level (a component whose recipe is missing renders unstyled). The
+ * spec's breakpoints (§9) and 44 px touch targets on everything tappable.
  */
 
 /** Spec §9: responsive breakpoints (min-widths). */
@@ -40,18 +41,18 @@ export const BREAKPOINTS = { sm: '576px', md: '768px', lg: '992px', xl: '1200px'
 /** WCAG 2.5.5 / Apple HIG: the smallest comfortable touch target. */
 export const TOUCH_TARGET = '44px';
 
-/** The palette of primary actions. */
-export const ACCENT = 'purple';
+/** The palette of primary actions, links, focus rings and highlights (theme-design.ts). */
+export const ACCENT = 'accent';
 
 const touch = { minH: TOUCH_TARGET, minW: TOUCH_TARGET } as const;
 /**
  * Text fields and selects: 44 px tall, 16 px text (Safari on iPhones and iPads
  * zooms the page into a field with smaller text; a text style, since the size
  * variants set one, which would win over a font size), and a focus ring keyboard
- * users see: 2 px in purple (the gray default, 1 px of gray.400, is 2.6:1 on
+ * users see: 2 px in the accent (the gray default, 1 px of gray.400, is 2.6:1 on
  * white; WCAG asks 3:1).
  */
-export const FIELD_STYLES = { minH: TOUCH_TARGET, textStyle: 'md', colorPalette: 'purple', '--focus-ring-width': '2px' } as const;
+export const FIELD_STYLES = { minH: TOUCH_TARGET, textStyle: 'md', colorPalette: ACCENT, '--focus-ring-width': '2px' } as const;
 
 /** A recipe with extra base styles (the recipes are plain objects). */
 export function withBase<R extends { base?: object }>(recipe: R, base: object): R {
@@ -74,7 +75,7 @@ export function withTouchSizes<R extends { base?: object; variants?: { size?: Re
  * code names none): each is ~20 tokens for `createSystem` to resolve on every
  * page load (budget P10).
  */
-export const UNUSED_PALETTES: readonly string[] = ['yellow', 'teal', 'cyan', 'pink'];
+export const UNUSED_PALETTES: readonly string[] = ['yellow', 'teal', 'cyan', 'pink', 'purple'];
 
 const withoutUnusedPalettes = <T extends object>(colors: T): T =>
   Object.fromEntries(Object.entries(colors).filter(([name]) => !UNUSED_PALETTES.includes(name))) as T;
@@ -85,22 +86,58 @@ function valuesAs<T extends object>(tree: T, value: string): T {
   return Object.fromEntries(Object.entries(tree).map(([key, sub]) => [key, valuesAs(sub as object, value)])) as T;
 }
 
-const colorTokens = withoutUnusedPalettes(tokens.colors ?? {});
-const semanticColorTokens = withoutUnusedPalettes(semanticTokens.colors ?? {});
+type TokenGroups = Record<string, object>;
+/** Chakra's token groups with this theme's: a group of both is merged (this theme's entries win). */
+function withDesign(chakra: object | undefined, design: TokenGroups): TokenGroups {
+  const merged: TokenGroups = { ...(chakra as TokenGroups) };
+  for (const [key, group] of Object.entries(design)) merged[key] = { ...merged[key], ...group };
+  return merged;
+}
+
+/** Tokens by name only, each with `value`. */
+const named = (names: readonly string[], value: string): TokenGroups => Object.fromEntries(names.map((n) => [n, { value }]));
+
+interface ColorsAndShadows {
+  colors: typeof tokens.colors;
+  semanticColors: typeof semanticTokens.colors;
+  shadows: typeof semanticTokens.shadows;
+}
 
 /**
- * Chakra's default theme without its recipes (what `defaultConfig` adds to
- * `defaultBaseConfig`, minus them) and unused palettes, as the full theme
- * (theme.css is compiled from it) or as the browser needs it (`forBrowser`).
- * In the browser, a colour or shadow token only needs its name: style props
- * and recipes resolve it to its CSS variable, whose light and dark values are
- * in theme.css, and resolving ~300 colours, most with a light and a dark value,
- * is a third of `createSystem` (budget P10); the reset and the global styles
- * are in theme.css too. tests/client/theme-static.test.ts checks that both
- * resolve every token to the same variable and make the same styles; only
- * `system.token('colors.…')` differs (`currentColor`), and nothing uses it.
+ * The colour and shadow tokens as the browser needs them: by name only (see
+ * chakraTheme), from the list of names the theme adds, so their values stay out
+ * of the bundle (a function of its own, so the bundler leaves out {@link fullColorsAndShadows}).
  */
-function chakraTheme(forBrowser: boolean) {
+function browserColorsAndShadows(): ColorsAndShadows {
+  return {
+    colors: { ...valuesAs(withoutUnusedPalettes(tokens.colors ?? {}), 'currentColor'), accent: named(DESIGN_NAMES.scale, 'currentColor') },
+    semanticColors: { ...valuesAs(withoutUnusedPalettes(semanticTokens.colors ?? {}), 'currentColor'), accent: named(DESIGN_NAMES.palette, 'currentColor') },
+    shadows: { ...valuesAs(semanticTokens.shadows ?? {}, 'none'), ...named(DESIGN_NAMES.shadows, 'none') },
+  } as unknown as ColorsAndShadows;
+}
+
+/** The colour and shadow tokens: Chakra's with this theme's (theme-design.ts), less the unused palettes. */
+function fullColorsAndShadows(): ColorsAndShadows {
+  return {
+    colors: withoutUnusedPalettes({ ...tokens.colors, ...designColors() }),
+    semanticColors: withoutUnusedPalettes(withDesign(semanticTokens.colors, designSemanticColors())),
+    shadows: { ...semanticTokens.shadows, ...designShadows() },
+  } as unknown as ColorsAndShadows;
+}
+
+/**
+ * Chakra's default theme with this theme's look, without its recipes (what
+ * `defaultConfig` adds to `defaultBaseConfig`, minus them) and unused palettes,
+ * as the full theme (theme.css is compiled from it) or as the browser needs it
+ * (`forBrowser`). In the browser, a colour or shadow token only needs its name:
+ * style props and recipes resolve it to its CSS variable, whose light and dark
+ * values are in theme.css, and resolving ~300 colours, most with a light and a
+ * dark value, is a third of `createSystem` (budget P10); the reset and the
+ * global styles are in theme.css too. tests/client/theme-static.test.ts checks
+ * that both resolve every token to the same variable and make the same styles;
+ * only `system.token('colors.…')` differs (`currentColor`), and nothing uses it.
+ */
+function chakraTheme(forBrowser: boolean, { colors, semanticColors, shadows }: ColorsAndShadows) {
   return defineConfig({
     preflight: !forBrowser,
     cssVarsPrefix,
@@ -108,11 +145,13 @@ function chakraTheme(forBrowser: boolean) {
     globalCss: forBrowser ? {} : chakraGlobalCss,
     theme: {
       keyframes,
-      tokens: { ...tokens, colors: forBrowser ? valuesAs(colorTokens, 'currentColor') : colorTokens },
+      tokens: { ...tokens, fonts: { ...tokens.fonts, ...DESIGN_FONTS }, colors },
       semanticTokens: {
         ...semanticTokens,
-        colors: forBrowser ? valuesAs(semanticColorTokens, 'currentColor') : semanticColorTokens,
-        shadows: forBrowser ? valuesAs(semanticTokens.shadows ?? {}, 'none') : semanticTokens.shadows,
+        colors: semanticColors,
+        shadows,
+        radii: { ...semanticTokens.radii, ...DESIGN_RADII },
+        spacing: DESIGN_SPACING,
       },
       textStyles,
       layerStyles,
@@ -150,8 +189,22 @@ const globalStyles = defineConfig({
     // the page never scrolls sideways, from a 360 px phone up; `clip`, not `hidden`: a hidden
     // overflow makes the body a scroll container, and the sticky header would scroll away with it
     'html, body': { overflowX: 'clip' },
-    // a visible focus ring for keyboard users everywhere, in both schemes
-    ':focus-visible': { outline: '3px solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' },
+    // what the browser scrolls into view (a focused control, a menu's item, an anchor) stops below
+    // the sticky header, not under it (WCAG 2.4.11, focus not obscured)
+    html: { scrollPaddingTop: '4rem' },
+    // a visible focus ring for keyboard users everywhere, in both schemes, in the accent (3:1 on every surface)
+    ':focus-visible': { outline: '3px solid', outlineColor: 'accent.focusRing', outlineOffset: '2px' },
+    // the stage: a light from above, faint on paper, stronger in the dark (a background image, no element, no layout)
+    body: {
+      backgroundImage: 'radial-gradient(110% 55% at 50% -8%, color-mix(in srgb, var(--chakra-colors-accent-500) 9%, transparent), transparent 70%)',
+      backgroundRepeat: 'no-repeat',
+      _dark: {
+        backgroundImage:
+          'radial-gradient(110% 55% at 50% -8%, color-mix(in srgb, var(--chakra-colors-accent-500) 17%, transparent), transparent 70%), radial-gradient(60% 40% at 100% 0%, color-mix(in srgb, #6d5cff 12%, transparent), transparent 70%)',
+      },
+    },
+    // the display face on what reads as a heading; the recipes set their own weights
+    'h1, h2, h3, [data-scope=dialog][data-part=title]': { fontFamily: 'heading', letterSpacing: '-0.01em' },
   },
 });
 
@@ -169,12 +222,12 @@ let created: SystemContext | undefined;
  * (chakraWithoutRuntimeGlobalCss in vite.config.ts).
  */
 export function getSystem(): SystemContext {
-  return (created ??= { ...createSystem(defaultBaseConfig, chakraTheme(true), config), _global: [] });
+  return (created ??= { ...createSystem(defaultBaseConfig, chakraTheme(true, browserColorsAndShadows()), config), _global: [] });
 }
 
 /** The design system with every token's values and the global styles: what theme.css is compiled from (theme-css.ts). */
 export function createFullSystem(): SystemContext {
-  return createSystem(defaultBaseConfig, chakraTheme(false), config, globalStyles);
+  return createSystem(defaultBaseConfig, chakraTheme(false, fullColorsAndShadows()), config, globalStyles);
 }
 
 /** The browser's design system (see {@link getSystem}), made when first used. */

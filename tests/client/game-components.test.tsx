@@ -41,7 +41,7 @@ const show = (g: GamePayload): void => {
 /** Ana's timeline 1975, 1988: before 1975, between 1975 and 1988, after 1988. */
 const turnAna = (facts = {}) => player('ana', { years: [1975, 1988], turn_player: true, creator: true, ...facts });
 const radios = (): HTMLInputElement[] => screen.queryAllByRole('radio') as HTMLInputElement[];
-const submit = (): HTMLButtonElement => screen.getByRole('button', { name: 'Submit guess' }) as HTMLButtonElement;
+const submit = (name = 'Place it here'): HTMLButtonElement => screen.getByRole('button', { name }) as HTMLButtonElement;
 
 describe('GuessPanel', () => {
   it("says 'game not started' while Open, with nothing to pick", () => {
@@ -49,7 +49,7 @@ describe('GuessPanel', () => {
     renderApp(<GuessPanel />);
     expect(screen.getByRole('heading', { name: 'Game not started' })).toBeTruthy();
     expect(radios()).toHaveLength(0);
-    expect(screen.queryByRole('button', { name: 'Submit guess' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Place it here' })).toBeNull();
   });
 
   it('Guessing (you): the slots as radios; submit disabled until a slot is chosen', async () => {
@@ -74,7 +74,7 @@ describe('GuessPanel', () => {
     expect(radios()).toHaveLength(0);
   });
 
-  it("Intercepting (you): taken slots disabled and named, 'don't intercept' offered, submit enabled", async () => {
+  it("Intercepting (you): taken slots disabled and named, 'don't intercept' offered as a radio and as a button", async () => {
     useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
     const ana = turnAna();
     show(
@@ -92,10 +92,11 @@ describe('GuessPanel', () => {
       ['after 1988 (taken by Cleo)', true],
       ["Don't intercept", false],
     ]);
-    // declining needs no choice
-    expect(submit().disabled).toBe(false);
-    fireEvent.click(screen.getByRole('radio', { name: "Don't intercept" }));
-    fireEvent.click(submit());
+    // nothing chosen: "Intercept here" is off; declining is its own choice (issue 26: no radio plus submit for it)
+    expect(submit('Intercept here').disabled).toBe(true);
+    fireEvent.click(screen.getByRole('radio', { name: 'between 1975 and 1988' }));
+    await waitFor(() => expect(submit('Intercept here').disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: "Don't intercept" }));
     expect(sent).toEqual([{ type: 'guess', payload: { slot: null } }]);
   });
 

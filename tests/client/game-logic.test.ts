@@ -85,7 +85,7 @@ describe('guess panel rules', () => {
     expect(canSubmit(w, 1)).toBe(false);
   });
 
-  it("while Intercepting: taken slots are disabled and name their takers; 'don't intercept' is offered; submit always works", () => {
+  it("while Intercepting: taken slots are disabled and name their takers; 'don't intercept' is offered; submit needs a choice (declining is one)", () => {
     const slots = ana().slots;
     const g = game(
       [ana({ guess: slots[1] }), player('ben', { state: 'Intercepting', years: [2000] }), player('cleo', { guess: slots[2], tokens: 1 })],
@@ -101,7 +101,10 @@ describe('guess panel rules', () => {
       ['after 1988', true, ['Cleo']],
     ]);
     expect(m.allowNone).toBe(true);
-    expect(canSubmit(m, null)).toBe(true);
+    // issue 26: nothing is sent by a submit with no choice; "don't intercept" is chosen, or its own button
+    expect(canSubmit(m, null)).toBe(false);
+    expect(canSubmit(m, 'none')).toBe(true);
+    expect(canSubmit(m, 1)).toBe(true);
     expect(submittedSlot(m, null)).toBeNull();
     expect(submittedSlot(m, 'none')).toBeNull();
     expect(submittedSlot(m, 1)).toBe(1);

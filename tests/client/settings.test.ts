@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { loadSettings, useSettings, volumeToNumber, volumeToString } from '../../client/src/stores/settings.ts';
 
 describe('settings store', () => {
-  it('defaults: automatic scheme, full volumes, welcome not dismissed, language detected', () => {
-    expect(loadSettings()).toEqual({ colorScheme: 'auto', musicVolume: '1.0', sfxVolume: '1.0', welcome: false, language: null });
+  it('defaults: automatic scheme, full volumes, welcome not dismissed, language detected, the game\'s choices as gaps (not a list)', () => {
+    expect(loadSettings()).toEqual({ colorScheme: 'auto', musicVolume: '1.0', sfxVolume: '1.0', welcome: false, language: null, choicesAsList: false });
+  });
+
+  it('keeps "show the choices as a list" (only "true" turns it on)', () => {
+    useSettings.getState().setChoicesAsList(true);
+    expect(localStorage.getItem('choicesAsList')).toBe('true');
+    expect(loadSettings().choicesAsList).toBe(true);
+    localStorage.setItem('choicesAsList', 'yes');
+    expect(loadSettings().choicesAsList).toBe(false);
   });
 
   it('stores volumes as fractions of 1 in strings', () => {

@@ -32,8 +32,8 @@ describe('the compiled theme CSS', () => {
   it('declares the layer order, the reset and the tokens in light and dark', () => {
     const css = readFileSync(THEME_CSS_PATH, 'utf8');
     expect(css).toContain('@layer reset,base,tokens,recipes;');
-    expect(css).toMatch(/--chakra-colors-purple-fg:var\(--chakra-colors-purple-700\)/);
-    expect(css).toMatch(/\.dark[^{]*\{[^}]*--chakra-colors-purple-fg:var\(--chakra-colors-purple-300\)/);
+    expect(css).toMatch(/--chakra-colors-accent-fg:var\(--chakra-colors-accent-700\)/);
+    expect(css).toMatch(/\.dark[^{]*\{[^}]*--chakra-colors-accent-fg:var\(--chakra-colors-accent-300\)/);
     expect(css).toContain('@keyframes spin');
   });
 
@@ -59,7 +59,7 @@ describe("the browser's system", () => {
   it('makes the same styles from style props and recipes', () => {
     const samples = [
       { color: 'fg.muted', bg: 'bg.panel', borderColor: 'border', boxShadow: 'lg' },
-      { colorPalette: 'purple', bg: 'colorPalette.solid', color: 'colorPalette.contrast', _hover: { bg: 'colorPalette.solid/90' } },
+      { colorPalette: 'accent', bg: 'colorPalette.solid', color: 'colorPalette.contrast', _hover: { bg: 'colorPalette.solid/90' } },
       { bg: 'red.500/40', outlineColor: 'colorPalette.focusRing', _dark: { color: 'orange.fg' } },
       { px: { base: '2', md: '4' }, mx: '-3', maxW: '7xl', fontSize: '5xl', rounded: 'l2' },
     ];

@@ -13,7 +13,7 @@
  * * every state of the screen and its dialogs (settings, open, kick, guessing,
  *   intercepting, confirming, a player's hits, game over; a Local game's
  *   add-player dialog, claim menu and leave dialog) in English and German,
- *   light and dark, at 375 and 1280 px: a screenshot each, axe finds nothing
+ *   light and dark, at 390 and 1366 px: a screenshot each, axe finds nothing
  *   serious, nothing sticks out sideways (at 360 px either), touch targets of
  *   44 px on the phone;
  * * `audio` clue mode against a catalogue with processed audio: the clip of a
@@ -89,15 +89,21 @@ const demoYears = loadYears();
  * from the screen (the card's artist and title, the slots' labels).
  */
 async function rightSlotIndex(page: Page): Promise<number> {
-  const { artist, title, from, slots } = await page.evaluate((label) => {
-    // the card: "Read this card aloud:", the artist, "?", the title (each after a label for
-    // screen readers only), and "from …" when the hit belongs to something
-    const head = [...document.querySelectorAll('p')].find((p) => p.textContent?.trim() === label);
-    const lines = [...(head?.parentElement?.children ?? [])].map((el) => el.lastChild?.textContent?.trim() ?? '');
+  // the card as screen readers hear it ("Hidden hit: Waterloo by ABBA"), "from …" under it when the hit
+  // belongs to something, and the slots' labels
+  const { name, from, slots } = await page.evaluate(() => {
+    const card = document.querySelector('[data-testid="hit-card"]');
     const section = document.querySelector('[aria-labelledby="guess-heading"]');
     const slotLabels = [...(section?.querySelectorAll('[data-part="item-text"]') ?? [])].map((l) => l.firstChild?.textContent?.trim() ?? '');
-    return { artist: lines[1] ?? '', title: lines[3] ?? '', from: lines[4] ?? '', slots: slotLabels };
-  }, en('game.hit.clue'));
+    return { name: card?.getAttribute('aria-label') ?? '', from: document.querySelector('[data-testid="hit-belongs-to"]')?.textContent ?? '', slots: slotLabels };
+  });
+  const pattern = en('table.card.hidden_clue', { title: '\u0001', artist: '\u0002' })
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace('\u0001', '(.*)')
+    .replace('\u0002', '(.*)');
+  const m = new RegExp(`^${pattern}$`).exec(name);
+  assert(m, `the card's name: ${JSON.stringify(name)}`);
+  const [title, artist] = [m[1] ?? '', m[2] ?? ''];
   const belongsTo = exact(en('game.hit.belongs_to', { name: '\u0000' })).source.replace('\u0000', '(.*)');
   const clue = { artist, title, belongs_to: new RegExp(belongsTo).exec(from)?.[1] ?? '' };
   const year = demoYears.get(clueKey(clue));
@@ -114,18 +120,24 @@ async function rightSlotIndex(page: Page): Promise<number> {
 
 const endDialog = (page: Page) => page.getByRole('dialog', { name: en('game.ended.title') });
 
-/** Chooses a free slot (the first, or the last) with the mouse. */
+/** Chooses a free gap of the turn player's row (the first, or the last) with the mouse or a tap; returns its slot id. */
 async function chooseSlot(page: Page, which: 'first' | 'last'): Promise<string> {
-  const free = page.locator('[data-scope=radio-group][data-part=item]:not([data-disabled])').filter({ hasNotText: en('game.guess.dont_intercept') });
-  const item = which === 'first' ? free.first() : free.last();
-  const text = ((await item.textContent()) ?? '').trim();
-  await item.click();
-  return text;
+  const free = page.locator('#turn-row [data-gap][data-choosable]');
+  const gap = which === 'first' ? free.first() : free.last();
+  const id = (await gap.getAttribute('data-gap')) ?? '';
+  await gap.click();
+  await page.locator(`#turn-row [data-gap="${id}"][data-chosen]`).waitFor();
+  return id;
 }
+
+/** "Place it here" (Guessing) or "Intercept here" (Intercepting): sends the chosen gap. */
+const placeButton = (page: Page, lang: Lang = 'en', intercept = false) => page.getByRole('button', { name: t(lang, intercept ? 'action.intercept' : 'action.place', {}, 'table'), exact: true });
+/** "Don't intercept": declines at once. */
+const declineButton = (page: Page, lang: Lang = 'en') => page.getByRole('button', { name: t(lang, 'game.guess.dont_intercept'), exact: true });
 
 /**
  * One moment of the game screen in both colour schemes at phone and desktop
- * width: a screenshot each (test-results/e2e/screens/game-<name>-<scheme>-<lang>-<width>.png),
+ * width: a screenshot each (test-results/e2e/screens/game-<name>-<scheme>-<lang>-<width>.png, 390×844 and 1366×800),
  * an axe scan each with nothing serious or critical, nothing sticking out
  * sideways (at the spec's smallest phone, 360 px, too), and no control under
  * 44 px on the phone. Problems are collected, so one run reports them all.
@@ -150,8 +162,9 @@ async function checkScreen(page: Page, lang: Lang, name: string, problems: strin
   const original = page.viewportSize();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: width < 500 ? 800 : 900 });
+    // a phone and a laptop (issue 26: 390×844 and 1366×800)
+    for (const width of [390, 1366]) {
+      await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
       // the resized layout can put a control with a tooltip under the resting mouse: its
       // tooltip would open (150 ms delay) and fade in during the scan, half transparent
       await page.mouse.move(0, 0);
@@ -326,11 +339,14 @@ test(
             const claimsSaid = async () => (await said(page)).filter((s) => s.includes('You claimed ')).length;
             const before = await claimsSaid();
             await claim.click();
+            // it asks first: 3 tokens, and it may end the game
+            const ask = page.getByRole('alertdialog', { name: t('en', 'claim_dialog.title', {}, 'table') });
+            await ask.getByRole('button', { name: t('en', 'claim_dialog.yes', {}, 'table') }).click();
             await eventually(async () => assert((await claimsSaid()) > before, `the claim is announced (heard last: ${JSON.stringify((await said(page)).slice(-3))})`));
             done.claimed = true;
           } else {
-            // nothing chosen: submit is disabled and says why
-            const submit = page.getByRole('button', { name: en('game.guess.submit') });
+            // nothing chosen: "Place it here" is disabled and says why
+            const submit = placeButton(page);
             assert(await submit.isDisabled(), 'submit disabled without a slot');
             await page.getByText(en('game.guess.select_first')).waitFor();
             await chooseSlot(page, 'first');
@@ -344,12 +360,12 @@ test(
             assertEqual(await taken.count(), 1, 'taken slots while intercepting');
             assert(((await taken.textContent()) ?? '').includes('taken by'), 'a taken slot names its taker');
             await chooseSlot(page, 'last');
+            await placeButton(page, 'en', true).click();
             done.intercepted = true;
           } else {
-            await page.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: en('game.guess.dont_intercept') }).click();
+            await declineButton(page).click();
             done.declined = true;
           }
-          await page.getByRole('button', { name: en('game.guess.submit') }).click();
           acted = true;
         } else if (await page.getByRole('button', { name: en('game.guess.yes'), exact: true }).count()) {
           await page.getByRole('button', { name: done.confirmedNo ? en('game.guess.yes') : en('game.guess.no'), exact: true }).click();
@@ -508,16 +524,18 @@ test(
     for (let round = 0; round < 20; round++) {
       const [ha, hb] = [await guessHeading(a.page), await guessHeading(b.page)];
       if (hb === en('game.guess.guessing_you') || hb.startsWith('Intercept ')) {
-        if (hb.startsWith('Intercept ')) await b.page.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: en('game.guess.dont_intercept') }).click();
-        else await chooseSlot(b.page, 'first');
-        await b.page.getByRole('button', { name: en('game.guess.submit') }).click();
+        if (hb.startsWith('Intercept ')) await declineButton(b.page).click();
+        else {
+          await chooseSlot(b.page, 'first');
+          await placeButton(b.page).click();
+        }
         // the server took it: B no longer has anything to submit
-        await eventually(async () => assertEqual(await b.page.getByRole('button', { name: en('game.guess.submit') }).count(), 0, 'submit buttons after acting'));
+        await eventually(async () => assertEqual(await b.page.locator('#turn-row [data-gap][data-choosable]').count(), 0, 'gaps to choose after acting'));
         return;
       }
       if (ha === en('game.guess.guessing_you')) {
         await chooseSlot(a.page, 'first');
-        await a.page.getByRole('button', { name: en('game.guess.submit') }).click();
+        await placeButton(a.page).click();
       } else if (await a.page.getByRole('button', { name: en('game.guess.yes'), exact: true }).count()) {
         await a.page.getByRole('button', { name: en('game.guess.yes'), exact: true }).click();
       } else if (await b.page.getByRole('button', { name: en('game.guess.yes'), exact: true }).count()) {
@@ -641,7 +659,7 @@ test(
 
 for (const lang of ['en', 'de'] as const) {
   test(
-    `every state of the game screen in ${lang}, light and dark, 375 and 1280 px: screenshot, axe, no sideways scrolling, touch targets`,
+    `every state of the game screen in ${lang}, light and dark, 390 and 1366 px: screenshot, axe, no sideways scrolling, touch targets`,
     async () => {
       const tr = (key: string, vars: Record<string, string | number> = {}): string => t(lang, key, vars);
       const app = await getApp();
@@ -686,7 +704,7 @@ for (const lang of ['en', 'de'] as const) {
 
       // play: the other player acts over REST; this one through the screen, stopping at each state for the checks
       await page.getByRole('button', { name: tr('game.start') }).click();
-      const seen = { guessing: false, intercepting: false, confirming: false, hits: false };
+      const seen = { guessing: false, intercepting: false, confirming: false, hits: false, claim: false };
       let g = await until(other, id, (x) => x.state !== 'Open');
       for (let step = 0; step < 60 && g.state !== 'Open'; step++) {
         const me = g.players.find((p) => p.id !== other.id);
@@ -711,11 +729,16 @@ for (const lang of ['en', 'de'] as const) {
             // count as its double click (REPEAT_GUARD_MS, 500 ms, in game-actions.ts), so a player waits a moment
             await page.waitForTimeout(600);
             await page.getByRole('button', { name: tr('game.hit.claim') }).click();
+            const ask = page.getByRole('alertdialog', { name: t(lang, 'claim_dialog.title', {}, 'table') });
+            await ask.waitFor();
+            if (!seen.claim) await checkScreen(page, lang, 'claim-dialog', problems);
+            seen.claim = true;
+            await ask.getByRole('button', { name: t(lang, 'claim_dialog.yes', {}, 'table') }).click();
           } else {
             await chooseSlot(page, 'first');
             if (!seen.guessing) await checkScreen(page, lang, 'guessing', problems);
             seen.guessing = true;
-            await page.getByRole('button', { name: tr('game.guess.submit') }).click();
+            await placeButton(page, lang).click();
           }
         } else if (me.state === 'Intercepting') {
           await eventually(async () => assertEqual(await heading(), tr('game.guess.intercepting_you', { turn: them.name }), 'heading'));
@@ -724,8 +747,7 @@ for (const lang of ['en', 'de'] as const) {
           assert(((await taken.textContent()) ?? '').includes(tr('game.guess.taken_by', { names: them.name })), 'the taken slot names its taker');
           if (!seen.intercepting) await checkScreen(page, lang, 'intercepting', problems);
           seen.intercepting = true;
-          await page.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: tr('game.guess.dont_intercept') }).click();
-          await page.getByRole('button', { name: tr('game.guess.submit') }).click();
+          await declineButton(page, lang).click();
         } else if (me.state === 'Confirming') {
           await eventually(async () => assertEqual(await heading(), tr('game.guess.confirming_card', { turn: them.name }), 'heading'));
           if (!seen.confirming) await checkScreen(page, lang, 'confirming', problems);
@@ -828,9 +850,9 @@ test(
         assert(got, `no request for ${clip}: ${JSON.stringify(audio.map((r) => r.url))}`);
         assertEqual([got.status, /^audio\//.test(got.type), got.bytes > 2000], [200, true, true], `${clip} answered with audio`);
       });
-      // the hidden hit: "unknown", no card to read
       const card = page.getByTestId('hit-card');
-      assert(((await card.textContent()) ?? '').includes(en('game.hit.unknown')), 'the hit is unknown');
+      // the hidden hit: face down, named "Hidden hit", no card to read
+      assertEqual([await card.getAttribute('data-card'), await card.getAttribute('aria-label')], ['mystery', en('table.card.hidden')], 'the hit is hidden');
       assertEqual(await page.getByText(en('game.hit.clue')).count(), 0, 'no card text in audio mode');
       const hiddenText = await page.locator('main').innerText();
 
@@ -866,10 +888,9 @@ test(
         if (me?.state === 'Guessing') {
           await eventually(async () => assertEqual(await guessHeading(page), en('game.guess.guessing_you'), 'heading'));
           await chooseSlot(page, 'first');
-          await page.getByRole('button', { name: en('game.guess.submit') }).click();
+          await placeButton(page).click();
         } else if (me?.state === 'Intercepting') {
-          await page.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: en('game.guess.dont_intercept') }).click();
-          await page.getByRole('button', { name: en('game.guess.submit') }).click();
+          await declineButton(page).click();
         } else {
           assert(await otherActs(other, id, g), 'somebody can act');
         }

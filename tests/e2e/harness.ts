@@ -356,11 +356,11 @@ type Messages = Record<string, unknown>;
 const messages = new Map<string, Messages>();
 
 /**
- * A translation from locales/ (`namespace` 'hits': locales/hits.<lang>.json) with
+ * A translation from locales/ (`namespace` 'hits': locales/hits.<lang>.json, 'table' likewise) with
  * {{name}} interpolation, {{name, number}} grouped as the app groups it ("7,184",
  * "7.184"), and _one/_other plurals when `count` is given.
  */
-export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}, namespace?: 'hits'): string {
+export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}, namespace?: 'hits' | 'table'): string {
   const file = namespace ? `${namespace}.${lang}.json` : `${lang}.json`;
   let m = messages.get(file);
   if (!m) {

@@ -71,8 +71,9 @@ test(
     const yourTurn = en('game.guess.guessing_you');
     await eventually(async () => assert((await guessHeading(a.page)) === yourTurn || (await guessHeading(b.page)) === yourTurn, 'one of them has the turn'));
     const [turnPage, otherPage] = (await guessHeading(a.page)) === yourTurn ? [a.page, b.page] : [b.page, a.page];
-    await turnPage.locator('[data-scope=radio-group][data-part=item]:not([data-disabled])').first().click();
-    await turnPage.getByRole('button', { name: en('game.guess.submit') }).click();
+    // a tap on the first gap of the row, then "Place it here"
+    await turnPage.locator('#turn-row [data-gap][data-choosable]').first().click();
+    await turnPage.getByRole('button', { name: t('en', 'action.place', {}, 'table'), exact: true }).click();
     await eventually(async () => assert((await guessHeading(otherPage)).startsWith('Intercept '), 'the other player may intercept'));
     const before = { a: await heading(a.page), b: await heading(b.page), table: await tokens(a.page), other: await guessHeading(otherPage) };
 
@@ -93,8 +94,7 @@ test(
     await screenshot(b.page, 'flows/restart-back');
 
     // the game goes on: the other player declines, the card is revealed for both
-    await otherPage.locator('[data-scope=radio-group][data-part=item]').filter({ hasText: en('game.guess.dont_intercept') }).click();
-    await otherPage.getByRole('button', { name: en('game.guess.submit') }).click();
+    await otherPage.getByRole('button', { name: en('game.guess.dont_intercept'), exact: true }).click();
     for (const p of [a.page, b.page]) {
       await eventually(async () => assert((await guessHeading(p)) !== before.other && !(await guessHeading(p)).startsWith('Intercept '), 'the turn moved on'), 15_000);
     }

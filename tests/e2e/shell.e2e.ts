@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { SURFACES } from '../../client/src/theme-design.ts';
 import { User } from '../server/harness.ts';
 import {
   afterAll,
@@ -159,7 +160,9 @@ test('the static shell paints before the app, in the right scheme and language, 
     dark: document.documentElement.classList.contains('dark'),
     background: getComputedStyle(document.documentElement).backgroundColor,
   }));
-  assertEqual(shell, { lang: 'de', dark: true, background: 'rgb(9, 9, 11)' }, 'the shell before the app runs');
+  // the theme's dark stage (theme-design.ts), from theme.css, before any script
+  const stage = SURFACES.bg.dark.match(/[0-9a-f]{2}/gi)?.map((h) => parseInt(h, 16)).join(', ');
+  assertEqual(shell, { lang: 'de', dark: true, background: `rgb(${stage})` }, 'the shell before the app runs');
   await screenshot(page, 'flows/static-shell-dark-de');
   const problems = await axeScan(page, 'static-shell');
   if (problems.length) throw new Error(formatAxe(problems));

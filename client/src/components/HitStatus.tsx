@@ -89,7 +89,7 @@ export function HitStatus() {
           <Text>{t('hit_status.available', { count: progress.available })}</Text>
         )}
         {linkText && (
-          <Link asChild color="purple.fg" mt="2" minH="44px" display="inline-flex" alignItems="center">
+          <Link asChild color="accent.fg" mt="2" minH="44px" display="inline-flex" alignItems="center">
             <RouterLink to="/hits/status" onClick={() => setOpen(false)}>
               {t('hits:status.link')}
             </RouterLink>

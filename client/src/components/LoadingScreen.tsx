@@ -7,7 +7,7 @@ export function LoadingScreen({ label }: { label?: string }) {
   return (
     <Center minH="50vh" role="status">
       <Stack align="center" gap="3">
-        <Spinner size="xl" color="purple.fg" aria-hidden="true" />
+        <Spinner size="xl" color="accent.fg" aria-hidden="true" />
         <Text>{label ?? t('common.loading')}</Text>
       </Stack>
     </Center>

@@ -8,7 +8,7 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
   return (
     <Stack gap="6" py={{ base: '4', md: '8' }}>
       <Stack direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'stretch', sm: 'center' }} gap="3">
-        <Heading as="h1" size={{ base: 'xl', md: '2xl' }}>
+        <Heading as="h1" size={{ base: '2xl', md: '3xl' }} fontWeight="bold" letterSpacing="-0.02em">
           {title}
         </Heading>
         {actions}

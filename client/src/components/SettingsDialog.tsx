@@ -1,19 +1,20 @@
-import { Button, Fieldset, HStack, SegmentGroup, Slider, Stack } from '@chakra-ui/react';
+import { Button, Fieldset, HStack, SegmentGroup, Slider, Stack, Switch, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { applyLanguage, i18next } from '../i18n.ts';
 import { COLOR_SCHEMES, LANGUAGES, useSettings, volumeToNumber, type ColorScheme, type Language } from '../stores/settings.ts';
 import { useUi } from '../stores/ui.ts';
 import { AppDialog } from './AppDialog.tsx';
-import { fieldsetSlotRecipe, segmentGroupSlotRecipe, sliderSlotRecipe } from '@chakra-ui/react/theme';
+import { fieldsetSlotRecipe, segmentGroupSlotRecipe, sliderSlotRecipe, switchSlotRecipe } from '@chakra-ui/react/theme';
 import { registerRecipes } from '../theme.ts';
 
-registerRecipes({ slotRecipes: { fieldset: fieldsetSlotRecipe, segmentGroup: segmentGroupSlotRecipe, slider: sliderSlotRecipe } });
+registerRecipes({ slotRecipes: { fieldset: fieldsetSlotRecipe, segmentGroup: segmentGroupSlotRecipe, slider: sliderSlotRecipe, switch: switchSlotRecipe } });
 
 /** A 0–100 slider over a volume stored as a fraction of 1. */
 function VolumeSlider({ label, value, onChange }: { label: string; value: string; onChange: (fraction: number) => void }) {
   const percent = Math.round(volumeToNumber(value) * 100);
   return (
     <Slider.Root
+      colorPalette="accent"
       value={[percent]}
       min={0}
       max={100}
@@ -37,8 +38,9 @@ function VolumeSlider({ label, value, onChange }: { label: string; value: string
 
 /**
  * The settings dialog (spec §2): music and effects volume (0–100, stored as
- * fractions), language (each button named in its own language, and marked up in
- * it so screen readers pronounce it right), colour scheme.
+ * fractions), the game's choices as a list (radio buttons instead of the gaps
+ * of the row of cards), language (each button named in its own language, and
+ * marked up in it so screen readers pronounce it right), colour scheme.
  */
 export function SettingsDialog() {
   const { t } = useTranslation();
@@ -56,13 +58,25 @@ export function SettingsDialog() {
       <Stack gap="6">
         <VolumeSlider label={t('settings.music_volume')} value={settings.musicVolume} onChange={settings.setMusicVolume} />
         <VolumeSlider label={t('settings.sfx_volume')} value={settings.sfxVolume} onChange={settings.setSfxVolume} />
+        <Stack gap="1">
+          <Switch.Root checked={settings.choicesAsList} onCheckedChange={(e) => settings.setChoicesAsList(e.checked)} colorPalette="accent" minH="44px">
+            <Switch.HiddenInput aria-describedby="choices-as-list-help" />
+            <Switch.Control>
+              <Switch.Thumb />
+            </Switch.Control>
+            <Switch.Label>{t('settings.choices_as_list')}</Switch.Label>
+          </Switch.Root>
+          <Text id="choices-as-list-help" textStyle="sm" color="fg.muted">
+            {t('settings.choices_as_list_help')}
+          </Text>
+        </Stack>
         <Fieldset.Root>
           <Fieldset.Legend>{t('settings.language')}</Fieldset.Legend>
           <HStack gap="2" wrap="wrap" mt="2">
             {LANGUAGES.map((lng) => {
               const active = (settings.language ?? i18next.language) === lng;
               return (
-                <Button key={lng} lang={lng} variant={active ? 'solid' : 'outline'} colorPalette={active ? 'purple' : 'gray'} aria-pressed={active} onClick={() => chooseLanguage(lng)}>
+                <Button key={lng} lang={lng} variant={active ? 'solid' : 'outline'} colorPalette={active ? 'accent' : 'gray'} aria-pressed={active} onClick={() => chooseLanguage(lng)}>
                   {t(`language.${lng}`, { lng })}
                 </Button>
               );

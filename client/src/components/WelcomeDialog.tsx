@@ -5,6 +5,7 @@ import { totalHits, useCatalogue } from '../stores/catalogue.ts';
 import { useSettings } from '../stores/settings.ts';
 import { AppDialog } from './AppDialog.tsx';
 import { HowToPlay } from './HowToPlay.tsx';
+import { WelcomeIllustration } from './illustrations/WelcomeIllustration.tsx';
 import { listSlotRecipe } from '@chakra-ui/react/theme';
 import { registerRecipes } from '../theme.ts';
 
@@ -43,6 +44,9 @@ export function WelcomeDialog() {
       lockScroll={false}
       footer={<Button onClick={close}>{t('welcome.close')}</Button>}
     >
+      <Box display="flex" justifyContent="center" mb="4" color="fg.muted">
+        <WelcomeIllustration width="300" style={{ height: 'auto', maxWidth: '100%' }} />
+      </Box>
       <Text mb="4">{t('welcome.intro')}</Text>
       <List.Root ps="5" mb="6" gap="1">
         <List.Item>

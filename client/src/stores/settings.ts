@@ -4,8 +4,9 @@ import { create } from 'zustand';
  * Local preferences (spec §3), one localStorage key each so they survive
  * reloads and follow other tabs: colour scheme, music and effects volumes
  * (strings "0.0"–"1.0", as the reference client stored them), the welcome flag
- * (true once the welcome dialog was dismissed) and the chosen language (absent =
- * follow the browser).
+ * (true once the welcome dialog was dismissed), the chosen language (absent =
+ * follow the browser) and whether the game screen shows its choices as a list
+ * (radio buttons) instead of the gaps of a row of cards (off unless "true").
  */
 
 export const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
@@ -20,6 +21,7 @@ export const STORAGE_KEYS = {
   sfxVolume: 'sfxVolume',
   welcome: 'welcome',
   language: 'language',
+  choicesAsList: 'choicesAsList',
 } as const;
 
 export interface SettingsState {
@@ -32,11 +34,14 @@ export interface SettingsState {
   welcome: boolean;
   /** The chosen language; null = detected from the browser. */
   language: Language | null;
+  /** The game's choices (the gaps of the timeline) shown as a list of radio buttons. */
+  choicesAsList: boolean;
   setColorScheme(scheme: ColorScheme): void;
   setMusicVolume(fraction: number): void;
   setSfxVolume(fraction: number): void;
   setWelcome(dismissed: boolean): void;
   setLanguage(language: Language): void;
+  setChoicesAsList(on: boolean): void;
 }
 
 /** A volume as stored: a fraction of 1 with one decimal at least ("1.0", "0.35"). */
@@ -82,7 +87,7 @@ export const isLanguage = (v: unknown): v is Language => LANGUAGES.includes(v as
 const isVolume = (v: string | null): v is string => v !== null && v.trim() !== '' && Number(v) >= 0 && Number(v) <= 1;
 
 /** The stored values, validated; anything unreadable falls back to its default. */
-export function loadSettings(): Pick<SettingsState, 'colorScheme' | 'musicVolume' | 'sfxVolume' | 'welcome' | 'language'> {
+export function loadSettings(): Pick<SettingsState, 'colorScheme' | 'musicVolume' | 'sfxVolume' | 'welcome' | 'language' | 'choicesAsList'> {
   const scheme = read(STORAGE_KEYS.colorScheme);
   const music = read(STORAGE_KEYS.musicVolume);
   const sfx = read(STORAGE_KEYS.sfxVolume);
@@ -93,6 +98,7 @@ export function loadSettings(): Pick<SettingsState, 'colorScheme' | 'musicVolume
     sfxVolume: isVolume(sfx) ? sfx : '1.0',
     welcome: read(STORAGE_KEYS.welcome) === 'true',
     language: isLanguage(language) ? language : null,
+    choicesAsList: read(STORAGE_KEYS.choicesAsList) === 'true',
   };
 }
 
@@ -119,6 +125,10 @@ export const useSettings = create<SettingsState>()((set) => ({
   setLanguage(language) {
     write(STORAGE_KEYS.language, language);
     set({ language });
+  },
+  setChoicesAsList(choicesAsList) {
+    write(STORAGE_KEYS.choicesAsList, String(choicesAsList));
+    set({ choicesAsList });
   },
 }));
 

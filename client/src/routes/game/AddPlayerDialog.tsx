@@ -50,7 +50,7 @@ export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () 
       title={t('game.add_player.title')}
       initialFocusEl={() => inputRef.current}
       footer={
-        <Button type="submit" form="add-player-form" colorPalette="purple" aria-disabled={!valid || undefined}>
+        <Button type="submit" form="add-player-form" colorPalette="accent" aria-disabled={!valid || undefined}>
           {t('game.add_player.submit')}
         </Button>
       }

@@ -36,7 +36,7 @@ export function GameActions({ onSettings, onLeave, onStop }: { onSettings: () =>
       ) : (
         <>
           <Button
-            colorPalette="purple"
+            colorPalette="accent"
             aria-keyshortcuts="Alt+Shift+J"
             disabled={!actions.canJoin({ state, mode, players: { length: playerCount } }, me, signedIn)}
             aria-describedby={running && mode !== 'Local' ? 'join-hint' : undefined}
@@ -54,7 +54,7 @@ export function GameActions({ onSettings, onLeave, onStop }: { onSettings: () =>
       )}
       {me?.creator && (
         <Button
-          colorPalette={running ? 'red' : 'purple'}
+          colorPalette={running ? 'red' : 'accent'}
           variant={running ? 'outline' : 'solid'}
           aria-keyshortcuts="Alt+Shift+S"
           disabled={!running && tooFew}

@@ -26,7 +26,7 @@ export function GameEndedDialog() {
     <AppDialog open={!!result} onClose={close} title={t('game.ended.title')} footer={<Button onClick={close}>{t('common.close')}</Button>}>
       {result && (
         <Stack gap="4">
-          <Text fontSize={{ base: 'xl', sm: '2xl' }} lineHeight="short" overflowWrap="anywhere" fontWeight="bold" color={result.outcome === 'you' ? 'purple.fg' : undefined} data-testid="end-outcome">
+          <Text fontSize={{ base: 'xl', sm: '2xl' }} lineHeight="short" overflowWrap="anywhere" fontWeight="bold" color={result.outcome === 'you' ? 'accent.fg' : undefined} data-testid="end-outcome">
             {headline}
           </Text>
           {/* the card that ended it is shown nowhere else (the game goes Open at once); only as the game ends, not under "Show results" later */}
@@ -55,7 +55,7 @@ export function GameEndedDialog() {
                       {row.name}
                       {row.winner && ' '}
                       {row.winner && (
-                        <Badge ms="2" size="sm" colorPalette="purple">
+                        <Badge ms="2" size="sm" colorPalette="accent">
                           {t('game.ended.winner')}
                         </Badge>
                       )}

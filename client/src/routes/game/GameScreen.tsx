@@ -1,5 +1,5 @@
 import './recipes.ts';
-import { Alert, Box, Button, Grid, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Grid, Heading, Spinner, Stack, Text, useMediaQuery } from '@chakra-ui/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -19,6 +19,9 @@ import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
 import { GuessPanel, listNames } from './GuessPanel.tsx';
 import { HitSection } from './HitSection.tsx';
 import { PlayerTable } from './PlayerTable.tsx';
+import { MyRow, OtherRows, TurnRow } from './table/Rows.tsx';
+import { TableDnd } from './table/TableDnd.tsx';
+import { TableMotion } from './table/motion.tsx';
 import * as actions from './game-actions.ts';
 import { isGone, useGameRoom } from './use-game-room.ts';
 import { release } from './hit-audio.ts';
@@ -26,8 +29,11 @@ import { release } from './hit-audio.ts';
 /**
  * The game screen (spec §2, /game/{gameId}); loaded lazily with the Colyseus SDK
  * and Howler (budget P9). The room connection fills the game store; the parts
- * read it through narrow selectors. Phones stack hit, guess panel and players;
- * from 992 px the players sit beside them.
+ * read it through narrow selectors. The table: the mystery card, the turn
+ * player's row of cards below it, the guess panel (on a phone the bottom
+ * action bar), one's own row and the others'; from 992 px the players sit
+ * beside it. During a game a phone shows the table first, the game's buttons
+ * and rules after it.
  */
 export default function GameScreen() {
   const { t } = useTranslation();
@@ -42,6 +48,7 @@ export default function GameScreen() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [confirming, setConfirming] = useState<Confirmation | null>(null);
   const [addOpen, setAddOpen] = useState(false);
+  const [wide = false] = useMediaQuery(['(min-width: 62em)'], { ssr: false });
 
   // phones allow audio only after a gesture: the first tap or key on the screen unlocks it
   useEffect(() => {
@@ -114,28 +121,43 @@ export default function GameScreen() {
     return <LoadingScreen label={t('game.loading')} />;
   }
 
+  const running = state !== undefined && state !== 'Open';
+  const actionsBar = <GameActions onSettings={() => setSettingsOpen(true)} onLeave={() => setConfirming('leave')} onStop={() => setConfirming('stop')} />;
+  // during a game a phone's first screen is the table: the game's buttons and rules come after it
+  const tableFirst = running && !wide;
+
   return (
-    <GamePage
-      id={id ?? gameId}
-      heading={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })}
-      actions={<GameActions onSettings={() => setSettingsOpen(true)} onLeave={() => setConfirming('leave')} onStop={() => setConfirming('stop')} />}
-    >
-      <SettingsSummary />
+    // the table's motion follows the OS's reduce-motion setting (motion is in this lazy chunk only, budget P9)
+    <TableMotion>
+    <GamePage id={id ?? gameId} heading={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })} actions={tableFirst ? null : actionsBar}>
+      {!tableFirst && <SettingsSummary />}
       <ConnectionBanner status={status} onRetry={retry} />
-      <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }} gap={{ base: '6', lg: '8' }} alignItems="start">
-        <Stack gap="6" minW="0">
-          <HitSection />
+      <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) minmax(18rem, 24rem)' }} gap={{ base: '5', lg: '8' }} alignItems="start">
+        <Stack gap={{ base: '4', md: '5' }} minW="0">
+          <TableDnd>
+            <HitSection />
+            <TurnRow />
+          </TableDnd>
           <GuessPanel />
+          <MyRow />
+          <OtherRows />
         </Stack>
-        <Box minW="0">
+        <Stack gap="5" minW="0">
+          {tableFirst && (
+            <Stack gap="3">
+              {actionsBar}
+              <SettingsSummary />
+            </Stack>
+          )}
           <PlayerTable onAddPlayer={() => setAddOpen(true)} />
-        </Box>
+        </Stack>
       </Grid>
       <GameSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ConfirmDialog ask={confirming} onClose={() => setConfirming(null)} />
       <AddPlayerDialog open={addOpen} onClose={() => setAddOpen(false)} />
       <GameEndedDialog />
     </GamePage>
+    </TableMotion>
   );
 }
 
@@ -145,11 +167,12 @@ export default function GameScreen() {
  * whenever it changes, and the state changes every few seconds (the events
  * announce what happened instead).
  */
-function GamePage({ id, heading, actions, children }: { id: string; heading: string; actions: ReactNode; children: ReactNode }) {
+function GamePage({ id, heading, actions, children }: { id: string; heading: string; actions: ReactNode | null; children: ReactNode }) {
   const { t } = useTranslation();
   usePageTitle(t('game.page_title', { id }));
   return (
-    <Stack gap="6" py={{ base: '4', md: '8' }}>
+    // room below the content for a phone's bottom action bar (its height, set by the guess panel)
+    <Stack gap={{ base: '4', md: '6' }} pt={{ base: '4', md: '8' }} pb="calc(var(--action-bar-h, 0px) + 2rem)">
       <Stack direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'stretch', sm: 'center' }} gap="3">
         <Heading as="h1" size={{ base: 'xl', md: '2xl' }}>
           {heading}

@@ -137,7 +137,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
           <Button variant="outline" onClick={onClose}>
             {t('common.close')}
           </Button>
-          <Button type="submit" form="game-settings-form" colorPalette="purple" disabled={!editable || noPack}>
+          <Button type="submit" form="game-settings-form" colorPalette="accent" disabled={!editable || noPack}>
             {t(`game.settings.${label}`)}
           </Button>
         </HStack>
@@ -176,7 +176,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
             if (value) setDraft((d) => (d ? { ...d, clue_mode: value as ClueMode } : d));
           }}
           disabled={!editable}
-          colorPalette="purple"
+          colorPalette="accent"
         >
           <RadioGroup.Label fontWeight="medium" display="block" mb="2">
             {t('game.settings.clue_mode')}
@@ -212,7 +212,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
                   checked={selectAllState(shown.packs, allIds)}
                   onCheckedChange={() => setPacks(toggleAll(shown.packs, allIds))}
                   disabled={!editable}
-                  colorPalette="purple"
+                  colorPalette="accent"
                   minH="44px"
                 >
                   <Checkbox.HiddenInput />
@@ -261,7 +261,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
                         aria-label={`${pack.name}, ${count}`}
                         size="sm"
                         variant={on ? 'solid' : 'outline'}
-                        colorPalette={on ? 'purple' : 'gray'}
+                        colorPalette={on ? 'accent' : 'gray'}
                         aria-pressed={on}
                         disabled={!editable}
                         onClick={() => togglePack(pack.id)}
@@ -273,7 +273,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
                         py="2"
                       >
                         {pack.name}{' '}
-                        <Badge size="sm" variant={on ? 'surface' : 'subtle'} colorPalette={on ? 'purple' : 'gray'}>
+                        <Badge size="sm" variant={on ? 'surface' : 'subtle'} colorPalette={on ? 'accent' : 'gray'}>
                           {count}
                         </Badge>
                       </Button>

@@ -1,5 +1,5 @@
 import './recipes.ts';
-import { Box, Button, HStack, Heading, Portal, RadioGroup, Stack, Text, Tooltip, Wrap } from '@chakra-ui/react';
+import { Box, Button, Flex, HStack, Heading, Portal, RadioGroup, Stack, Text, Tooltip } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { COST_INTERCEPT } from '../../../../shared/rules/constants.ts';
@@ -7,10 +7,14 @@ import { notify } from '../../a11y/notify.ts';
 import { slotText } from '../../format.ts';
 import { i18next } from '../../i18n.ts';
 import { useGame } from '../../stores/game.ts';
+import { useSettings } from '../../stores/settings.ts';
 import { Countdown } from './Countdown.tsx';
 import * as actions from './game-actions.ts';
 import { canSubmit, choiceTaken, guessModel, keepChoice, type GuessModel, type SlotOption } from './game-logic.ts';
 import { usePerspective } from './use-perspective.ts';
+import { OpenTable } from './table/OpenTable.tsx';
+import { keepTableInView } from './table/scroll.ts';
+import { useTable } from './table/table-store.ts';
 
 /** "Ana, Ben and Cleo" in the current language. */
 export const listNames = (names: readonly string[]): string =>
@@ -43,7 +47,12 @@ export function guessHeading(model: GuessModel, t: (key: string, params?: Record
  * while he guesses or intercepts, the turn player's slots are radio buttons
  * ("before 1975", "between 1975 and 1988", "after 1988"), those already chosen
  * disabled with a tooltip naming who chose them, plus "don't intercept" while
- * Intercepting; submit follows the spec's rules; Confirming has yes and no.
+ * Intercepting. The radios are the keyboard and screen-reader control of the
+ * choice; the eye uses the gaps of the turn player's row (TimelineRow), the
+ * same choice in the game store, so the list is visually hidden unless the
+ * player prefers it (Settings). "Place it here" (or "Intercept here") sends a
+ * chosen gap, "Don't intercept" declines; Confirming has yes and no. On a
+ * phone the panel is the bottom action bar.
  */
 export function GuessPanel() {
   const { t } = useTranslation();
@@ -81,23 +90,51 @@ export function GuessPanel() {
   }, [model.phase]);
 
   const picking = model.phase === 'guessing' || model.phase === 'intercepting';
-
-  // On a phone the panel is often below the fold (the hit above it, a long timeline): when it
-  // is this device's turn to act, the panel scrolls up into view, unless its top is already
-  // in the upper half of the screen. Only the view moves; the focus stays where it was.
-  const sectionRef = useRef<HTMLElement>(null);
   const actionable = picking || model.phase === 'confirming';
+  // the gaps of the row are the visual control; the radio buttons stay as the accessible one,
+  // visually hidden unless the player prefers the list (Settings)
+  const asList = useSettings((s) => s.choicesAsList);
+  // on a phone the panel is the bottom action bar, in thumb reach (a list of choices is too tall for that)
+  const bar = !asList && model.phase !== 'not_started';
+
+  // The bar covers the bottom of the page: the page gets as much room below its content
+  // (--action-bar-h), and focus moving behind it scrolls clear of it (scroll-padding).
+  const sectionRef = useRef<HTMLElement>(null);
+  const barHeight = useRef(0);
   useEffect(() => {
     const el = sectionRef.current;
-    if (!actionable || !el?.scrollIntoView) return;
-    const top = el.getBoundingClientRect().top;
-    if (top >= 0 && top < window.innerHeight / 2) return;
-    const reduce = typeof matchMedia !== 'undefined' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-    el.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
-  }, [actionable, model.phase]);
+    const root = document.documentElement;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = (): void => {
+      const fixed = getComputedStyle(el).position === 'fixed';
+      barHeight.current = fixed ? Math.ceil(el.getBoundingClientRect().height) : 0;
+      root.style.setProperty('--action-bar-h', `${barHeight.current}px`);
+      root.style.scrollPaddingBottom = fixed ? `${barHeight.current + 8}px` : '';
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+      root.style.removeProperty('--action-bar-h');
+      root.style.scrollPaddingBottom = '';
+    };
+  }, [bar]);
+
+  // When this device has to act, the card and the turn player's row (and a list of choices)
+  // come into view, the card never pushed off screen (the action itself is in the bar).
+  useEffect(() => {
+    if (!actionable) return;
+    keepTableInView(document.getElementById('hit-section'), [document.getElementById('turn-row'), asList ? sectionRef.current : null], barHeight.current);
+  }, [actionable, model.phase, asList]);
 
   const heading = guessHeading(model, (key, params) => t(key, params ?? {}), card);
   const ownGuess = !perspective.local && perspective.me?.guess ? perspective.me.guess : null;
+  const focusedNone = useTable((s) => s.focused === 'none');
+  const chosenFree = typeof choice === 'number' && canSubmit(model, choice) && !taken;
+  const needsChoice = model.phase === 'guessing' && !canSubmit(model, choice);
 
   return (
     <Box
@@ -106,9 +143,21 @@ export function GuessPanel() {
       // clear of the sticky header when scrolled into view
       scrollMarginTop="5rem"
       aria-labelledby="guess-heading"
-      borderWidth="1px"
-      borderRadius="l3"
-      p={{ base: '4', md: '5' }}
+      data-bar={bar || undefined}
+      position={bar ? { base: 'fixed', lg: 'static' } : 'static'}
+      insetX={bar ? { base: '0', lg: 'auto' } : undefined}
+      bottom={bar ? { base: '0', lg: 'auto' } : undefined}
+      zIndex={bar ? { base: 'docked', lg: 'auto' } : undefined}
+      bg="bg.panel"
+      boxShadow={bar ? { base: 'overlay', lg: 'raised' } : 'raised'}
+      borderWidth={bar ? { base: '0', lg: '1px' } : '1px'}
+      borderTopWidth="1px"
+      borderColor="border"
+      borderRadius={bar ? { base: '0', lg: 'panel' } : 'panel'}
+      px={{ base: '4', md: '5' }}
+      pt={{ base: '3', md: '4' }}
+      // the phone's home indicator
+      pb={bar ? { base: 'calc(0.75rem + env(safe-area-inset-bottom))', md: '4' } : { base: '4', md: '5' }}
       onFocus={() => {
         focusInside.current = true;
       }}
@@ -117,13 +166,14 @@ export function GuessPanel() {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) focusInside.current = false;
       }}
     >
-      <HStack justify="space-between" align="start" gap="3" mb={model.phase === 'not_started' ? '0' : '3'}>
-        <Heading as="h2" id="guess-heading" size="lg" ref={headingRef} tabIndex={-1} minW="0" overflowWrap="anywhere">
+      <HStack justify="space-between" align="center" gap="3" mb="2">
+        <Heading as="h2" id="guess-heading" size={{ base: 'md', md: 'lg' }} ref={headingRef} tabIndex={-1} minW="0" overflowWrap="anywhere">
           {heading}
         </Heading>
         {deadline !== null && state !== 'Open' && <Countdown deadline={deadline} speak={picking || model.phase === 'confirming'} />}
       </HStack>
 
+      {model.phase === 'not_started' && <OpenTable />}
       {model.phase === 'waiting' && ownGuess && <Text color="fg.muted">{t('game.guess.your_guess', { slot: slotText(ownGuess) })}</Text>}
       {/* someone else's guess may be intercepted, but not by a player without a token: say why he only waits */}
       {model.phase === 'waiting' && state === 'Intercepting' && !perspective.local && perspective.me && !perspective.me.turn_player && perspective.me.tokens < COST_INTERCEPT && !ownGuess && (
@@ -131,66 +181,96 @@ export function GuessPanel() {
       )}
 
       {picking && (
-        <Stack gap="4">
-          <RadioGroup.Root
-            value={choice === null ? null : String(choice)}
-            onValueChange={({ value }) => {
-              const next = value === 'none' ? 'none' : value ? Number(value) : null;
-              useGame.getState().setChoice(next);
-              notify.playSfx('select_slot');
-            }}
-            colorPalette="purple"
-            size="lg"
-          >
-            <RadioGroup.Label mb="2" display="block" fontWeight="medium">
-              {t('game.guess.slots_label', { name: model.turn?.name ?? '' })}
-            </RadioGroup.Label>
-            <Stack gap="1">
-              {model.options.map((option) => (
-                <SlotItem key={option.slot.id} option={option} />
-              ))}
-              {model.allowNone && (
-                <RadioGroup.Item value="none" minH="44px">
-                  <RadioGroup.ItemHiddenInput />
-                  <RadioGroup.ItemIndicator />
-                  <RadioGroup.ItemText>{t('game.guess.dont_intercept')}</RadioGroup.ItemText>
-                </RadioGroup.Item>
+        <Stack gap="3">
+          <Box srOnly={!asList}>
+            <RadioGroup.Root
+              value={choice === null ? null : String(choice)}
+              onValueChange={({ value }) => {
+                const next = value === 'none' ? 'none' : value ? Number(value) : null;
+                useGame.getState().setChoice(next);
+                notify.playSfx('select_slot');
+              }}
+              // the radio with the keyboard focus shows its ring on its gap (the list itself may be hidden)
+              onFocus={(e) => {
+                const value = (e.target as HTMLInputElement).value;
+                useTable.getState().setFocused(value === 'none' ? 'none' : value ? Number(value) : undefined);
+              }}
+              onBlur={() => useTable.getState().setFocused(undefined)}
+              colorPalette="accent"
+              size="lg"
+            >
+              <RadioGroup.Label mb="2" display="block" fontWeight="medium">
+                {t('game.guess.slots_label', { name: model.turn?.name ?? '' })}
+              </RadioGroup.Label>
+              <Stack gap="1">
+                {model.options.map((option) => (
+                  <SlotItem key={option.slot.id} option={option} />
+                ))}
+                {model.allowNone && (
+                  <RadioGroup.Item value="none" minH="44px">
+                    <RadioGroup.ItemHiddenInput />
+                    <RadioGroup.ItemIndicator />
+                    <RadioGroup.ItemText>{t('game.guess.dont_intercept')}</RadioGroup.ItemText>
+                  </RadioGroup.Item>
+                )}
+              </Stack>
+            </RadioGroup.Root>
+          </Box>
+          {needsChoice && (
+            <Text color="fg.muted" id="guess-hint" fontSize="sm">
+              {/* the gaps' own words for the eye; the radios' for screen readers */}
+              {!asList && (
+                <Text as="span" aria-hidden="true">
+                  {t('table:card.drag_hint')}
+                </Text>
               )}
-            </Stack>
-          </RadioGroup.Root>
-          {model.phase === 'guessing' && !canSubmit(model, choice) && (
-            <Text color="fg.muted" id="guess-hint">
-              {t('game.guess.select_first')}
+              <Text as="span" srOnly={!asList}>
+                {t('game.guess.select_first')}
+              </Text>
             </Text>
           )}
           {taken && (
-            <Text color="fg.warning" id="guess-hint">
+            <Text color="fg.warning" id="guess-hint" fontSize="sm">
               {t('game.guess.taken_hint')}
             </Text>
           )}
-          <Box>
+          <Flex gap="2" wrap="wrap">
             <Button
-              colorPalette="purple"
+              colorPalette="accent"
+              size="lg"
+              flex={{ base: '1', md: '0 0 auto' }}
               aria-keyshortcuts="Alt+Shift+Enter"
-              aria-describedby={(model.phase === 'guessing' && !canSubmit(model, choice)) || taken ? 'guess-hint' : undefined}
-              disabled={!canSubmit(model, choice)}
+              aria-describedby={needsChoice || taken ? 'guess-hint' : undefined}
+              disabled={model.phase === 'guessing' ? !canSubmit(model, choice) : !chosenFree}
               onClick={actions.submitGuess}
             >
-              {t('game.guess.submit')}
+              {t(model.phase === 'guessing' ? 'table:action.place' : 'table:action.intercept')}
             </Button>
-          </Box>
+            {model.phase === 'intercepting' && (
+              <Button
+                variant="outline"
+                size="lg"
+                flex={{ base: '1', md: '0 0 auto' }}
+                onClick={actions.decline}
+                outline={focusedNone ? '3px solid' : undefined}
+                outlineColor={focusedNone ? 'accent.focusRing' : undefined}
+              >
+                {t('game.guess.dont_intercept')}
+              </Button>
+            )}
+          </Flex>
         </Stack>
       )}
 
       {model.phase === 'confirming' && (
-        <Wrap gap="2">
-          <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+Y" onClick={() => actions.confirm(true)}>
+        <Flex gap="2" wrap="wrap">
+          <Button colorPalette="accent" size="lg" flex={{ base: '1', md: '0 0 auto' }} aria-keyshortcuts="Alt+Shift+Y" onClick={() => actions.confirm(true)}>
             {t('game.guess.yes')}
           </Button>
-          <Button colorPalette="red" variant="outline" aria-keyshortcuts="Alt+Shift+N" onClick={() => actions.confirm(false)}>
+          <Button colorPalette="red" variant="outline" size="lg" flex={{ base: '1', md: '0 0 auto' }} aria-keyshortcuts="Alt+Shift+N" onClick={() => actions.confirm(false)}>
             {t('game.guess.no')}
           </Button>
-        </Wrap>
+        </Flex>
       )}
     </Box>
   );

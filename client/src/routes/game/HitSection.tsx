@@ -1,6 +1,6 @@
 import './recipes.ts';
-import { Box, Button, Heading, Menu, Stack, Text, Wrap } from '@chakra-ui/react';
-import { useEffect } from 'react';
+import { Box, Button, Flex, Heading, Menu, Stack, Text } from '@chakra-ui/react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronDownIcon } from '../../components/icons.tsx';
 import { useGame } from '../../stores/game.ts';
@@ -9,12 +9,17 @@ import * as actions from './game-actions.ts';
 import { canClaim, canSkip, claimCandidates } from './game-logic.ts';
 import { currentSource, prepare, useHitAudio } from './hit-audio.ts';
 import { usePerspective } from './use-perspective.ts';
+import { ClaimDialog } from './table/ClaimDialog.tsx';
+import { HitCard } from './table/HitCard.tsx';
+import { DraggableCard } from './table/TableDnd.tsx';
 
 /**
  * The hit section (spec §2): 'no game running', the hidden hit ('unknown', or
  * in `card` clue mode the card's title and artist to read aloud), or the
- * revealed hit with who won it; play/stop, skip and claim below. Shaped like
- * the game's cards: artist on top, the year large in the middle, title below.
+ * revealed hit with who won it; play/stop, and skip and claim with their cost,
+ * beside it (claim asks first). Shaped like the game's cards: artist on top,
+ * the year large in the middle, title below. While this device places it, the
+ * card can be dragged into a gap of the turn player's row.
  */
 export function HitSection() {
   const { t } = useTranslation();
@@ -31,6 +36,8 @@ export function HitSection() {
   const userId = useSession((s) => s.user?.id);
   const perspective = usePerspective();
   const playing = useHitAudio((s) => s.playing);
+  // the seat asked "claim for 3 tokens?" ('' for one's own), null when not asking
+  const [claimFor, setClaimFor] = useState<string | null>(null);
 
   const source = mode ? currentSource({ id, mode, state, clue_mode: clueMode, draws, hit_duration: hitDuration, hit }, !!perspective.me) : null;
   const sourceKey = source?.key ?? null;
@@ -53,143 +60,114 @@ export function HitSection() {
   }
 
   const candidates = local && players ? claimCandidates({ players }) : [];
+  // skip and claim belong to the turn, before the placement (rules B8, A3): shown to the one who may use them
+  // (a Local screen acts for whoever's turn it is), not as disabled clutter on everybody else's phone
+  const myTurn = seated && state === 'Guessing' && (local || !!perspective.me?.turn_player);
+
+  // this device places the card now: it can be dragged into a gap
+  const picking = !!perspective.actor && (perspective.actor.state === 'Guessing' || perspective.actor.state === 'Intercepting') && state !== 'Confirming';
+  const askClaim = (playerId: string): void => {
+    const target = players?.find((p) => p.id === (playerId || perspective.actor?.id));
+    // not possible now: the action says why; possible: ask first, it costs 3 tokens
+    if (!canClaim(target ?? null)) actions.claim(playerId || undefined);
+    else setClaimFor(playerId);
+  };
+
+  // before a game there is no card: the guess panel says what the table waits for
+  if (!running) return null;
 
   return (
-    <Box as="section" aria-labelledby="hit-heading" borderWidth="1px" borderRadius="l3" p={{ base: '4', md: '5' }} bg="bg.subtle">
-      <Heading as="h2" id="hit-heading" size="lg" mb="3">
+    <Box as="section" id="hit-section" aria-labelledby="hit-heading" scrollMarginTop="5rem">
+      <Heading as="h2" id="hit-heading" srOnly>
         {t('game.hit.heading')}
       </Heading>
-      {!running ? (
-        <Text color="fg.muted">{t('game.hit.none')}</Text>
-      ) : (
-        <Box
-          borderWidth="2px"
-          borderColor={revealed ? 'purple.solid' : 'border'}
-          borderRadius="l3"
-          bg="bg"
-          p="4"
-          textAlign="center"
-          maxW="sm"
-          mx="auto"
-          data-testid="hit-card"
-        >
-          {revealed ? (
-            <Stack gap="1">
-              <Text fontWeight="semibold">
-                <Text as="span" srOnly>
-                  {t('game.hit.artist')}:{' '}
-                </Text>
-                {hit.artist}
-              </Text>
-              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" color="purple.fg">
-                <Text as="span" srOnly>
-                  {t('game.hit.year')}:{' '}
-                </Text>
-                {hit.year}
-              </Text>
-              <Text fontStyle="italic">
-                <Text as="span" srOnly>
-                  {t('game.hit.title')}:{' '}
-                </Text>
-                {hit.title}
-              </Text>
-              {hit.belongs_to && (
-                <Text color="fg.muted" fontSize="sm">
-                  {t('game.hit.belongs_to', { name: hit.belongs_to })}
-                </Text>
-              )}
-            </Stack>
-          ) : clue ? (
-            <Stack gap="1">
-              <Text color="fg.muted" fontSize="sm">
+      {running && (
+        <Flex gap={{ base: '3', md: '5' }} align="center" justify="center">
+          <Stack gap="1" align="center" flexShrink={0}>
+            {/* card mode: the card's text is read aloud by the turn player */}
+            {clue && !revealed && (
+              <Text color="fg.muted" fontSize="xs">
                 {t('game.hit.clue')}
               </Text>
-              <Text fontWeight="semibold">
-                <Text as="span" srOnly>
-                  {t('game.hit.artist')}:{' '}
-                </Text>
-                {clue.artist}
+            )}
+            <DraggableCard enabled={picking}>
+              {/* a new draw is a new card (keyed), so a revealed card never flips back */}
+              <HitCard
+                key={`${draws}-${hit?.id ?? ''}`}
+                data-testid="hit-card"
+                mystery
+                size="lg"
+                revealed={!!revealed}
+                playing={!!source && playing === source.key && !revealed}
+                year={revealed ? hit.year : null}
+                artist={revealed ? hit.artist : (clue?.artist ?? null)}
+                title={revealed ? hit.title : (clue?.title ?? null)}
+                boxShadow={revealed ? 'glow' : picking ? 'overlay' : 'raised'}
+                borderRadius="card"
+              />
+            </DraggableCard>
+            {(revealed ? hit.belongs_to : clue?.belongs_to) && (
+              <Text color="fg.muted" fontSize="xs" textAlign="center" maxW="10.5rem" data-testid="hit-belongs-to">
+                {t('game.hit.belongs_to', { name: revealed ? hit.belongs_to : (clue?.belongs_to ?? '') })}
               </Text>
-              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" aria-hidden="true">
-                ?
-              </Text>
-              <Text fontStyle="italic">
-                <Text as="span" srOnly>
-                  {t('game.hit.title')}:{' '}
-                </Text>
-                {clue.title}
-              </Text>
-              {clue.belongs_to && (
-                <Text color="fg.muted" fontSize="sm">
-                  {t('game.hit.belongs_to', { name: clue.belongs_to })}
-                </Text>
-              )}
-            </Stack>
-          ) : (
-            <Stack gap="1" align="center">
-              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" aria-hidden="true">
-                ?
-              </Text>
-              <Text>{t('game.hit.unknown')}</Text>
-            </Stack>
-          )}
-        </Box>
+            )}
+          </Stack>
+          {/* beside the card: play, and skip and claim (which exist only before the placement, rules B8, A3) with their cost */}
+          <Stack gap="2" minW="0" flexShrink={1} align="stretch">
+            {source && (
+              <Button colorPalette="accent" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
+                {playing === source.key ? t('game.hit.stop') : t('game.hit.play')}
+              </Button>
+            )}
+            {myTurn && (
+              <Button variant="outline" size="sm" whiteSpace="normal" aria-keyshortcuts="Alt+Shift+I" disabled={!canSkip(perspective.actor)} onClick={actions.skip}>
+                {t('game.hit.skip')}
+              </Button>
+            )}
+            {myTurn && !local && (
+              <Button variant="outline" size="sm" whiteSpace="normal" disabled={!canClaim(perspective.actor)} onClick={() => askClaim('')}>
+                {t('game.hit.claim')}
+              </Button>
+            )}
+            {myTurn && local && mode === 'Local' && (
+              <Menu.Root positioning={{ placement: 'bottom' }} onSelect={({ value }) => askClaim(value)}>
+                <Menu.Trigger asChild>
+                  <Button variant="outline" size="sm" whiteSpace="normal" disabled={candidates.length === 0}>
+                    {t('game.hit.claim_for')}
+                    <ChevronDownIcon />
+                  </Button>
+                </Menu.Trigger>
+                <Menu.Positioner>
+                  <Menu.Content minW="14rem" maxW="calc(100vw - 1rem)">
+                    {candidates.map(({ player, enabled }) => (
+                      // not disabled: the arrow keys would skip it, and nobody would hear why it cannot claim
+                      // full opacity: the recipe's half-transparent disabled look would leave the reason unreadable (2.4:1)
+                      <Menu.Item
+                        key={player.id}
+                        value={player.id}
+                        aria-disabled={!enabled || undefined}
+                        color={enabled ? undefined : 'fg.muted'}
+                        opacity={1}
+                        whiteSpace="normal"
+                        overflowWrap="anywhere"
+                      >
+                        {/* a disabled seat says why: only the turn player may claim (rules A3) */}
+                        {t(enabled ? 'game.hit.claim_item' : 'game.hit.claim_item_not_turn', { name: player.name, tokens: t('count.tokens', { count: player.tokens }) })}
+                      </Menu.Item>
+                    ))}
+                  </Menu.Content>
+                </Menu.Positioner>
+              </Menu.Root>
+            )}
+          </Stack>
+        </Flex>
       )}
       {scoredText && (
-        <Text mt="3" textAlign="center" fontWeight="semibold">
+        <Text mt="2" textAlign="center" fontWeight="semibold">
           {scoredText}
         </Text>
       )}
-      {running && (
-        <Wrap mt="4" gap="2" justify="center">
-          {source && (
-            <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
-              {playing === source.key ? t('game.hit.stop') : t('game.hit.play')}
-            </Button>
-          )}
-          {/* skip and claim exist only before the placement (rules B8, A3) */}
-          {seated && state === 'Guessing' && (
-            <Button variant="outline" aria-keyshortcuts="Alt+Shift+I" disabled={!canSkip(perspective.actor)} onClick={actions.skip}>
-              {t('game.hit.skip')}
-            </Button>
-          )}
-          {seated && state === 'Guessing' && !local && (
-            <Button variant="outline" disabled={!canClaim(perspective.actor)} onClick={() => actions.claim()}>
-              {t('game.hit.claim')}
-            </Button>
-          )}
-          {seated && state === 'Guessing' && local && mode === 'Local' && (
-            <Menu.Root positioning={{ placement: 'bottom' }} onSelect={({ value }) => actions.claim(value)}>
-              <Menu.Trigger asChild>
-                <Button variant="outline" disabled={candidates.length === 0}>
-                  {t('game.hit.claim_for')}
-                  <ChevronDownIcon />
-                </Button>
-              </Menu.Trigger>
-              <Menu.Positioner>
-                <Menu.Content minW="14rem" maxW="calc(100vw - 1rem)">
-                  {candidates.map(({ player, enabled }) => (
-                    // not disabled: the arrow keys would skip it, and nobody would hear why it cannot claim
-                    // full opacity: the recipe's half-transparent disabled look would leave the reason unreadable (2.4:1)
-                    <Menu.Item
-                      key={player.id}
-                      value={player.id}
-                      aria-disabled={!enabled || undefined}
-                      color={enabled ? undefined : 'fg.muted'}
-                      opacity={1}
-                      whiteSpace="normal"
-                      overflowWrap="anywhere"
-                    >
-                      {/* a disabled seat says why: only the turn player may claim (rules A3) */}
-                      {t(enabled ? 'game.hit.claim_item' : 'game.hit.claim_item_not_turn', { name: player.name, tokens: t('count.tokens', { count: player.tokens }) })}
-                    </Menu.Item>
-                  ))}
-                </Menu.Content>
-              </Menu.Positioner>
-            </Menu.Root>
-          )}
-        </Wrap>
-      )}
+      <ClaimDialog playerId={claimFor} onClose={() => setClaimFor(null)} />
     </Box>
   );
 }

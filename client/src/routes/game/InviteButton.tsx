@@ -75,7 +75,7 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
             <Field.Label>{t('game.invite.link')}</Field.Label>
             <HStack gap="2" w="full">
               <Input ref={field} value={link} readOnly onFocus={(e) => e.currentTarget.select()} fontFamily="mono" />
-              <Button colorPalette="purple" onClick={() => void copy()} flexShrink={0}>
+              <Button colorPalette="accent" onClick={() => void copy()} flexShrink={0}>
                 {t('game.invite.copy')}
               </Button>
             </HStack>

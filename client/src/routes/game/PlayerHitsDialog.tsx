@@ -52,7 +52,7 @@ export function PlayerHitsDialog({ playerId, onClose }: { playerId: string | nul
                       {hit.year}
                     </Text>
                     <Text wordBreak="break-word">
-                      <Link href={`/hits/${encodeURIComponent(hit.id)}`} target="_blank" rel="noopener" color="purple.fg" aria-label={t('game.hits_dialog.open', { title: hit.title })}>
+                      <Link href={`/hits/${encodeURIComponent(hit.id)}`} target="_blank" rel="noopener" color="accent.fg" aria-label={t('game.hits_dialog.open', { title: hit.title })}>
                         {hit.title}
                       </Link>{' '}
                       <Text as="span" color="fg.muted">
@@ -69,7 +69,7 @@ export function PlayerHitsDialog({ playerId, onClose }: { playerId: string | nul
                     <Button
                       size="sm"
                       variant={isPlaying ? 'solid' : 'outline'}
-                      colorPalette="purple"
+                      colorPalette="accent"
                       flexShrink={0}
                       aria-label={t(isPlaying ? 'game.hits_dialog.stop' : 'game.hits_dialog.play', { title: hit.title })}
                       onClick={() => toggle({ key, path: hitPath(gameId, hit.id), limitSeconds: null })}

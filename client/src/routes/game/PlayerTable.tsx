@@ -49,7 +49,7 @@ export function PlayerTable({ onAddPlayer }: { onAddPlayer: () => void }) {
   const canAdd = creator && mode === 'Local' && state === 'Open';
 
   return (
-    <Box as="section" aria-labelledby="players-heading">
+    <Box as="section" aria-labelledby="players-heading" borderWidth="1px" borderColor="border" borderRadius="panel" bg="bg.panel" boxShadow="raised" p={{ base: '4', md: 'panel' }}>
       <HStack justify="space-between" mb="3" gap="3" wrap="wrap">
         <Heading as="h2" id="players-heading" size="lg" ref={headingRef} tabIndex={-1}>
           {t('game.players.heading')}
@@ -66,7 +66,7 @@ export function PlayerTable({ onAddPlayer }: { onAddPlayer: () => void }) {
       ) : (
         <Table.Root size="sm" variant="line" aria-labelledby="players-heading">
           <Table.Header>
-            <Table.Row>
+            <Table.Row bg="transparent">
               <Table.ColumnHeader scope="col">{t('game.players.column_name')}</Table.ColumnHeader>
               <Table.ColumnHeader scope="col" textAlign="end">
                 {t('game.players.column_tokens')}
@@ -133,7 +133,7 @@ interface RowProps {
 function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKick }: RowProps) {
   const { t } = useTranslation();
   return (
-    <Table.Row bg={p.turn_player ? 'purple.subtle' : undefined} aria-current={p.turn_player ? 'true' : undefined}>
+    <Table.Row bg={p.turn_player ? 'accent.subtle' : 'transparent'} aria-current={p.turn_player ? 'true' : undefined}>
       <Table.Cell py="2" wordBreak="break-word">
         <Text fontWeight={you ? 'bold' : 'medium'}>
           {/* the seat number is the Alt+Shift digit that speaks this player */}
@@ -144,8 +144,8 @@ function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKi
         </Text>
         <Wrap gap="1" mt="1">
           {p.creator && (
-            // outlined: a subtle purple badge vanishes on the turn player's purple row
-            <Badge size="sm" colorPalette="purple" variant="outline">
+            // outlined: a subtle accent badge vanishes on the turn player's accent row
+            <Badge size="sm" colorPalette="accent" variant="outline">
               {t('game.players.creator')}
             </Badge>
           )}

@@ -153,6 +153,7 @@ export function submitGuess(): void {
   const model = guessModel(c.game, c.perspective);
   const choice = useGame.getState().choice;
   if (model.phase === 'guessing' && !canSubmit(model, choice)) return blocked('game.guess.select_first');
+  if (model.phase === 'intercepting' && !canSubmit(model, choice)) return blocked('table:action.select_or_decline');
   if (!canSubmit(model, choice)) return blocked('errors.cannot_guess');
   // the chosen slot was taken meanwhile: it counts as none (spec §5); said and shown, or the
   // player would only see his row go back to waiting (a QA finding)
@@ -161,6 +162,16 @@ export function submitGuess(): void {
   if (!send('guess', { slot: submittedSlot(model, choice), ...actingFor(c.perspective) })) return;
   useGame.getState().setChoice(null);
   if (lost) notify.notification(i18next.t('game.guess.lost_race'), { interrupt: true, toast: 'warning' });
+}
+
+/** "Don't intercept": declines at once, whatever gap was chosen. */
+export function decline(): void {
+  const c = current();
+  if (!c) return;
+  const model = guessModel(c.game, c.perspective);
+  if (model.phase !== 'intercepting') return blocked('errors.cannot_guess');
+  if (!send('guess', { slot: null, ...actingFor(c.perspective) })) return;
+  useGame.getState().setChoice(null);
 }
 
 export function confirm(yes: boolean): void {

@@ -94,9 +94,14 @@ const chosenSlot = (model: GuessModel, choice: Choice): SlotOption | undefined =
 /** Whether the chosen slot has been taken (by someone else, meanwhile): it then counts as none (spec §5). */
 export const choiceTaken = (model: GuessModel, choice: Choice): boolean => !!chosenSlot(model, choice)?.disabled;
 
-/** Spec §2: submit is disabled while Waiting (or Confirming, which has its own buttons), or while Guessing with no slot chosen. */
+/**
+ * Spec §2: submit is disabled while Waiting (or Confirming, which has its own
+ * buttons), or with nothing chosen: while Guessing a free slot, while
+ * Intercepting a slot or "don't intercept" (nothing is sent by a submit with no
+ * choice: declining is its own choice).
+ */
 export function canSubmit(model: GuessModel, choice: Choice): boolean {
-  if (model.phase === 'intercepting') return true;
+  if (model.phase === 'intercepting') return choice !== null;
   if (model.phase !== 'guessing') return false;
   const option = chosenSlot(model, choice);
   return !!option && !option.disabled;

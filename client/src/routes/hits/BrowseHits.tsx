@@ -79,7 +79,7 @@ export function BrowseHits() {
       actions={
         canWrite && (
           <HStack gap="2" wrap="wrap">
-            <Button asChild colorPalette="purple">
+            <Button asChild colorPalette="accent">
               <RouterLink to="/hits/create">
                 <PlusIcon />
                 {t('browse.create')}

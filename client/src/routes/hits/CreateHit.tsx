@@ -67,14 +67,14 @@ export function CreateHit() {
     >
       <Text color="fg.muted">
         {t('create.intro')}{' '}
-        <Link asChild color="purple.fg">
+        <Link asChild color="accent.fg">
           <RouterLink to="/hits/status">{t('status.link')}</RouterLink>
         </Link>
       </Text>
       {created && (
         <Text>
           {t('create.created', { hit: created.name })}{' '}
-          <Link asChild color="purple.fg">
+          <Link asChild color="accent.fg">
             <RouterLink to={`/hits/${encodeURIComponent(created.id)}`}>{t('create.open_created')}</RouterLink>
           </Link>
         </Text>

@@ -213,7 +213,7 @@ export function HitDetail() {
           </Button>
           {canWrite && !editing && (
             <>
-              <Button ref={editButton} colorPalette="purple" onClick={() => setEditing(true)}>
+              <Button ref={editButton} colorPalette="accent" onClick={() => setEditing(true)}>
                 {t('detail.edit')}
               </Button>
               <Button ref={deleteButton} colorPalette="red" variant="outline" onClick={() => setDeleting(true)}>
@@ -254,7 +254,7 @@ export function HitDetail() {
                   <Flex as="ul" gap="1" columnGap="4" wrap="wrap" listStyleType="none" m="0" p="0">
                     {hitPacks.map((p) => (
                       <li key={p.id}>
-                        <Link asChild color="purple.fg" minH="44px" display="inline-flex" alignItems="center">
+                        <Link asChild color="accent.fg" minH="44px" display="inline-flex" alignItems="center">
                           <RouterLink to={packHref(p.id)}>{p.name}</RouterLink>
                         </Link>
                       </li>

@@ -180,7 +180,7 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
         </Field.Root>
 
         <HStack gap="2" wrap="wrap">
-          <Button type="submit" colorPalette="purple" aria-disabled={!valid || undefined} aria-describedby={valid ? undefined : hintId} loading={busy}>
+          <Button type="submit" colorPalette="accent" aria-disabled={!valid || undefined} aria-describedby={valid ? undefined : hintId} loading={busy}>
             {submitLabel}
           </Button>
           {onCancel && (

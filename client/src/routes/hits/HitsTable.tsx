@@ -31,7 +31,7 @@ export function HitsTable({ hits, packs, busy }: { hits: readonly CatalogueHit[]
     </Button>
   );
   const titleLink = (hit: CatalogueHit) => (
-    <Link asChild color="purple.fg" fontWeight="semibold" minH="44px" display="inline-flex" alignItems="center">
+    <Link asChild color="accent.fg" fontWeight="semibold" minH="44px" display="inline-flex" alignItems="center">
       <RouterLink to={`/hits/${encodeURIComponent(hit.id)}`}>{hit.title}</RouterLink>
     </Link>
   );

@@ -236,7 +236,7 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
         footer={
           <HStack gap="2" wrap="wrap">
             {phase !== 'applied' && (
-              <Button colorPalette="purple" disabled={!canApply} loading={phase === 'applying'} onClick={() => void apply()}>
+              <Button colorPalette="accent" disabled={!canApply} loading={phase === 'applying'} onClick={() => void apply()}>
                 {t('import.apply')}
               </Button>
             )}

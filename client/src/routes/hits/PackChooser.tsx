@@ -92,7 +92,7 @@ export function CreatePackButton({ onCreated }: { onCreated?: (pack: PackPayload
               <FieldInput name="pack_name" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />
               <NameError name={name} />
             </Field.Root>
-            <Button type="submit" colorPalette="purple" alignSelf="flex-start" disabled={nameProblem(name) !== null} loading={busy}>
+            <Button type="submit" colorPalette="accent" alignSelf="flex-start" disabled={nameProblem(name) !== null} loading={busy}>
               {t('packs.create_submit')}
             </Button>
           </Stack>
@@ -143,7 +143,7 @@ function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void })
           <FieldInput size="sm" value={name} autoFocus onChange={(e) => setName(e.target.value)} />
           <NameError name={name} />
         </Field.Root>
-        <Button type="submit" size="sm" colorPalette="purple" disabled={nameProblem(name) !== null} loading={busy}>
+        <Button type="submit" size="sm" colorPalette="accent" disabled={nameProblem(name) !== null} loading={busy}>
           {t('common.save')}
         </Button>
         <Button size="sm" variant="ghost" onClick={onDone}>
@@ -257,7 +257,7 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
           {sorted.map((pack) => (
             <Flex as="li" key={pack.id} gap="2" align="center" wrap="wrap" minH="44px" minW="0">
               {mode === 'browse' ? (
-                <Link asChild color="purple.fg" minH="44px" minW="0" maxW="full" overflowWrap="anywhere" display="inline-flex" alignItems="center">
+                <Link asChild color="accent.fg" minH="44px" minW="0" maxW="full" overflowWrap="anywhere" display="inline-flex" alignItems="center">
                   <RouterLink to={packHref(pack.id)} onClick={onNavigate}>
                     {t('packs.entry', { name: pack.name, count: pack.hits })}
                   </RouterLink>
@@ -277,7 +277,7 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
                     flex={manageable || links ? { base: '1 0 100%', sm: '1 1 0' } : '1'}
                     minW="0"
                     minH="44px"
-                    colorPalette="purple"
+                    colorPalette="accent"
                     checked={chosen.has(pack.id)}
                     onCheckedChange={(e) => onToggle?.(pack.id, e.checked === true)}
                   >

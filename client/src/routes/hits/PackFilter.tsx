@@ -37,7 +37,7 @@ export function PackFilter({ selected, packs, onChange }: { selected: readonly s
           {selected.length === 0 ? t('filter.button_all') : t('filter.button', { count: selected.length })}
         </Button>
         {chosen.map((p) => (
-          <Badge key={p.id} size="md" variant="subtle" colorPalette="purple" maxW="full" whiteSpace="normal" overflowWrap="anywhere">
+          <Badge key={p.id} size="md" variant="subtle" colorPalette="accent" maxW="full" whiteSpace="normal" overflowWrap="anywhere">
             {p.name}
           </Badge>
         ))}
@@ -57,7 +57,7 @@ export function PackFilter({ selected, packs, onChange }: { selected: readonly s
             <Button variant="outline" disabled={selected.length === 0} onClick={() => onChange([])}>
               {t('filter.clear')}
             </Button>
-            <Button colorPalette="purple" onClick={() => setOpen(false)}>
+            <Button colorPalette="accent" onClick={() => setOpen(false)}>
               {t('filter.done')}
             </Button>
           </Flex>

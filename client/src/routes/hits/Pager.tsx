@@ -13,7 +13,7 @@ function PageLink({ to, label, current, children }: { to: BrowseState | null; la
       <Button
         size="sm"
         variant={current ? 'solid' : 'ghost'}
-        colorPalette={current ? 'purple' : 'gray'}
+        colorPalette={current ? 'accent' : 'gray'}
         disabled={!current}
         aria-label={label}
         {...(current ? { 'aria-current': 'page' as const } : {})}

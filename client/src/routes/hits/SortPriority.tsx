@@ -62,7 +62,7 @@ function SortChip({ id, position, label }: { id: SortKey; position: number; labe
       <Button
         ref={setActivatorNodeRef}
         variant={isDragging ? 'solid' : 'outline'}
-        colorPalette={isDragging ? 'purple' : 'gray'}
+        colorPalette={isDragging ? 'accent' : 'gray'}
         size="sm"
         cursor={isDragging ? 'grabbing' : 'grab'}
         touchAction="none"

@@ -27,7 +27,7 @@ export function progressBars(p: ProcessHits, failed = 0): { total: number; downl
 
 function Bar({ label, value, max, text }: { label: string; value: number; max: number; text: string }) {
   return (
-    <Progress.Root value={max === 0 ? 1 : value} max={max === 0 ? 1 : max} colorPalette="purple" size="lg" maxW="2xl">
+    <Progress.Root value={max === 0 ? 1 : value} max={max === 0 ? 1 : max} colorPalette="accent" size="lg" maxW="2xl">
       <Stack gap="1.5">
         <Progress.Label>{label}</Progress.Label>
         {/* the bar is named by its label and read as its text ("150 of 200 downloaded"), not as a bare percentage */}
@@ -135,7 +135,7 @@ export function StatusPage() {
             <Alert.Title>{t('status.ready')}</Alert.Title>
             <Alert.Description>
               {t('status.redirecting')}{' '}
-              <Link asChild color="purple.fg">
+              <Link asChild color="accent.fg">
                 <RouterLink to="/hits">{t('status.go_now')}</RouterLink>
               </Link>
             </Alert.Description>
@@ -175,7 +175,7 @@ export function StatusPage() {
               return (
                 <Flex as="li" key={f.id} gap="3" py="2" borderBottomWidth="1px" align={{ base: 'flex-start', sm: 'center' }} direction={{ base: 'column', sm: 'row' }}>
                   <Box flex="1" minW="0">
-                    <Link asChild color="purple.fg" fontWeight="semibold" minH="44px" display="inline-flex" alignItems="center">
+                    <Link asChild color="accent.fg" fontWeight="semibold" minH="44px" display="inline-flex" alignItems="center">
                       <RouterLink to={`/hits/${encodeURIComponent(f.id)}`}>{hit}</RouterLink>
                     </Link>
                     <Text>{f.reason}</Text>

@@ -100,7 +100,7 @@ export function VideoPlayer({ ytId, offset, label }: { ytId: string | null; offs
       </AspectRatio>
       {ytId && (
         <Text textStyle="sm">
-          <Link href={watchUrl(ytId)} target="_blank" rel="noopener noreferrer" color="purple.fg" minH="44px" display="inline-flex" alignItems="center">
+          <Link href={watchUrl(ytId)} target="_blank" rel="noopener noreferrer" color="accent.fg" minH="44px" display="inline-flex" alignItems="center">
             {t('video.open')}
           </Link>
         </Text>

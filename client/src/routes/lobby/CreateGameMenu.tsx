@@ -19,7 +19,7 @@ export function CreateGameMenu({ disabled, creating, onCreate }: { disabled: boo
   return (
     <Menu.Root positioning={{ placement: 'bottom-end' }} lazyMount unmountOnExit onSelect={({ value }) => onCreate(value as GameMode)}>
       <Menu.Trigger asChild>
-        <Button colorPalette="purple" disabled={disabled} loading={creating} loadingText={t('lobby.creating_short')}>
+        <Button colorPalette="accent" disabled={disabled} loading={creating} loadingText={t('lobby.creating_short')}>
           {t('lobby.create')}
           <ChevronDownIcon />
         </Button>

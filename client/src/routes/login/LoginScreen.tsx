@@ -65,12 +65,12 @@ export function LoginScreen() {
           <Text role="status" aria-live="polite" color="red.fg" minH="1.5em">
             {message}
           </Text>
-          <Button type="submit" colorPalette="purple" disabled={incomplete} loading={busy} alignSelf="flex-start">
+          <Button type="submit" colorPalette="accent" disabled={incomplete} loading={busy} alignSelf="flex-start">
             {t('login.submit')}
           </Button>
           <Text>
             {t('login.no_account')}{' '}
-            <Link asChild color="purple.fg">
+            <Link asChild color="accent.fg">
               <RouterLink to="/register">{t('login.register_link')}</RouterLink>
             </Link>
           </Text>

@@ -146,16 +146,16 @@ export function RegisterScreen() {
             {message?.text}
           </Text>
           {message?.ok && (
-            <Link asChild color="purple.fg" alignSelf="flex-start">
+            <Link asChild color="accent.fg" alignSelf="flex-start">
               <RouterLink to="/">{t('register.to_lobby')}</RouterLink>
             </Link>
           )}
-          <Button type="submit" colorPalette="purple" disabled={problems.length > 0} loading={busy} alignSelf="flex-start">
+          <Button type="submit" colorPalette="accent" disabled={problems.length > 0} loading={busy} alignSelf="flex-start">
             {t('register.submit')}
           </Button>
           <Text>
             {t('register.have_account')}{' '}
-            <Link asChild color="purple.fg">
+            <Link asChild color="accent.fg">
               <RouterLink to="/login">{t('register.login_link')}</RouterLink>
             </Link>
           </Text>

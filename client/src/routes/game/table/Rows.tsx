@@ -1,0 +1,129 @@
+import '../recipes.ts';
+import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react';
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PlayerPayload } from '../../../../../shared/protocol/game.ts';
+import { ChevronDownIcon } from '../../../components/icons.tsx';
+import { useGame } from '../../../stores/game.ts';
+import { guessModel, turnPlayerOf } from '../game-logic.ts';
+import { usePerspective } from '../use-perspective.ts';
+import { TimelineRow } from './TimelineRow.tsx';
+
+const NO_PLAYERS: PlayerPayload[] = [];
+
+/** "3 hits · 2 tokens" */
+function useCounts(): (p: PlayerPayload) => string {
+  const { t } = useTranslation();
+  return (p) => `${t('count.hits', { count: p.hits.length })} · ${t('count.tokens', { count: p.tokens })}`;
+}
+
+/**
+ * The turn player's timeline, the big row in the middle of the table, with
+ * its gaps: where this device places or intercepts the mystery card.
+ */
+export function TurnRow() {
+  const { t } = useTranslation();
+  const players = useGame((s) => s.game?.players ?? NO_PLAYERS);
+  const state = useGame((s) => s.game?.state ?? 'Open');
+  const perspective = usePerspective();
+  const counts = useCounts();
+  const model = useMemo(() => guessModel({ state, players }, perspective), [state, players, perspective]);
+  const turn = turnPlayerOf({ players });
+  if (state === 'Open' || !turn) return null;
+  const mine = !perspective.local && turn.id === perspective.me?.id;
+  return (
+    <Box as="section" id="turn-row" aria-labelledby="turn-row-heading" minW="0">
+      <HStack justify="space-between" align="baseline" gap="3" mb="1" wrap="wrap">
+        <Heading as="h2" id="turn-row-heading" size={{ base: 'sm', md: 'md' }}>
+          {mine ? t('table:row.heading_you') : t('table:row.heading', { name: turn.name })}
+        </Heading>
+        <Text fontSize="sm" color="fg.muted">
+          {counts(turn)}
+        </Text>
+      </HStack>
+      <TimelineRow player={turn} size="large" model={model} labelId="turn-row-heading" />
+    </Box>
+  );
+}
+
+/** One's own timeline, always on one's own screen (compact) while it is someone else's turn. */
+export function MyRow() {
+  const { t } = useTranslation();
+  const state = useGame((s) => s.game?.state ?? 'Open');
+  const { me, local } = usePerspective();
+  const counts = useCounts();
+  if (state === 'Open' || !me || local || me.turn_player) return null;
+  return (
+    <Box as="section" aria-labelledby="my-row-heading" minW="0" data-testid="my-row">
+      <HStack justify="space-between" align="baseline" gap="3" mb="1" wrap="wrap">
+        <Heading as="h2" id="my-row-heading" size="sm">
+          {t('table:row.heading_you')}
+        </Heading>
+        <Text fontSize="sm" color="fg.muted">
+          {counts(me)}
+        </Text>
+      </HStack>
+      <TimelineRow player={me} size="compact" labelId="my-row-heading" />
+    </Box>
+  );
+}
+
+/**
+ * Everybody else's timeline, compact: on a phone each one opens on a tap (a
+ * disclosure button), on a wide screen they start open.
+ */
+export function OtherRows() {
+  const { t } = useTranslation();
+  const players = useGame((s) => s.game?.players ?? NO_PLAYERS);
+  const state = useGame((s) => s.game?.state ?? 'Open');
+  const { me, local } = usePerspective();
+  const others = players.filter((p) => !p.turn_player && (local || p.id !== me?.id));
+  if (state === 'Open' || others.length === 0) return null;
+  return (
+    <Box as="section" aria-labelledby="other-rows-heading" minW="0">
+      <Heading as="h2" id="other-rows-heading" size="sm" mb="1">
+        {t('table:row.others')}
+      </Heading>
+      <Stack gap="1">
+        {others.map((p) => (
+          <OtherRow key={p.id} player={p} />
+        ))}
+      </Stack>
+    </Box>
+  );
+}
+
+const wide = (): boolean => typeof matchMedia !== 'undefined' && matchMedia('(min-width: 62em)').matches;
+
+function OtherRow({ player }: { player: PlayerPayload }) {
+  const { t } = useTranslation();
+  const counts = useCounts();
+  const [open, setOpen] = useState(wide);
+  const id = useId();
+  return (
+    <Box>
+      <Heading as="h3" size="sm" fontWeight="medium">
+        <Button
+          variant="ghost"
+          w="full"
+          justifyContent="space-between"
+          px="2"
+          aria-expanded={open}
+          aria-controls={`${id}-row`}
+          onClick={() => setOpen((o) => !o)}
+        >
+          <Text as="span" id={`${id}-name`} truncate>
+            {player.name}
+          </Text>
+          <HStack as="span" gap="2" color="fg.muted" fontSize="sm">
+            <span>{counts(player)}</span>
+            <ChevronDownIcon transform={open ? 'rotate(180deg)' : undefined} transition="transform 0.15s" />
+          </HStack>
+        </Button>
+      </Heading>
+      <Box id={`${id}-row`} hidden={!open} px="2" pb="2">
+        {open && <TimelineRow player={player} size="compact" labelId={`${id}-name`} />}
+      </Box>
+    </Box>
+  );
+}
