@@ -193,10 +193,10 @@ test(
     de.asList = true;
     await shoot(laptop, 'open');
     await shoot(phones[0], 'open');
-    // goal 3: a short game
+    // goal 4: a short game, with turns enough for every way of placing
     await lp.getByRole('button', { name: t('en', 'game.settings_button') }).click();
     const settings = lp.getByRole('dialog', { name: t('en', 'game.settings.title') });
-    await settings.getByLabel(t('en', 'game.settings.goal')).fill('3');
+    await settings.getByLabel(t('en', 'game.settings.goal')).fill('4');
     await settings.getByLabel(t('en', 'game.settings.start_tokens')).fill('3');
     await settings.getByRole('button', { name: t('en', 'game.settings.save') }).click();
     await settings.waitFor({ state: 'detached' });
@@ -256,6 +256,7 @@ test(
             await page.locator('#turn-row [data-gap][data-choosable]').last().click();
             await intercept.click();
             done.intercepted = true;
+            done.tapped = true;
           } else {
             await page.getByRole('button', { name: tr(s, 'game.guess.dont_intercept'), exact: true }).click();
             done.declined = true;
