@@ -94,6 +94,13 @@ export async function leaveAllGames(userId: string): Promise<void> {
   await Promise.all(rooms.map((r) => matchMaker.remoteRoomCall<GameRoom>(r.roomId, 'dropUser', [userId]).catch(() => undefined)));
 }
 
+/** Gives `userId`'s seats in every game the name he now has (a guest renamed himself). */
+export async function renameInAllGames(userId: string, name: string): Promise<void> {
+  const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
+  const seated = rooms.filter((r) => (r.metadata as GameMetadata | undefined)?.members.includes(userId));
+  await Promise.all(seated.map((r) => matchMaker.remoteRoomCall<GameRoom>(r.roomId, 'renameUser', [userId, name]).catch(() => undefined)));
+}
+
 /** Most games one user may be the creator of at once (leaving a game hands its creator role on). */
 export const MAX_GAMES_PER_CREATOR = 10;
 /** 409 for a game beyond MAX_GAMES_PER_CREATOR. */
