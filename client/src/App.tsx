@@ -12,7 +12,7 @@ import { LoadingScreen } from './components/LoadingScreen.tsx';
 import { Splash } from './components/Splash.tsx';
 import { NotificationArea } from './components/NotificationArea.tsx';
 import { ShellDialogs } from './components/ShellDialogs.tsx';
-import { applyLanguage } from './i18n.ts';
+import { applyLanguage, loadNamespace } from './i18n.ts';
 import { reopenGlobalEvents } from './net/events.ts';
 import { LobbyScreen } from './routes/lobby/LobbyScreen.tsx';
 import { connectCatalogueToEvents } from './stores/catalogue.ts';
@@ -23,7 +23,8 @@ import { useColorSchemeEffect } from './theme.ts';
 
 // Budget P9: only the lobby is in the initial bundle. The game screen (Colyseus
 // SDK, howler) and the catalogue screens are big; the others are small but rare.
-const GameScreen = lazy(() => import('./routes/game/GameScreen.tsx'));
+// (with its people's messages: a game screen without them would show keys; a failed load falls back to English ones later)
+const GameScreen = lazy(() => Promise.all([import('./routes/game/GameScreen.tsx'), loadNamespace('people').catch(() => undefined)]).then(([m]) => m));
 const HitsScreen = lazy(() => import('./routes/hits/HitsScreen.tsx'));
 const LoginScreen = lazy(() => import('./routes/login/LoginScreen.tsx').then((m) => ({ default: m.LoginScreen })));
 const RegisterScreen = lazy(() => import('./routes/register/RegisterScreen.tsx').then((m) => ({ default: m.RegisterScreen })));
