@@ -23,7 +23,7 @@ import { useColorSchemeEffect } from './theme.ts';
 
 // Budget P9: only the lobby is in the initial bundle. The game screen (Colyseus
 // SDK, howler) and the catalogue screens are big; the others are small but rare.
-// (with its people's messages: a game screen without them would show keys; a failed load falls back to English ones later)
+// (with the messages of its `people` namespace, or its heading would show their keys)
 const GameScreen = lazy(() => Promise.all([import('./routes/game/GameScreen.tsx'), loadNamespace('people').catch(() => undefined)]).then(([m]) => m));
 const HitsScreen = lazy(() => import('./routes/hits/HitsScreen.tsx'));
 const LoginScreen = lazy(() => import('./routes/login/LoginScreen.tsx').then((m) => ({ default: m.LoginScreen })));
