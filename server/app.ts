@@ -15,7 +15,7 @@ import { catalogueIoRouter, HITS_IMPORT_PATH } from './http/catalogue-io.ts';
 import { catalogueRouter } from './http/catalogue.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { eventsRouter, type GlobalEventEnvelope } from './http/events.ts';
-import { gameSnapshot, gamesRouter, leaveAllGames, listGames } from './http/games.ts';
+import { gameSnapshot, gamesRouter, leaveAllGames, listGames, renameInAllGames } from './http/games.ts';
 import { apiDocsRouter } from './http/openapi.ts';
 import { csrfGuardWith, rateLimits, securityHeaders } from './http/security.ts';
 import type { SseHub } from './http/sse-hub.ts';
@@ -71,7 +71,7 @@ export function configureApp(app: Application, ctx: AppContext): void {
 
   const limits = rateLimits(config);
   app.use('/api', captchaRouter(ctx.captcha));
-  app.use('/api/users', usersRouter({ users: ctx.users, captcha: ctx.captcha, config, log, limits, onUserGone: leaveAllGames }));
+  app.use('/api/users', usersRouter({ users: ctx.users, captcha: ctx.captcha, config, log, limits, onUserGone: leaveAllGames, onUserRenamed: renameInAllGames }));
   app.use('/api', limits.writes);
   app.use('/api', catalogueIoRouter({ db: ctx.catalogue.db, log, limits, search: () => ctx.catalogue.search, changed: () => ctx.catalogue.changed() }));
   app.use('/api', catalogueRouter({ catalogue: ctx.catalogue, limits }));

@@ -23,8 +23,8 @@ import { useColorSchemeEffect } from './theme.ts';
 
 // Budget P9: only the lobby is in the initial bundle. The game screen (Colyseus
 // SDK, howler) and the catalogue screens are big; the others are small but rare.
-// (with the table's messages: a game screen without them would show keys; a failed load falls back to English ones later)
-const GameScreen = lazy(() => Promise.all([import('./routes/game/GameScreen.tsx'), loadNamespace('table').catch(() => undefined)]).then(([m]) => m));
+// (with the messages of its `table` and `people` namespaces: a game screen without them would show keys; a failed load falls back to English ones later)
+const GameScreen = lazy(() => Promise.all([import('./routes/game/GameScreen.tsx'), loadNamespace('table').catch(() => undefined), loadNamespace('people').catch(() => undefined)]).then(([m]) => m));
 const HitsScreen = lazy(() => import('./routes/hits/HitsScreen.tsx'));
 const LoginScreen = lazy(() => import('./routes/login/LoginScreen.tsx').then((m) => ({ default: m.LoginScreen })));
 const RegisterScreen = lazy(() => import('./routes/register/RegisterScreen.tsx').then((m) => ({ default: m.RegisterScreen })));

@@ -39,6 +39,11 @@ const NAMESPACE_LOADERS = {
     en: () => import('../../locales/table.en.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
     de: () => import('../../locales/table.de.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
   },
+  // the game screen's people: names, emoji, and the game's state in words
+  people: {
+    en: () => import('../../locales/people.en.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
+    de: () => import('../../locales/people.de.json', { with: { type: 'json' } }).then((m) => m.default as Messages),
+  },
 } satisfies Record<string, Record<Language, () => Promise<Messages>>>;
 export type Namespace = keyof typeof NAMESPACE_LOADERS;
 export const NAMESPACES = Object.keys(NAMESPACE_LOADERS) as Namespace[];

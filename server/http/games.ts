@@ -2,11 +2,13 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { matchMaker } from '@colyseus/core';
 import { Router, type Request, type Response } from 'express';
 import {
+  AvatarBodySchema,
   ConfirmBodySchema,
   CreateGameBodySchema,
   type CreateGameBody,
   GameIdSchema,
   GuessBodySchema,
+  JoinBodySchema,
   LocalPlayerNameSchema,
   SettingsUpdateSchema,
   UuidSchema,
@@ -29,6 +31,7 @@ const ROOM = ROOM_NAME;
 const SUCCESS: Partial<Record<Action['type'], string>> = {
   join: 'joined the game successfully',
   join_local: 'joined the game successfully',
+  avatar: 'avatar changed successfully',
   leave: 'left the game successfully',
   start: 'started game',
   stop: 'stopped game',
@@ -89,6 +92,13 @@ export async function listGames(viewer: string | null): Promise<GamePayload[]> {
 export async function leaveAllGames(userId: string): Promise<void> {
   const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
   await Promise.all(rooms.map((r) => matchMaker.remoteRoomCall<GameRoom>(r.roomId, 'dropUser', [userId]).catch(() => undefined)));
+}
+
+/** Gives `userId`'s seats in every game the name he now has (a guest renamed himself). */
+export async function renameInAllGames(userId: string, name: string): Promise<void> {
+  const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
+  const seated = rooms.filter((r) => (r.metadata as GameMetadata | undefined)?.members.includes(userId));
+  await Promise.all(seated.map((r) => matchMaker.remoteRoomCall<GameRoom>(r.roomId, 'renameUser', [userId, name]).catch(() => undefined)));
 }
 
 /** Most games one user may be the creator of at once (leaving a game hands its creator role on). */
@@ -185,9 +195,12 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     res.json(snap.game);
   });
 
+  // the body is optional (Part B's clients send none): the avatar, initials when left out
   r.patch('/games/:id/join', requireUser, async (req, res) => {
     const id = gameId(req, res);
-    if (id) await act(res, id, 'join', { name: (res.locals.user as { name: string }).name });
+    if (!id) return;
+    const body = parseOr400(res, JoinBodySchema, req.body ?? {}, 'body');
+    if (body) await act(res, id, 'join', { name: (res.locals.user as { name: string }).name, ...body });
   });
 
   // the name is the rest of the path (Part B), trimmed and checked by the engine (A10)
@@ -199,7 +212,17 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     // the room's schema for such names: its later rules (look-alike scripts, hidden characters) are
     // checked where names come in, not by the engine (see isCleanName), so stored games still replay
     if (!LocalPlayerNameSchema.safeParse(name.trim()).success) return sendError(res, ruleError('name_invalid'));
-    await act(res, id, 'join_local', { name });
+    const body = parseOr400(res, JoinBodySchema, req.body ?? {}, 'body');
+    if (body) await act(res, id, 'join_local', { name, ...body });
+  });
+
+  r.patch(['/games/:id/avatar', '/games/:id/avatar/:player'], requireUser, async (req, res) => {
+    const id = gameId(req, res);
+    if (!id) return;
+    const player = playerParam(req, res);
+    if (player === undefined) return;
+    const body = parseOr400(res, AvatarBodySchema, req.body, 'body');
+    if (body) await act(res, id, 'avatar', { avatar: body.avatar, ...(player ? { player } : {}) });
   });
 
   r.patch(['/games/:id/leave', '/games/:id/leave/:player'], requireUser, async (req, res) => {

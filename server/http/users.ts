@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { CaptchaService } from '../services/captcha.ts';
 import type { UsersService } from '../services/users.ts';
 import { UuidSchema } from '../../shared/protocol/common.ts';
-import { LoginBodySchema, RegisterBodySchema, type UserCookie, type UserPayload } from '../../shared/protocol/users.ts';
+import { LoginBodySchema, RegisterBodySchema, UpdateMeBodySchema, type UserCookie, type UserPayload } from '../../shared/protocol/users.ts';
 import { clearSessionCookies, requireUser, UNAUTHENTICATED, sessionMiddleware, sessionToken, setSessionCookies, userCookie } from './auth.ts';
 import { CAPTCHA_REFUSED, captchaRouter } from './captcha.ts';
 import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
@@ -25,6 +25,8 @@ export interface UsersDeps {
   log: Logger;
   /** Makes a user leave every game (logout, account deletion, a guest replaced by a login). */
   onUserGone: (userId: string) => Promise<void>;
+  /** Gives a renamed guest's seats his new name. */
+  onUserRenamed?: (userId: string, name: string) => Promise<void>;
   /** Shared limiters; built from `config` when absent. */
   limits?: RateLimits;
 }
@@ -35,6 +37,8 @@ const NAME_TAKEN = apiError(409, 'username_taken', 'username is already in use')
 export const NAME_LOOK_ALIKE = apiError(409, 'username_look_alike', 'username looks the same as one already in use');
 const ALREADY_REGISTERED = apiError(405, 'already_registered', 'A user is already authenticated and registered.');
 const USER_NOT_FOUND = apiError(404, 'user_not_found', 'user id not found');
+/** 403: an account's name is its login; only a guest chooses what he is called. */
+export const GUEST_ONLY_RENAME = apiError(403, 'guest_only_rename', 'only guests can change their name; an account keeps the name it was registered with');
 
 /** The `/api/users` router. Needs cookie-parser, express.json and {@link sessionMiddleware} in front. */
 export function usersRouter(deps: UsersDeps): Router {
@@ -107,6 +111,33 @@ export function usersRouter(deps: UsersDeps): Router {
     const user = res.locals.user;
     if (!user) return;
     const me: UserCookie = userCookie(user);
+    res.json(me);
+  });
+
+  router.patch('/me', limits.writes, requireUser, async (req: Request, res: Response) => {
+    const user = res.locals.user;
+    if (!user) return;
+    const body = parseOr400(res, UpdateMeBodySchema, req.body, 'body');
+    if (!body) return;
+    if (!user.guest) return sendError(res, GUEST_ONLY_RENAME);
+    const result = await users.renameGuest(user.id, body.name);
+    if (!result.ok) {
+      if (result.reason === 'name_taken') return sendError(res, NAME_TAKEN);
+      if (result.reason === 'name_look_alike') return sendError(res, NAME_LOOK_ALIKE);
+      if (result.reason === 'not_guest') return sendError(res, GUEST_ONLY_RENAME);
+      return sendError(res, UNAUTHENTICATED);
+    }
+    // the readable cookie says the new name at once
+    const found = await users.lookup(sessionToken(req));
+    if (found.state !== 'valid') return sendError(res, UNAUTHENTICATED);
+    setSessionCookies(res, config, found.session);
+    // the seats he holds are called by it too; a failure there must not undo the rename
+    try {
+      await deps.onUserRenamed?.(user.id, body.name);
+    } catch (err) {
+      log.error({ err, user: user.id }, 'onUserRenamed failed');
+    }
+    const me: UserCookie = userCookie(found.session.user);
     res.json(me);
   });
 

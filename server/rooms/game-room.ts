@@ -71,7 +71,7 @@ interface ClientAuth {
 
 type GameClient = Client<{ auth: ClientAuth }>;
 
-const SYSTEM_ACTIONS = new Set(['timeout', 'presence', 'replace_hit']);
+const SYSTEM_ACTIONS = new Set(['timeout', 'presence', 'replace_hit', 'rename']);
 
 /** Storage failed: the action is not applied, so nothing is lost on a crash either. */
 const NOT_STORED: RuleError = { code: 'unavailable', status: 409, message: 'the action could not be saved, try again' };
@@ -374,6 +374,15 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     }
   }
 
+  /**
+   * A user renamed himself (a guest, `PATCH /api/users/me`): his seat here, if
+   * he has one, takes the new name, whatever the phase (the same person, now
+   * called as he asked).
+   */
+  async renameUser(userId: string, name: string): Promise<void> {
+    if (this.game.players.some((p) => p.id === userId && !p.virtual)) await this.enqueue({ type: 'rename', player: userId, name });
+  }
+
   /** What `viewer` may hear of this game right now (rules A12), without the hit's details. */
   audio(viewer: string | null, hitId?: string | null): { ok: true; hitId: string; hidden: boolean; seconds: number; draws: number } | { ok: false; error: RuleError } {
     // remote calls carry arguments as JSON, where an absent id arrives as null
@@ -669,9 +678,11 @@ export function messageToAction(user: { id: string; name: string }, msg: RoomMes
     case 'stop':
       return { type: 'stop', by };
     case 'join':
-      return { type: 'join', by, name: user.name };
+      return { type: 'join', by, name: user.name, ...(msg.payload.avatar !== undefined ? { avatar: msg.payload.avatar } : {}) };
     case 'join_local':
-      return { type: 'join_local', by, name: msg.payload.name };
+      return { type: 'join_local', by, name: msg.payload.name, ...(msg.payload.avatar !== undefined ? { avatar: msg.payload.avatar } : {}) };
+    case 'avatar':
+      return { type: 'avatar', by, avatar: msg.payload.avatar, ...(msg.payload.player ? { player: msg.payload.player } : {}) };
     case 'update':
       return { type: 'update', by, settings: msg.payload.settings, pack_ids: [] };
   }

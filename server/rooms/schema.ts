@@ -31,6 +31,10 @@ export const PlayerState = schema(
     turn_player: t.boolean(),
     virtual: t.boolean(),
     connected: t.boolean(),
+    /** Index into the palette of player colours. */
+    color: t.number(),
+    /** One emoji, '' for initials. */
+    avatar: t.string(),
     /** JSON of the timeline (HitPayload[]). */
     hits: t.string(),
     /** JSON of the Slot guessed, '' for none. */
@@ -179,6 +183,8 @@ function syncPlayer(s: PlayerState, was: PlayerPayload | null, p: PlayerPayload)
   if (was?.turn_player !== p.turn_player) s.turn_player = p.turn_player;
   if (was?.virtual !== p.virtual) s.virtual = p.virtual;
   if (was?.connected !== p.connected) s.connected = p.connected;
+  if (was?.color !== p.color) s.color = p.color;
+  if (was?.avatar !== p.avatar) s.avatar = p.avatar;
   if (!was || was.hits !== p.hits) s.hits = timelineJson(p.hits);
   if (!was || !sameSlot(was.guess, p.guess)) s.guess = p.guess ? JSON.stringify(p.guess) : '';
 }

@@ -3,7 +3,7 @@ import { CompiledQuery, sql, type QueryCreator } from 'kysely';
 import { isoNow, isPostgres, writeNowIfIdle, writeLog, type Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { applyAction, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
+import { applyAction, fillMissingLooks, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
 
 /**
  * Games survive a restart (issue 10). Each game is a row with a base snapshot of
@@ -65,12 +65,13 @@ function hitSetOf(hits: readonly Hit[]): HitSet {
 
 /**
  * A stored base as the engine's Game. Bases written before the engine counted
- * drawn cards (`deck_at`) hold only the cards still to draw: none drawn.
+ * drawn cards (`deck_at`) hold only the cards still to draw: none drawn. Those
+ * written before players had colours and avatars get them (fillMissingLooks).
  */
 function storedGame(json: string): Game {
   const game = JSON.parse(json) as Game;
   game.deck_at ??= 0;
-  return game;
+  return fillMissingLooks(game);
 }
 
 /** Batch sizes whose insert SQL is kept. */

@@ -85,6 +85,7 @@ export type SessionLookup =
 
 export type RegisterResult = { ok: true; session: IssuedSession } | { ok: false; reason: 'not_guest' | 'name_taken' | 'name_look_alike' | 'no_session' };
 export type LoginResult = { ok: true; session: IssuedSession } | { ok: false };
+export type RenameResult = { ok: true } | { ok: false; reason: 'not_guest' | 'name_taken' | 'name_look_alike' | 'no_user' };
 export type AdminResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** A registered user as the admin CLI lists it. */
@@ -293,11 +294,38 @@ export class UsersService {
   }
 
   /**
+   * A guest chooses the name others see (`PATCH /api/users/me`). Expects
+   * `name` parsed by GuestNameSchema. Like an account's name, it may not be an
+   * account's (case and compatibility forms folded) or look like one (the
+   * confusable skeleton: "0scar" beside the account "Oscar"). Unlike an
+   * account's, it reserves nothing: other guests may choose it too (a pet
+   * name's shape as well: guests' names are not unique, their ids are), and an
+   * account may still be registered under it later (a guest's name is what he
+   * is called, not a login).
+   */
+  async renameGuest(userId: string, name: string): Promise<RenameResult> {
+    const row = await this.db.selectFrom('users').select(['name', 'guest']).where('id', '=', userId).executeTakeFirst();
+    if (!row) return { ok: false, reason: 'no_user' };
+    if (row.guest !== 1) return { ok: false, reason: 'not_guest' };
+    if (await this.accountNamed(usernameKey(name))) return { ok: false, reason: 'name_taken' };
+    if (await this.lookAlike(this.db, lookAlikeKey(name))) return { ok: false, reason: 'name_look_alike' };
+    const updated = await this.db.updateTable('users').set({ name }).where('id', '=', userId).where('guest', '=', 1).executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) return { ok: false, reason: 'not_guest' };
+    this.log.debug({ user: userId }, 'guest renamed');
+    return { ok: true };
+  }
+
+  /**
    * A registered name, or one shaped like a guest's ("gladly-brave-otter": guests'
    * names are theirs), but for `own`, the guest's own name, which he may keep.
    */
   private async nameTaken(nameKey: string, own?: string): Promise<boolean> {
     if (isPetName(nameKey) && nameKey !== own) return true;
+    return this.accountNamed(nameKey);
+  }
+
+  /** Whether an account has this name key (guests have none). */
+  private async accountNamed(nameKey: string): Promise<boolean> {
     const row = await this.db.selectFrom('users').select('id').where('name_key', '=', nameKey).executeTakeFirst();
     return row !== undefined;
   }

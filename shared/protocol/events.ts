@@ -39,7 +39,8 @@ export const LeaveEventSchema = z.strictObject({
 });
 
 /**
- * `change_state`: the phase or the seats changed. Carries the full player list
+ * `change_state`: the phase or the seats changed (a seat's presence, name or
+ * avatar too, in the same phase). Carries the full player list
  * (absent only when the game was just deleted), the revealed `hit` and
  * `last_scored` on a reveal, `winner` and `standings` when a round ended, the
  * phase `deadline` (epoch ms) and, in card clue mode, the `clue`.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LIMITS, MAX_PLAYERS, MAX_TOKENS, NAME_MAX, NAME_MIN, type NumericSetting } from '../rules/constants.ts';
+import { LIMITS, MAX_PLAYERS, MAX_TOKENS, NAME_MAX, NAME_MIN, PLAYER_COLORS, type NumericSetting } from '../rules/constants.ts';
+import { isAvatar } from '../rules/names.ts';
 import { CLUE_MODES, EVENT_CAUSES, GAME_MODES, GAME_STATES, PLAYER_STATES } from '../rules/types.ts';
 import { CountSchema, GameIdSchema, personName, UuidSchema } from './common.ts';
 
@@ -75,6 +76,15 @@ export const SettingsSchema = z.strictObject({
   clue_mode: ClueModeSchema,
 });
 
+/** A player's colour: an index into the palette of PLAYER_COLORS (0..9). */
+export const PlayerColorSchema = z.int().min(0).max(PLAYER_COLORS - 1);
+
+/**
+ * A player's avatar as chosen (joins, the `avatar` action): a single emoji
+ * (one grapheme: 🦊, 👩🏽‍🎤, 🇩🇪, #️⃣), or "" for his initials.
+ */
+export const AvatarSchema = z.string().refine(isAvatar, { error: 'must be a single emoji, or "" for initials' });
+
 /** A player as everyone sees him (Part B's PlayerPayload plus `connected`). */
 export const PlayerPayloadSchema = z.strictObject({
   /** The user's id, or a fresh id for a virtual (local, name-only) player. */
@@ -92,6 +102,17 @@ export const PlayerPayloadSchema = z.strictObject({
   virtual: z.boolean(),
   /** false once all his connections have been gone past the grace window. */
   connected: z.boolean(),
+  /**
+   * His colour: an index into the clients' palette of 10 player colours, unique
+   * among the seated players (the creator has 0, each joiner the lowest one
+   * free), kept for the whole game.
+   */
+  color: PlayerColorSchema,
+  /**
+   * One emoji, or "" for his initials. Any string here (not AvatarSchema): a
+   * client whose Unicode is older than the server's must still read the game.
+   */
+  avatar: z.string(),
 });
 
 /** A whole game as `viewGame()` shows it: Part B's GamePayload plus timeouts, clue mode, deadline, standings. */
@@ -215,6 +236,21 @@ export const ConfirmBodySchema = z.strictObject({
 /** A local (virtual) player's name (`PATCH /api/games/{id}/join/{name}`): trimmed, 1..32 characters. */
 export const LocalPlayerNameSchema = personName(NAME_MIN, NAME_MAX);
 
+/**
+ * `PATCH /api/games/{id}/join` and `…/join/{name}` body, optional as a whole
+ * (Part B's clients send none): the new player's avatar, "" (initials) when left out.
+ */
+export const JoinBodySchema = z
+  .strictObject({
+    avatar: AvatarSchema.optional(),
+  })
+  .prefault({});
+
+/** `PATCH /api/games/{id}/avatar[/{player}]` body: the new avatar ("" = initials). */
+export const AvatarBodySchema = z.strictObject({
+  avatar: AvatarSchema,
+});
+
 export type SettingsUpdate = z.output<typeof SettingsUpdateSchema>;
 export type SettingsUpdateInput = z.input<typeof SettingsUpdateSchema>;
 export type CreateGameBody = z.output<typeof CreateGameBodySchema>;
@@ -222,3 +258,5 @@ export type CreateGameBodyInput = z.input<typeof CreateGameBodySchema>;
 export type GuessBody = z.output<typeof GuessBodySchema>;
 export type GuessBodyInput = z.input<typeof GuessBodySchema>;
 export type ConfirmBody = z.infer<typeof ConfirmBodySchema>;
+export type JoinBody = z.output<typeof JoinBodySchema>;
+export type AvatarBody = z.infer<typeof AvatarBodySchema>;

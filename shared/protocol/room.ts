@@ -3,6 +3,7 @@ import { ErrorBodySchema, illFormedText, INVALID_INPUT_CODE, parseInput, UuidSch
 import { slotsFor } from '../rules/slots.ts';
 import { GAME_EVENT_NAMES, type GameEvent } from '../rules/types.ts';
 import {
+  AvatarSchema,
   GamePayloadSchema,
   GameUpdateSchema,
   LocalPlayerNameSchema,
@@ -41,10 +42,12 @@ export const ROOM_MESSAGES = {
   start: z.strictObject({}).prefault({}),
   /** Stop the running round (creator). */
   stop: z.strictObject({}).prefault({}),
-  /** Take a seat as oneself. */
-  join: z.strictObject({}).prefault({}),
+  /** Take a seat as oneself (under one's user name), with an emoji or "" (initials; also when left out). */
+  join: z.strictObject({ avatar: AvatarSchema.optional() }).prefault({}),
   /** Add a local, name-only player (creator of a Local game). */
-  join_local: z.strictObject({ name: LocalPlayerNameSchema }),
+  join_local: z.strictObject({ name: LocalPlayerNameSchema, avatar: AvatarSchema.optional() }),
+  /** Change one's avatar (or, creator of a Local game, a seat's), in any phase. */
+  avatar: z.strictObject({ avatar: AvatarSchema, ...OptionalPlayer }),
   /** Leave, or remove `player` (creator). */
   leave: z.strictObject(OptionalPlayer).prefault({}),
   /** Change settings while the game is Open (creator). */
@@ -89,7 +92,7 @@ export type RoomEvent = z.infer<(typeof ROOM_SERVER_MESSAGES)['event']>;
 
 /** A player without his cards and slots (RoomEventPlayerSchema). */
 function eventPlayer(p: PlayerPayload): RoomEventPlayer {
-  return { id: p.id, name: p.name, state: p.state, creator: p.creator, tokens: p.tokens, turn_player: p.turn_player, guess: p.guess, virtual: p.virtual, connected: p.connected };
+  return { id: p.id, name: p.name, state: p.state, creator: p.creator, tokens: p.tokens, turn_player: p.turn_player, guess: p.guess, virtual: p.virtual, connected: p.connected, color: p.color, avatar: p.avatar };
 }
 
 /** The room message of engine event `e`, number `seq` (see RoomEventDataSchema). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NAME_MAX, NAME_MIN } from '../rules/constants.ts';
 import { boundedText, personName, UuidSchema } from './common.ts';
 
 /**
@@ -15,6 +16,19 @@ export const UsernameSchema = boundedText(3, 32);
  * invisible or direction characters); uniqueness is the database's job.
  */
 export const NewUsernameSchema = personName(3, 32);
+
+/**
+ * A guest's chosen name (`PATCH /api/users/me`): a player's name (1..32
+ * characters, as Local players' names), not an account's (3..32): "Jo" is a
+ * fine name at a party. Whether an account has it, or a name that looks the
+ * same, is the server's check.
+ */
+export const GuestNameSchema = personName(NAME_MIN, NAME_MAX);
+
+/** `PATCH /api/users/me` body: a guest's new name. */
+export const UpdateMeBodySchema = z.strictObject({
+  name: GuestNameSchema,
+});
 
 /** A password: 8..256 characters, taken as typed (never trimmed); the cap bounds the hashing work. */
 export const PasswordSchema = z.string().min(8).max(256);
@@ -100,6 +114,7 @@ export const UserCookieSchema = z.strictObject({
 });
 
 export type LoginBody = z.infer<typeof LoginBodySchema>;
+export type UpdateMeBody = z.infer<typeof UpdateMeBodySchema>;
 export type RegisterBody = z.infer<typeof RegisterBodySchema>;
 export type AltchaChallenge = z.infer<typeof AltchaChallengeSchema>;
 export type AltchaPayload = z.infer<typeof AltchaPayloadSchema>;

@@ -14,6 +14,8 @@ export const NUMERIC_SETTINGS = Object.keys(LIMITS) as NumericSetting[];
 
 /** At most this many players sit at one game (A10). */
 export const MAX_PLAYERS = 10;
+/** Player colours: one per seat of a full game, indices 0..PLAYER_COLORS-1 (the clients hold the palette). */
+export const PLAYER_COLORS = MAX_PLAYERS;
 /** Players needed to start. */
 export const MIN_PLAYERS = 2;
 /** Local player names: trimmed length (A10). */

@@ -1,11 +1,11 @@
-import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, HITS_PER_PLAYER_GOAL, MAX_PLAYERS, MAX_TOKENS, MIN_PLAYERS, NAME_MAX, NAME_MIN } from './constants.ts';
+import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, HITS_PER_PLAYER_GOAL, MAX_PLAYERS, MAX_TOKENS, MIN_PLAYERS, NAME_MAX, NAME_MIN, PLAYER_COLORS } from './constants.ts';
 import { fail, ruleError, RuleFailure, type ErrorCode } from './errors.ts';
 import { parseAction } from './parse-action.ts';
 import { Rng, streamFrom, type RngState } from './rng.ts';
 import { applySettingsPatch, defaultSettings } from './settings.ts';
 import { hitKey, isCorrect, slotsFor } from './slots.ts';
 import { clueOf, hitPayload, playerPayload } from './views.ts';
-import { isCleanName } from './names.ts';
+import { isAvatar, isCleanName } from './names.ts';
 import type {
   Action,
   ActionContext,
@@ -16,6 +16,7 @@ import type {
   GameUpdate,
   Hit,
   Player,
+  PlayerPayload,
   RuleError,
 } from './types.ts';
 
@@ -84,7 +85,7 @@ export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: fals
     mode: opts.mode,
     state: 'Open',
     settings,
-    players: [newPlayer(opts.creator.id, opts.creator.name, false, true)],
+    players: [newPlayer(opts.creator.id, opts.creator.name, { virtual: false, creator: true, color: 0, avatar: '' })],
     deck: [],
     deck_at: 0,
     current: null,
@@ -103,8 +104,45 @@ export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: fals
   return { ok: true, game };
 }
 
-function newPlayer(id: string, name: string, virtual: boolean, creator: boolean): Player {
-  return { id, name, virtual, creator, state: 'Waiting', hits: [], tokens: 0, turn_player: false, guess: null, connected: true };
+function newPlayer(id: string, name: string, seat: Pick<Player, 'virtual' | 'creator' | 'color' | 'avatar'>): Player {
+  return { id, name, ...seat, state: 'Waiting', hits: [], tokens: 0, turn_player: false, guess: null, connected: true };
+}
+
+/** The lowest colour no seated player has (there is always one: a game has at most PLAYER_COLORS seats). */
+function freeColor(g: Game): number {
+  const used = new Set(g.players.map((p) => p.color));
+  let color = 0;
+  while (used.has(color) && color < PLAYER_COLORS - 1) color++;
+  return color;
+}
+
+/** A seat's name as typed: trimmed, NAME_MIN..NAME_MAX characters (not UTF-16 units: 32 emoji are a valid name), clean. */
+function seatName(raw: string): string {
+  const name = raw.trim();
+  const length = [...name].length;
+  if (length < NAME_MIN || length > NAME_MAX || !isCleanName(name)) fail('name_invalid');
+  return name;
+}
+
+/**
+ * Gives a game stored before players had colours and avatars (its base, as
+ * read back) what the views need: colours by seat order, initials. The winner
+ * and standings kept from an ended round take their players' looks (a player
+ * who left since: his place in the standings). Changes `game` in place.
+ */
+export function fillMissingLooks(game: Game): Game {
+  const partial = (p: { color?: number; avatar?: string }, color: number): void => {
+    p.color ??= color;
+    p.avatar ??= '';
+  };
+  game.players.forEach((p, i) => partial(p, i));
+  const seatOf = (p: PlayerPayload) => game.players.find((q) => q.id === p.id);
+  game.standings?.forEach((p, i) => partial(p, seatOf(p)?.color ?? i));
+  if (game.winner) {
+    const kept = game.standings?.find((p) => p.id === game.winner?.id);
+    partial(game.winner, seatOf(game.winner)?.color ?? kept?.color ?? 0);
+  }
+  return game;
 }
 
 /**
@@ -159,7 +197,7 @@ function visible(g: Game, by: string, notFound: ErrorCode = 'game_not_found'): v
   if (g.mode === 'Local' && !g.players.some((p) => p.id === by && !p.virtual)) fail(notFound);
 }
 
-type ActFor = 'guess' | 'skip' | 'claim';
+type ActFor = 'guess' | 'skip' | 'claim' | 'avatar';
 /** The seat an action is for: the caller, or in Local games a seat the creator names. */
 function actor(g: Game, by: string, target: string | undefined, kind: ActFor): Player {
   const caller = member(g, by);
@@ -404,8 +442,9 @@ const HANDLERS: Handlers = {
     visible(g, a.by);
     if (g.state !== 'Open') fail('already_running');
     if (g.players.some((p) => p.id === a.by && !p.virtual)) fail('already_joined');
+    if (a.avatar !== undefined && !isAvatar(a.avatar)) fail('avatar_invalid');
     if (g.players.length >= MAX_PLAYERS) fail('game_full');
-    const p = newPlayer(a.by, a.name, false, !g.players.some((q) => q.creator));
+    const p = newPlayer(a.by, a.name, { virtual: false, creator: !g.players.some((q) => q.creator), color: freeColor(g), avatar: a.avatar ?? '' });
     g.players.push(p);
     emit(s, 'join', { players: [playerPayload(p)] });
   },
@@ -416,15 +455,22 @@ const HANDLERS: Handlers = {
     if (g.state !== 'Open') fail('already_running');
     if (g.mode !== 'Local') fail('virtual_only_local');
     if (!member(g, a.by).creator) fail('creator_only_virtual');
-    const name = a.name.trim();
-    // characters, not UTF-16 units: 32 emoji are a valid name
-    const length = [...name].length;
-    if (length < NAME_MIN || length > NAME_MAX || !isCleanName(name)) fail('name_invalid');
+    const name = seatName(a.name);
     if (g.players.some((p) => p.name.toLocaleLowerCase() === name.toLocaleLowerCase())) fail('name_taken');
+    if (a.avatar !== undefined && !isAvatar(a.avatar)) fail('avatar_invalid');
     if (g.players.length >= MAX_PLAYERS) fail('game_full');
-    const p = newPlayer(s.seats.uuid(), name, true, false);
+    const p = newPlayer(s.seats.uuid(), name, { virtual: true, creator: false, color: freeColor(g), avatar: a.avatar ?? '' });
     g.players.push(p);
     emit(s, 'join', { players: [playerPayload(p)] });
+  },
+
+  avatar(s, a) {
+    const p = actor(s.g, a.by, a.player, 'avatar');
+    if (!isAvatar(a.avatar)) fail('avatar_invalid');
+    if (p.avatar === a.avatar) return;
+    p.avatar = a.avatar;
+    // any phase: it changes how a player is shown, nothing of the play
+    emitState(s);
   },
 
   leave(s, a) {
@@ -600,6 +646,14 @@ const HANDLERS: Handlers = {
     } else {
       emitState(s);
     }
+  },
+
+  rename(s, a) {
+    const p = s.g.players.find((q) => q.id === a.player && !q.virtual) ?? fail('player_not_found');
+    const name = seatName(a.name);
+    if (p.name === name) return;
+    p.name = name;
+    emitState(s);
   },
 
   replace_hit(s) {

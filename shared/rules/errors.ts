@@ -21,8 +21,12 @@ export const ERRORS = {
   game_full: [409, 'the game is full (at most 10 players)'],
   name_invalid: [400, 'the player name must be 1 to 32 characters long, with no control or invisible characters and no Latin, Cyrillic and Greek letters mixed'],
   name_taken: [409, 'a player with this name is already part of this game'],
+  avatar_invalid: [400, 'the avatar must be a single emoji, or empty for initials'],
   // refused by the server for new joins, not by the engine (a stored game with such names still replays)
   name_look_alike: [409, 'a player whose name looks the same is already part of this game'],
+  // avatar
+  local_only_avatar: [403, 'avatars of other players can only be chosen in local games'],
+  creator_only_avatar: [403, 'only the creator can choose the avatars of virtual players'],
   // leave
   creator_only_kick: [403, 'only the creator can kick other players from a game'],
   // start

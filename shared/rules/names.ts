@@ -103,3 +103,38 @@ export function textProblem(text: string): string | undefined {
  * route), so a game stored with such a name before the rule still replays.
  */
 export const isCleanName = (name: string): boolean => !hasControlCharacter(name) && !hasDeceptiveFormat(name) && hasVisibleCharacter(name);
+
+/** A flag: two regional indicator letters (🇩🇪). */
+const FLAG = String.raw`\p{Regional_Indicator}{2}`;
+/** One emoji and nothing else: emoji joined by U+200D into one (👩‍🎤), or a flag. */
+const ONE_EMOJI = new RegExp(`^(?:${EMOJI}(?:\\u200D${EMOJI})*|${FLAG})$`, 'u');
+/**
+ * What shows a pictograph as a picture: © ™ ↔ are pictographs too, but text
+ * symbols unless a variation selector, a skin tone, a keycap or a tag makes
+ * them emoji.
+ */
+const SHOWN_AS_EMOJI = /[\p{Emoji_Presentation}\uFE0F\p{Emoji_Modifier}\p{Regional_Indicator}\u20E3\u{E007F}]/u;
+/** Unassigned code points: Extended_Pictographic reserves whole blocks for emoji to come, which show as boxes today. */
+const UNASSIGNED = /\p{Cn}/u;
+/** More UTF-16 units than any single emoji has (a family is 11, a subdivision flag 14): bounds the work on long input. */
+const AVATAR_MAX_UNITS = 32;
+
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * Whether `avatar` may stand for a player: '' (his initials are shown) or a
+ * single emoji, one grapheme (Intl.Segmenter) that is an emoji by the rules
+ * above (a pictograph with its skin tone or variation selector, a ZWJ
+ * sequence, a keycap, a flag). Letters, digits, symbols such as © and two
+ * emoji are refused.
+ */
+export function isAvatar(avatar: string): boolean {
+  if (avatar === '') return true;
+  if (avatar.length > AVATAR_MAX_UNITS || !ONE_EMOJI.test(avatar) || !SHOWN_AS_EMOJI.test(avatar) || UNASSIGNED.test(avatar)) return false;
+  // (a browser without Intl.Segmenter leaves the check to the server, which has it)
+  if (typeof Intl.Segmenter !== 'function') return true;
+  graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  let count = 0;
+  for (const _ of graphemes.segment(avatar)) if (++count > 1) return false;
+  return true;
+}

@@ -11,6 +11,7 @@ type Fields = Record<string, unknown>;
 const isRecord = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 64;
 const optionalId = (v: unknown) => v === undefined || isId(v);
+const optionalText = (v: unknown) => v === undefined || typeof v === 'string';
 
 /** Whether `v` has the shape of a catalogue hit the engine can deal. */
 export function isHit(v: unknown): v is Hit {
@@ -31,8 +32,9 @@ export function isHit(v: unknown): v is Hit {
 }
 
 const CHECKS: Record<Action['type'], (a: Fields) => string | null> = {
-  join: (a) => (isId(a.by) && typeof a.name === 'string' ? null : 'join needs by and name'),
-  join_local: (a) => (isId(a.by) && typeof a.name === 'string' ? null : 'join_local needs by and name'),
+  join: (a) => (isId(a.by) && typeof a.name === 'string' && optionalText(a.avatar) ? null : 'join needs by, name and an optional avatar'),
+  join_local: (a) => (isId(a.by) && typeof a.name === 'string' && optionalText(a.avatar) ? null : 'join_local needs by, name and an optional avatar'),
+  avatar: (a) => (isId(a.by) && optionalId(a.player) && typeof a.avatar === 'string' ? null : 'avatar needs by, an optional player id and the avatar'),
   leave: (a) => (isId(a.by) && optionalId(a.player) ? null : 'leave needs by and an optional player id'),
   update: (a) =>
     isId(a.by) && isRecord(a.settings) && Array.isArray(a.pack_ids) && a.pack_ids.every((p) => typeof p === 'string')
@@ -50,6 +52,7 @@ const CHECKS: Record<Action['type'], (a: Fields) => string | null> = {
   timeout: () => null,
   presence: (a) => (isId(a.player) && typeof a.connected === 'boolean' ? null : 'presence needs player and connected'),
   replace_hit: () => null,
+  rename: (a) => (isId(a.player) && typeof a.name === 'string' ? null : 'rename needs player and name'),
 };
 
 /** Returns the action typed, or the 400 error that says what is wrong with it. */

@@ -79,6 +79,15 @@ export interface Player {
   guess: Slot | null;
   /** false once all of the player's connections have been gone past the grace window (A5). */
   connected: boolean;
+  /**
+   * The player's colour, an index into the clients' palette of PLAYER_COLORS:
+   * given at his join (the lowest index no seated player has; the creator gets
+   * 0), kept for as long as he sits at the game, rounds and rematches
+   * included, and free again once he leaves.
+   */
+  color: number;
+  /** One emoji (a single grapheme, see isAvatar), or '' for his initials. Chosen on joining, changed by `avatar`. */
+  avatar: string;
 }
 
 /** Which phase deadline is armed; `at` is absolute epoch milliseconds. */
@@ -100,6 +109,10 @@ export interface PlayerPayload {
   guess: Slot | null;
   virtual: boolean;
   connected: boolean;
+  /** Index into the palette of PLAYER_COLORS, unique among the seated players. */
+  color: number;
+  /** One emoji, or '' for initials. */
+  avatar: string;
 }
 
 /** A hit as shown in games (no yt_id, no playback offset). */
@@ -207,11 +220,13 @@ export type SettingsPatch = Partial<Settings>;
 /**
  * Every action the engine understands. `by` is the acting user's id; `player` names
  * the seat acted for (local games). System actions (`timeout`, `presence`,
- * `replace_hit`) come from the server itself.
+ * `replace_hit`, `rename`) come from the server itself: `rename` gives a real
+ * player's seat the name his user has now (a guest renamed himself).
  */
 export type Action =
-  | { type: 'join'; by: string; name: string }
-  | { type: 'join_local'; by: string; name: string }
+  | { type: 'join'; by: string; name: string; avatar?: string }
+  | { type: 'join_local'; by: string; name: string; avatar?: string }
+  | { type: 'avatar'; by: string; player?: string; avatar: string }
   | { type: 'leave'; by: string; player?: string }
   | { type: 'update'; by: string; settings: SettingsPatch; pack_ids: string[] }
   | { type: 'start'; by: string; hits: Hit[] }
@@ -222,7 +237,8 @@ export type Action =
   | { type: 'claim'; by: string; player?: string }
   | { type: 'timeout' }
   | { type: 'presence'; player: string; connected: boolean }
-  | { type: 'replace_hit' };
+  | { type: 'replace_hit' }
+  | { type: 'rename'; player: string; name: string };
 
 export type ActionType = Action['type'];
 

@@ -61,6 +61,8 @@ export function playerPayload(player: Player): PlayerPayload {
     guess: player.guess ? { ...player.guess } : null,
     virtual: player.virtual,
     connected: player.connected,
+    color: player.color,
+    avatar: player.avatar,
   };
 }
 
@@ -115,6 +117,8 @@ function stillShows(shown: PlayerPayload | undefined, player: Player): shown is 
     shown.turn_player === player.turn_player &&
     shown.virtual === player.virtual &&
     shown.connected === player.connected &&
+    shown.color === player.color &&
+    shown.avatar === player.avatar &&
     shown.hits === timelinePayload(player.hits).hits &&
     (shown.guess === player.guess || (!!shown.guess && !!player.guess && shown.guess.id === player.guess.id && shown.guess.from_year === player.guess.from_year && shown.guess.to_year === player.guess.to_year))
   );

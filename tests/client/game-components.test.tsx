@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadNamespace } from '../../client/src/i18n.ts';
 import { AddPlayerDialog } from '../../client/src/routes/game/AddPlayerDialog.tsx';
 import { ConfirmDialog, type Confirmation } from '../../client/src/routes/game/ConfirmDialog.tsx';
 import { GameActions } from '../../client/src/routes/game/GameActions.tsx';
@@ -21,6 +22,10 @@ import { game, hit, ids, player, users, uuid } from './game-fixtures.ts';
 import { renderApp } from './render.tsx';
 
 const sent: { type: string; payload: unknown }[] = [];
+
+beforeAll(async () => {
+  await loadNamespace('people');
+});
 
 beforeEach(() => {
   resetSessionForTests();
@@ -188,13 +193,16 @@ describe('GuessPanel', () => {
     useSession.setState({ user: { ...users.ana, id: uuid(90), name: 'Zed' } });
     const ten = Array.from({ length: 10 }, (_, i) => ({ ...player('ben'), id: uuid(50 + i), name: `P${i}` }));
     show(game(ten));
-    const view = renderApp(<GameActions onSettings={() => undefined} onLeave={() => undefined} onStop={() => undefined} />);
+    const ask = vi.fn();
+    const view = renderApp(<GameActions onJoin={ask} onSettings={() => undefined} onLeave={() => undefined} onStop={() => undefined} />);
     expect((screen.getByRole('button', { name: 'Game full' }) as HTMLButtonElement).disabled).toBe(true);
-    act(() => actions.join());
+    // the shortcut asks nothing either: it says why
+    act(() => actions.requestJoin(ask));
+    expect(ask).not.toHaveBeenCalled();
     expect(sent).toEqual([]);
     view.unmount();
     show(game(ten.slice(0, 3), { state: 'Guessing' }));
-    renderApp(<GameActions onSettings={() => undefined} onLeave={() => undefined} onStop={() => undefined} />);
+    renderApp(<GameActions onJoin={ask} onSettings={() => undefined} onLeave={() => undefined} onStop={() => undefined} />);
     const join = screen.getByRole('button', { name: 'Join game' }) as HTMLButtonElement;
     expect(join.disabled).toBe(true);
     expect(document.getElementById(join.getAttribute('aria-describedby')!)?.textContent).toBe('You can join this game only while it is open.');
@@ -457,7 +465,7 @@ describe('AddPlayerDialog', () => {
     fireEvent.change(field(), { target: { value: 'Cleo' } });
     fireEvent.click(addButton());
     await waitFor(() => expect(dialog()).toBeNull());
-    expect(sent).toEqual([{ type: 'join_local', payload: { name: 'Cleo' } }]);
+    expect(sent).toEqual([{ type: 'join_local', payload: { name: 'Cleo', avatar: '' } }]);
     fireEvent.click(screen.getByRole('button', { name: 'open it' }));
     await waitFor(() => expect(dialog()).toBeTruthy());
     expect(field().value).toBe('');
@@ -492,7 +500,7 @@ describe('AddPlayerDialog', () => {
     await waitFor(() => expect(screen.queryByText('A player with this name is already part of this game.')).toBeNull());
     fireEvent.click(addButton());
     await waitFor(() => expect(dialog()).toBeNull());
-    expect(sent).toEqual([{ type: 'join_local', payload: { name: 'Benno' } }]);
+    expect(sent).toEqual([{ type: 'join_local', payload: { name: 'Benno', avatar: '' } }]);
   });
 });
 
@@ -502,7 +510,7 @@ describe('ConfirmDialog: stopping and leaving ask first', () => {
     const [ask, setAsk] = useState<Confirmation | null>(null);
     return (
       <>
-        <GameActions onSettings={() => undefined} onLeave={() => setAsk('leave')} onStop={() => setAsk('stop')} />
+        <GameActions onJoin={() => undefined} onSettings={() => undefined} onLeave={() => setAsk('leave')} onStop={() => setAsk('stop')} />
         <ConfirmDialog ask={ask} onClose={() => setAsk(null)} />
       </>
     );

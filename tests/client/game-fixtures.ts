@@ -29,6 +29,8 @@ export function player(name: keyof typeof ids, facts: Partial<PlayerPayload> & {
     guess: null,
     virtual: false,
     connected: true,
+    color: Object.keys(ids).indexOf(name),
+    avatar: '',
     ...rest,
     hits,
     slots: rest.slots ?? slotsFor(hits.map((h) => ({ ...h }))),

@@ -56,10 +56,10 @@ async function openMenu(name: string): Promise<string[]> {
 }
 
 describe('UserMenu', () => {
-  it('a guest is "known as" and may log in or register', async () => {
+  it('a guest is "known as" and may change his name, log in or register', async () => {
     useSession.setState({ user: user(true), ready: true });
     renderApp(<UserMenu />);
-    expect(await openMenu('Known as kindly-brave-otter')).toEqual(['Log in', 'Register']);
+    expect(await openMenu('Known as kindly-brave-otter')).toEqual(['Change name', 'Log in', 'Register']);
   });
 
   it('a registered user is "logged in as" and may log out or delete his account', async () => {

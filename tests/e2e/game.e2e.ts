@@ -40,6 +40,7 @@ import {
   formatAxe,
   giveHitsAudio,
   gotoReady,
+  joinByLink,
   openBrowser,
   recordAnnouncements,
   runTests,
@@ -57,6 +58,10 @@ import {
 } from './harness.ts';
 
 const en = (key: string, vars: Record<string, string | number> = {}): string => t('en', key, vars);
+/** A message of the game screen's `people` namespace. */
+const msg = (key: string, vars: Record<string, string | number> = {}, lang: Lang = 'en'): string => t(lang, key, vars, 'people');
+/** The heading of an Open game at its creator's screen. */
+const startHeading = (lang: Lang = 'en') => ({ level: 1, name: msg('headline.start_you', {}, lang) });
 const exact = (text: string): RegExp => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 let app: App | undefined;
@@ -69,12 +74,27 @@ afterAll(async () => {
 // helpers
 
 
-async function createGame(page: Page, mode: 'Public' | 'Local', lang: Lang = 'en'): Promise<string> {
+/**
+ * Creates a game from the lobby's menu and waits for its screen. A Local game
+ * first asks "Who is playing?": `who` answers it (the host keeps his name, then
+ * the add-player dialog that follows is closed), or leaves it open for the caller.
+ */
+async function createGame(page: Page, mode: 'Public' | 'Local', lang: Lang = 'en', who: 'answer' | 'leave' = 'answer'): Promise<string> {
   await gotoReady(page, '/');
   await page.getByRole('button', { name: t(lang, 'lobby.create') }).click();
   await page.getByRole('menuitem', { name: new RegExp(t(lang, `lobby.create_${mode}`)) }).click();
   await page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
-  await page.getByRole('heading', { level: 1, name: new RegExp(`\\(${t(lang, 'game.state.Open')}\\)$`) }).waitFor();
+  if (mode === 'Local') {
+    const dialog = page.getByRole('dialog', { name: msg('who.title', {}, lang) });
+    await dialog.waitFor();
+    if (who === 'leave') return page.url().split('/').pop() as string;
+    await dialog.getByRole('button', { name: msg('who.next', {}, lang) }).click();
+    const add = page.getByRole('dialog', { name: t(lang, 'game.add_player.title') });
+    await add.waitFor();
+    await page.keyboard.press('Escape');
+    await add.waitFor({ state: 'detached' });
+  }
+  await page.getByRole('heading', startHeading(lang)).waitFor();
   return page.url().split('/').pop() as string;
 }
 
@@ -282,11 +302,13 @@ test(
     // create (A), then B opens the link and joins
     const id = await createGame(pa, 'Public');
     await pa.getByRole('button', { name: en('game.not_enough_players') }).waitFor();
-    await gotoReady(pb, `/game/${id}`);
-    await pb.getByRole('button', { name: en('game.join') }).click();
-    await pb.getByRole('button', { name: en('game.leave') }).waitFor();
+    // B is asked what to call him: a name of his own and an emoji
+    await joinByLink(pb, `/game/${id}`, { name: 'Bea', emoji: msg('avatar.names.fox') });
     await eventually(async () => assertEqual(await pa.getByRole('table', { name: en('game.players.heading') }).locator('tbody tr').count(), 2, 'rows in A'));
-    await eventually(async () => assert((await said(pa)).some((s) => / joined the game\.$/.test(s)), 'A hears that B joined'));
+    await eventually(async () => assert((await said(pa)).includes(en('notify.joined', { name: 'Bea' })), 'A hears that Bea joined'));
+    const creator = await pa.evaluate(async () => ((await (await fetch('/api/users/me')).json()) as { name: string }).name);
+    await pb.getByRole('heading', { level: 1, name: msg('headline.waiting', { name: creator }) }).waitFor();
+    await pb.getByRole('button', { name: en('user.known_as', { name: 'Bea' }) }).waitFor();
     // only the creator may start; B sees no start button
     assertEqual(await pb.getByRole('button', { name: en('game.start') }).count(), 0, 'start buttons for B');
 
@@ -406,7 +428,18 @@ test(
     await gotoReady(page, '/');
     await key('L');
     await page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
-    await page.getByRole('heading', { level: 1, name: /\(open\)$/ }).waitFor();
+    // "Who is playing?": Return keeps the host's name; the add-player dialog follows, for Ana
+    const who = page.getByRole('dialog', { name: msg('who.title') });
+    await who.waitFor();
+    await eventually(async () => assert(await page.evaluate(() => document.activeElement?.tagName === 'INPUT'), 'the name field has the focus'));
+    await page.keyboard.press('Enter');
+    const first = page.getByRole('dialog', { name: en('game.add_player.title') });
+    await first.waitFor();
+    await page.keyboard.type('Ana');
+    await page.keyboard.press('Enter');
+    await first.waitFor({ state: 'detached' });
+    await eventually(async () => assert((await said(page)).includes(en('notify.joined', { name: 'Ana' })), 'Ana joined'));
+    await page.getByRole('heading', startHeading()).waitFor();
 
     // Tab to "Add player", Return, type the name, Return
     const addPlayer = async (name: string): Promise<void> => {
@@ -423,7 +456,6 @@ test(
       await dialog.waitFor({ state: 'detached' });
       await eventually(async () => assert((await said(page)).includes(en('notify.joined', { name })), `${name} joined`));
     };
-    await addPlayer('Ana');
     await addPlayer('Ben');
 
     // settings by keyboard: goal 3 in the first field, Return saves
@@ -507,8 +539,7 @@ test(
       };
     });
     const id = await createGame(a.page, 'Public');
-    await gotoReady(b.page, `/game/${id}`);
-    await b.page.getByRole('button', { name: en('game.join') }).click();
+    await joinByLink(b.page, `/game/${id}`);
     await a.page.getByRole('button', { name: en('game.start') }).click();
     await eventually(async () => assert((await said(b.page)).some((s) => s.endsWith(en('notify.game_started'))), 'B hears the start'));
     // the room must have been up a moment for the SDK to try a reconnection
@@ -576,7 +607,11 @@ test(
 
     await press('L');
     await page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
-    await page.getByRole('heading', { level: 1, name: /\(open\)$/ }).waitFor();
+    const who = page.getByRole('dialog', { name: msg('who.title') });
+    await who.waitFor();
+    await page.keyboard.press('Escape');
+    await who.waitFor({ state: 'detached' });
+    await page.getByRole('heading', startHeading()).waitFor();
     await press('J', en('errors.already_joined'));
     await press('S', en('errors.not_enough_players'));
     await press('1', /, 0 tokens, 0 hits\.$/);
@@ -637,7 +672,11 @@ test(
       await page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
       const id = page.url().split('/').pop() as string;
       ids.push(id);
-      await page.getByRole('heading', { level: 1, name: /\(open\)$/ }).waitFor();
+      const who = page.getByRole('dialog', { name: msg('who.title') });
+      await who.waitFor();
+      await page.keyboard.press('Escape');
+      await who.waitFor({ state: 'detached' });
+      await page.getByRole('heading', startHeading()).waitFor();
       await page.waitForTimeout(1500);
       assertEqual(new URL(page.url()).pathname, `/game/${id}`, `game ${round + 1}: still on the new game`);
       assert(!(await said(page)).includes(en('game.gone')), `game ${round + 1}: nobody said the game was gone`);
@@ -673,6 +712,12 @@ for (const lang of ['en', 'de'] as const) {
       assertEqual((await other.request('PATCH', `/api/games/${id}/join`)).status, 200, 'the other player joins');
       const players = page.getByRole('table', { name: tr('game.players.heading') }).locator('tbody tr');
       await eventually(async () => assertEqual(await players.count(), 2, 'player rows'));
+      // a guest who opens the link is asked what to call him
+      const visitor = await openBrowser(app, { locale: lang, width: 1280 });
+      await visitor.page.goto(`/game/${id}`);
+      await visitor.page.getByRole('dialog', { name: msg('join.title_guest', {}, lang) }).waitFor();
+      await checkScreen(visitor.page, lang, 'join-dialog', problems);
+      await visitor.close();
 
       // the settings dialog: goal 4, 10 tokens, long timeouts (the checks take a while), 300 s for the countdown
       await page.getByRole('button', { name: tr('game.settings_button') }).click();
@@ -765,8 +810,11 @@ for (const lang of ['en', 'de'] as const) {
       await page.keyboard.press('Escape');
       await ended.waitFor({ state: 'detached' });
 
-      // a Local game: the add-player dialog, the claim menu, the leave dialog
-      await createGame(page, 'Local', lang);
+      // a Local game: "Who is playing?", the add-player dialog, the claim menu, the leave dialog
+      await createGame(page, 'Local', lang, 'leave');
+      await checkScreen(page, lang, 'who-dialog', problems);
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: msg('who.title', {}, lang) }).waitFor({ state: 'detached' });
       await page.getByRole('button', { name: tr('game.settings_button') }).click();
       await settings.getByLabel(tr('game.settings.start_tokens')).fill('3');
       await settings.getByRole('button', { name: tr('game.settings.save') }).click();

@@ -208,6 +208,23 @@ export async function gotoReady(page: Page, path: string): Promise<void> {
 }
 
 /**
+ * Opens a game's link as a guest who is not seated: the join dialog asks what
+ * to call him; gives `name` (default: keeps his random one) and the emoji named
+ * `emoji` (its label, default: his initials), joins, and waits for the seat.
+ */
+export async function joinByLink(page: Page, path: string, options: { lang?: Lang; name?: string; emoji?: string } = {}): Promise<void> {
+  const lang = options.lang ?? 'en';
+  await page.goto(path);
+  const dialog = page.getByRole('dialog', { name: t(lang, 'join.title_guest', {}, 'people') });
+  await dialog.waitFor();
+  if (options.name !== undefined) await dialog.getByRole('textbox').fill(options.name);
+  if (options.emoji !== undefined) await dialog.getByRole('radio', { name: options.emoji }).check();
+  await dialog.getByRole('button', { name: t(lang, 'join.submit', {}, 'people') }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: t(lang, 'game.leave') }).waitFor();
+}
+
+/**
  * Waits for web fonts and for finite animations (dialogs and menus fading in)
  * to end, so screenshots and contrast checks see the final colours.
  * Spinners run forever and are not waited for.
@@ -356,11 +373,11 @@ type Messages = Record<string, unknown>;
 const messages = new Map<string, Messages>();
 
 /**
- * A translation from locales/ (`namespace` 'hits': locales/hits.<lang>.json, 'table' likewise) with
+ * A translation from locales/ (`namespace` 'hits': locales/hits.<lang>.json, 'table' and 'people' likewise) with
  * {{name}} interpolation, {{name, number}} grouped as the app groups it ("7,184",
  * "7.184"), and _one/_other plurals when `count` is given.
  */
-export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}, namespace?: 'hits' | 'table'): string {
+export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}, namespace?: 'hits' | 'table' | 'people'): string {
   const file = namespace ? `${namespace}.${lang}.json` : `${lang}.json`;
   let m = messages.get(file);
   if (!m) {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { freePort, spawnServer, type ServerProcess } from '../server/harness.ts';
-import { afterAll, assert, assertEqual, eventually, gotoReady, openBrowser, ROOT, runTests, screenshot, t, test, type App } from './harness.ts';
+import { afterAll, assert, assertEqual, eventually, gotoReady, joinByLink, openBrowser, ROOT, runTests, screenshot, t, test, type App } from './harness.ts';
 
 const en = (key: string, vars: Record<string, string | number> = {}): string => t('en', key, vars);
 
@@ -63,8 +63,7 @@ test(
     await a.page.getByRole('menuitem', { name: new RegExp(en('lobby.create_Public')) }).click();
     await a.page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
     const id = a.page.url().split('/').pop()!;
-    await gotoReady(b.page, `/game/${id}`);
-    await b.page.getByRole('button', { name: en('game.join') }).click();
+    await joinByLink(b.page, `/game/${id}`);
     await a.page.getByRole('button', { name: en('game.start') }).click();
 
     // the turn player places a card: the game is Intercepting for the other one

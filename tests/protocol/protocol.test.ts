@@ -70,6 +70,8 @@ class Coverage {
     if (v.players.some((p) => p.virtual)) this.seen.add('view:virtual-player');
     if (v.players.some((p) => p.guess !== null)) this.seen.add('view:guess');
     if (v.players.some((p) => !p.connected)) this.seen.add('view:disconnected');
+    if (v.players.some((p) => p.avatar !== '')) this.seen.add('view:avatar');
+    if (v.players.some((p) => p.color === 9)) this.seen.add('view:color-9');
   }
 }
 
@@ -87,6 +89,8 @@ function checkOutputs(game: Game, events: readonly GameEvent[], coverage: Covera
     const view = viewGame(game, viewer);
     if (view === null) continue;
     expectParses(P.GamePayloadSchema, view, `view of ${viewer}`);
+    const colors = view.players.map((p) => p.color);
+    if (new Set(colors).size !== colors.length) throw new Error(`two seated players share a colour: ${colors.join(', ')}`);
     coverage.view(view);
   }
   expectParses(P.GameSummarySchema, summarizeGame(game), 'summary');
@@ -113,7 +117,8 @@ function candidates(g: Game, rng: Rng, nextUser: () => string): Action[] {
 
   if (g.state === 'Open') {
     if (g.players.length < 10) {
-      out.push(local ? { type: 'join_local', by: creator.id, name: ` Seat ${rng.int(1000)} ` } : { type: 'join', by: nextUser(), name: 'guest' });
+      const avatar = AVATARS[rng.int(AVATARS.length)] as string;
+      out.push(local ? { type: 'join_local', by: creator.id, name: ` Seat ${rng.int(1000)} `, avatar } : { type: 'join', by: nextUser(), name: 'guest', avatar });
     }
     out.push({ type: 'start', by: creator.id, hits: HITS });
     rarely({ type: 'update', by: creator.id, settings: SETTING_PATCHES[rng.int(SETTING_PATCHES.length)] ?? {}, pack_ids: [PACK_A, PACK_B] });
@@ -138,11 +143,13 @@ function candidates(g: Game, rng: Rng, nextUser: () => string): Action[] {
     rarely({ type: 'leave', by: someone.virtual ? creator.id : someone.id });
     if (someone !== creator) rarely({ type: 'leave', by: creator.id, player: someone.id });
     if (!someone.virtual) rarely({ type: 'presence', player: someone.id, connected: !someone.connected });
+    rarely({ type: 'avatar', ...(local ? { by: creator.id, player: someone.id } : { by: someone.virtual ? creator.id : someone.id }), avatar: AVATARS[rng.int(AVATARS.length)] as string });
   }
   return out;
 }
 
 const HITS = catalogue(120);
+const AVATARS = ['', '🦊', '👩🏽‍🎤', '🇩🇪'];
 const SETTING_PATCHES: SettingsPatch[] = [
   { goal: 2 },
   { goal: 4, start_tokens: 5 },
@@ -227,7 +234,7 @@ describe('schemas accept what the engine produces', () => {
       'event:claim.hit',
       ...['Open', 'Guessing', 'Intercepting', 'Confirming'].map((s) => `view:state:${s}`),
       ...modes.map((m) => `view:mode:${m}`),
-      ...['hit', 'last_scored', 'winner', 'standings', 'deadline', 'clue', 'virtual-player', 'guess', 'disconnected'].map((k) => `view:${k}`),
+      ...['hit', 'last_scored', 'winner', 'standings', 'deadline', 'clue', 'virtual-player', 'guess', 'disconnected', 'avatar', 'color-9'].map((k) => `view:${k}`),
     ];
     const missing = expected.filter((key) => !coverage.seen.has(key));
     expect(missing).toEqual([]);
@@ -268,6 +275,10 @@ describe('reply and event schemas refuse what must never be sent', () => {
     ['a malformed game id', { ...game, id: 'AbCd12' }],
     ['a slot id 0', { ...game, players: [{ ...player, guess: { id: 0, from_year: 0, to_year: 1990 } }] }],
     ['tokens past u8', { ...game, players: [{ ...player, tokens: 256 }] }],
+    ['a colour past the palette', { ...game, players: [{ ...player, color: 10 }] }],
+    ['a negative colour', { ...game, players: [{ ...player, color: -1 }] }],
+    ['a player without a colour', { ...game, players: [{ ...player, color: undefined }] }],
+    ['a player without an avatar', { ...game, players: [{ ...player, avatar: undefined }] }],
     ['year 0 on a hit', { ...game, hit: { ...hit, year: 0 } }],
     ['an unknown key', { ...game, deck: [] }],
     ['a missing key', { ...game, draws: undefined }],
@@ -436,6 +447,61 @@ describe('request schemas', () => {
       [{ confirm: 1 }, 'confirm'],
       [{ confirm: true, extra: 1 }, 'extra'],
       [undefined, 'body'],
+    ]);
+  });
+
+  it('avatars: one emoji (a single grapheme) or "" for initials, in joins and the avatar body', () => {
+    const emoji = [
+      '🦊', // a pictograph shown as emoji
+      '⚡', // one from the BMP
+      '⭐\uFE0F', // with the variation selector phones add
+      '❤\uFE0F', // a text symbol made emoji by it
+      '👍🏽', // with a skin tone
+      '👩🏽\u200D🎤', // a ZWJ sequence with a skin tone
+      '🏳\uFE0F\u200D🌈',
+      '👨\u200D👩\u200D👧\u200D👦', // a family: four emoji, one grapheme
+      '🇩🇪', // a flag
+      '🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}', // a subdivision flag
+      '#\uFE0F\u20E3', // a keycap
+    ];
+    const notEmoji = [
+      ['A', 'a letter'],
+      ['Jo', 'letters'],
+      ['7', 'a digit'],
+      ['©', 'a symbol shown as text'],
+      ['™', 'another'],
+      ['🦊🐼', 'two emoji'],
+      ['🦊 ', 'an emoji and a space'],
+      [' ', 'a space'],
+      ['\u200D', 'a joiner alone'],
+      ['🦊\u200D', 'an emoji and a dangling joiner'],
+      ['\uFE0F', 'a variation selector alone'],
+      ['🇩', 'half a flag'],
+      ['\u{1FAFF}\uFE0F', 'a code point not assigned yet'],
+      ['🦊'.repeat(20), 'twenty emoji'],
+    ];
+    expectAccepted(P.AvatarSchema, [[''], ...emoji.map((e) => [e] as GoodCase)], 'avatar');
+    expectRejected(P.AvatarSchema, [...notEmoji.map(([e]) => [e, 'avatar'] as BadCase), [7, 'avatar'], [null, 'avatar']], 'avatar');
+    const wording = P.parseInput(P.AvatarBodySchema, { avatar: 'Jo' });
+    expect(!wording.ok && wording.error.message).toBe('avatar must be a single emoji, or "" for initials');
+    // Part B's clients send no body to join: the avatar is optional
+    expectAccepted(P.JoinBodySchema, [[undefined, {}], [{}, {}], [{ avatar: '' }, { avatar: '' }], [{ avatar: '🐙' }, { avatar: '🐙' }]]);
+    expectRejected(P.JoinBodySchema, [[{ avatar: 'x' }, 'avatar'], [{ avatar: null }, 'avatar'], [{ name: 'Ana' }, 'name'], ['🐙', 'body']]);
+    expectAccepted(P.AvatarBodySchema, [[{ avatar: '' }], [{ avatar: '🚀' }]]);
+    expectRejected(P.AvatarBodySchema, [[{}, 'avatar'], [undefined, 'body'], [{ avatar: '🚀', player: uid(2) }, 'player']]);
+  });
+
+  it('a guest\'s new name: a player\'s name, 1..32 characters', () => {
+    expectAccepted(P.UpdateMeBodySchema, [[{ name: ' Jo ' }, { name: 'Jo' }], [{ name: 'A' }], [{ name: 'Zoë 🎸' }], [{ name: longText(32) }]]);
+    expectRejected(P.UpdateMeBodySchema, [
+      [{ name: '' }, 'name'],
+      [{ name: '  ' }, 'name'],
+      [{ name: longText(33) }, 'name'],
+      [{ name: 'a\tb' }, 'name'],
+      [{ name: '\u0410lice' }, 'name'],
+      [{ name: 'Vic\u200Ctim' }, 'name'],
+      [{}, 'name'],
+      [{ name: 'Jo', password: 'x' }, 'password'],
     ]);
   });
 
@@ -616,7 +682,12 @@ describe('request schemas', () => {
       ['start', undefined, {}],
       ['stop', {}, {}],
       ['join', undefined, {}],
+      ['join', { avatar: '🦊' }, { avatar: '🦊' }],
+      ['join', { avatar: '' }, { avatar: '' }],
       ['join_local', { name: ' Bea ' }, { name: 'Bea' }],
+      ['join_local', { name: 'Bea', avatar: '👩🏽‍🎤' }, { name: 'Bea', avatar: '👩🏽‍🎤' }],
+      ['avatar', { avatar: '🇩🇪' }, { avatar: '🇩🇪' }],
+      ['avatar', { avatar: '', player: uid(2) }, { avatar: '', player: uid(2) }],
       ['leave', { player: uid(3) }, { player: uid(3) }],
       ['update', { settings: { goal: 3 } }, { settings: { goal: 3 } }],
     ];
@@ -634,6 +705,12 @@ describe('request schemas', () => {
       ['skip', { player: 5 }, 'player'],
       ['start', { now: true }, 'now'],
       ['join_local', { name: '' }, 'name'],
+      ['join', { avatar: 'A' }, 'avatar'],
+      ['join', { name: 'Ana' }, 'name'],
+      ['join_local', { name: 'Bea', avatar: '🦊🦊' }, 'avatar'],
+      ['avatar', {}, 'avatar'],
+      ['avatar', { avatar: '©' }, 'avatar'],
+      ['avatar', { avatar: '🦊', player: 'bob' }, 'player'],
       ['leave', 'me', 'payload'],
       ['update', { settings: { goal: 500 } }, 'settings.goal'],
       ['update', { goal: 5 }, 'settings'],

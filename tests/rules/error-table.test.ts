@@ -133,6 +133,8 @@ function localWithIntruder(): Game {
     turn_player: false,
     guess: null,
     connected: true,
+    color: 2,
+    avatar: '',
   });
   return g;
 }
@@ -782,6 +784,34 @@ describe('A10: players and local names', () => {
   });
 });
 
+describe('avatars: one emoji or initials; a seat of one\'s own, or any seat of a Local game by its creator', () => {
+  const invalid = err(400, 'avatar_invalid', 'the avatar must be a single emoji, or empty for initials');
+
+  it('anything but one emoji or "" → 400 avatar_invalid, at the join and later', () => {
+    for (const avatar of ['B', 'ab', '🦊🦊', '©', '\u200D', ' ', '🦊 ']) {
+      expectError(lobby('Public', undefined, []), { type: 'join', by: BOB, name: 'bob', avatar }, invalid);
+      expectError(localLobby([]), { type: 'join_local', by: ALICE, name: 'bob', avatar }, invalid);
+      expectError(lobby(), { type: 'avatar', by: BOB, avatar }, invalid);
+      expectError(start(lobby()), { type: 'avatar', by: ALICE, avatar }, invalid);
+    }
+  });
+
+  it('another player\'s avatar outside Local games → 403 local_only_avatar', () => {
+    expectError(lobby(), { type: 'avatar', by: ALICE, player: BOB, avatar: '🦊' }, err(403, 'local_only_avatar', 'avatars of other players can only be chosen in local games'));
+  });
+
+  it('a virtual seat\'s avatar by a real player who is not the creator → 403 creator_only_avatar', () => {
+    const g = localWithIntruder();
+    expectError(g, { type: 'avatar', by: MALLORY, player: byName(g, 'bob').id, avatar: '🦊' }, err(403, 'creator_only_avatar', 'only the creator can choose the avatars of virtual players'));
+  });
+
+  it('a stranger → 403 not_a_player (404 in a Local game), an unknown seat → 404', () => {
+    expectError(lobby(), { type: 'avatar', by: STRANGER, avatar: '🦊' }, err(403, 'not_a_player', 'user is not part of this game'));
+    expectError(localLobby(), { type: 'avatar', by: STRANGER, avatar: '🦊' }, err(404, 'game_not_found', 'game not found'));
+    expectError(localLobby(), { type: 'avatar', by: ALICE, player: GHOST, avatar: '🦊' }, err(404, 'player_not_found', "a player with this id isn't part of this game"));
+  });
+});
+
 describe('A9: settings are validated', () => {
   const range = (field: string, min: number, max: number) =>
     err(400, 'invalid_setting', `${field} must be a whole number from ${min} to ${max}`);
@@ -873,8 +903,13 @@ describe('malformed actions → 400 bad_action, never a throw', () => {
     ['guess with a numeric player', { type: 'guess', by: ALICE, player: 7, slot: 1 }, guessShape],
     ['confirm with a string', { type: 'confirm', by: ALICE, confirm: 'yes' }, bad('confirm needs by and a boolean confirm')],
     ['confirm without confirm', { type: 'confirm', by: ALICE }, bad('confirm needs by and a boolean confirm')],
-    ['join without name', { type: 'join', by: ALICE }, bad('join needs by and name')],
-    ['join (name) with a numeric name', { type: 'join_local', by: ALICE, name: 5 }, bad('join_local needs by and name')],
+    ['join without name', { type: 'join', by: ALICE }, bad('join needs by, name and an optional avatar')],
+    ['join with a numeric avatar', { type: 'join', by: ALICE, name: 'a', avatar: 1 }, bad('join needs by, name and an optional avatar')],
+    ['join (name) with a numeric name', { type: 'join_local', by: ALICE, name: 5 }, bad('join_local needs by, name and an optional avatar')],
+    ['join (name) with a null avatar', { type: 'join_local', by: ALICE, name: 'Bo', avatar: null }, bad('join_local needs by, name and an optional avatar')],
+    ['avatar without avatar', { type: 'avatar', by: ALICE }, bad('avatar needs by, an optional player id and the avatar')],
+    ['avatar with a numeric player', { type: 'avatar', by: ALICE, player: 3, avatar: '' }, bad('avatar needs by, an optional player id and the avatar')],
+    ['rename without name', { type: 'rename', player: ALICE }, bad('rename needs player and name')],
     ['leave with a null player', { type: 'leave', by: ALICE, player: null }, bad('leave needs by and an optional player id')],
     ['update with array settings', { type: 'update', by: ALICE, settings: [], pack_ids: PACKS }, bad('update needs by, settings and pack_ids')],
     ['update without pack_ids', { type: 'update', by: ALICE, settings: {} }, bad('update needs by, settings and pack_ids')],

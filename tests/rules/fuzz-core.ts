@@ -8,6 +8,7 @@ import {
   applyAction,
   createGame,
   GAME_MODES,
+  PLAYER_COLORS,
   Rng,
   slotsFor,
   viewGame,
@@ -18,6 +19,7 @@ import {
   type Player,
   remainingDeck,
 } from '../../shared/rules/index.ts';
+import { isAvatar } from '../../shared/rules/names.ts';
 import { testSeed } from './helpers.ts';
 
 export interface FuzzStep {
@@ -43,6 +45,8 @@ export interface GameRun {
 const PACKS = ['00000000-0000-4000-8000-0000000000p1', '00000000-0000-4000-8000-0000000000p2', '00000000-0000-4000-8000-0000000000p3'];
 const userId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const STRANGER = userId(999);
+/** Avatars the players choose: initials, emoji of every kind (a ZWJ sequence with a skin tone, a flag, a keycap). */
+const AVATARS = ['', '🦊', '👩🏽‍🎤', '🇩🇪', '#️⃣'];
 
 /** Builds the game, its catalogue and the users who will try to sit down, all from `seed`. */
 export function setupGame(seed: number): FuzzSetup {
@@ -107,6 +111,12 @@ function garbage(r: Rng, g: Game): unknown {
     { type: 'update', by: someone, settings: { bogus: 1 }, pack_ids: PACKS },
     { type: 'join_local', by: someone, name: '   ' },
     { type: 'join_local', by: someone, name: 'n'.repeat(40) },
+    { type: 'join', by: someone, name: 'x', avatar: 'AB' },
+    { type: 'join_local', by: someone, name: 'y', avatar: '🦊🦊' },
+    { type: 'avatar', by: someone, avatar: 7 },
+    { type: 'avatar', by: someone, avatar: '©' },
+    { type: 'rename', player: someone, name: '' },
+    { type: 'rename', player: someone },
     { type: 'presence', player: someone, connected: 'no' },
     { type: 'leave', by: someone, player: 7 },
     { type: 'skip' },
@@ -119,7 +129,7 @@ function garbage(r: Rng, g: Game): unknown {
 function wild(r: Rng, g: Game, s: FuzzSetup): unknown {
   const by = pick(r, [...g.players.filter((p) => !p.virtual).map((p) => p.id), ...s.users.slice(0, 4), STRANGER]);
   const player = r.float() < 0.5 ? undefined : pick(r, [...g.players.map((p) => p.id), STRANGER]);
-  switch (r.int(12)) {
+  switch (r.int(14)) {
     case 0: return { type: 'guess', by, player, slot: r.float() < 0.2 ? null : r.int(14) };
     case 1: return { type: 'skip', by, player };
     case 2: return { type: 'claim', by, player };
@@ -131,6 +141,8 @@ function wild(r: Rng, g: Game, s: FuzzSetup): unknown {
     case 8: return { type: 'leave', by, player };
     case 9: return { type: 'timeout' };
     case 10: return { type: 'update', by, settings: { goal: 1 + r.int(6) }, pack_ids: PACKS };
+    case 11: return { type: 'avatar', by, player, avatar: pick(r, AVATARS) };
+    case 12: return { type: 'rename', player: player ?? by, name: `renamed ${r.int(30)}` };
     default: return { type: 'replace_hit' };
   }
 }
@@ -146,9 +158,10 @@ function legal(r: Rng, g: Game, s: FuzzSetup): unknown {
     const seated = g.players.length;
     const wanted = 2 + (s.seed % 9);
     if (seated < wanted && roll < 0.9) {
-      if (local) return { type: 'join_local', by: creator.id, name: `Player ${seated}` };
+      const avatar = pick(r, AVATARS);
+      if (local) return { type: 'join_local', by: creator.id, name: `Player ${seated}`, avatar };
       const newcomer = s.users.find((u) => !g.players.some((p) => p.id === u));
-      return { type: 'join', by: newcomer ?? STRANGER, name: `user ${seated}` };
+      return { type: 'join', by: newcomer ?? STRANGER, name: `user ${seated}`, avatar };
     }
     if (roll < 0.05) return { type: 'update', by: creator.id, settings: { goal: 1 + r.int(5), clue_mode: pick(r, ['audio', 'card']) }, pack_ids: PACKS };
     return { type: 'start', by: creator.id, hits: s.catalogue };
@@ -201,6 +214,15 @@ function cardsOf(g: Game): Hit[] {
   return [...remainingDeck(g), ...(g.current ? [g.current] : []), ...g.discard, ...g.players.flatMap((p) => p.hits)];
 }
 
+/** Avatars found good (the grapheme check costs some microseconds, and every step checks every seat). */
+const goodAvatars = new Set<string>();
+function avatarOk(avatar: string): boolean {
+  if (goodAvatars.has(avatar)) return true;
+  if (!isAvatar(avatar)) return false;
+  goodAvatars.add(avatar);
+  return true;
+}
+
 /** Checks every invariant of `g` after a step; returns a description of the first breach. */
 export function checkInvariants(g: Game, events: GameEvent[], viewers: (string | null)[], fullViews: boolean): string | null {
   const cards = cardsOf(g);
@@ -238,7 +260,10 @@ export function checkInvariants(g: Game, events: GameEvent[], viewers: (string |
   if (g.players.some((p) => p.creator && p.virtual)) return 'a virtual creator';
   for (const p of g.players) {
     if (!Number.isInteger(p.tokens) || p.tokens < 0 || p.tokens > 255) return `tokens out of range: ${p.tokens}`;
+    if (!Number.isInteger(p.color) || p.color < 0 || p.color >= PLAYER_COLORS) return `colour out of range: ${p.color}`;
+    if (!avatarOk(p.avatar)) return `not an avatar: ${JSON.stringify(p.avatar)}`;
   }
+  if (new Set(g.players.map((p) => p.color)).size !== g.players.length) return 'two seated players share a colour';
   for (const e of events) {
     if (e.data.winner && e.data.winner.hits.length < g.settings.goal) return 'a winner below the goal';
   }

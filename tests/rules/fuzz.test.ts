@@ -53,6 +53,21 @@ describe('seeded fuzz of the rules engine', () => {
       for (const p of g.players) p.turn_player = true;
       expect(checkInvariants(g, [], [null], true)).toMatch(/turn players while running/);
     });
+    it('two seated players with one colour', () => {
+      const g = structuredClone(running());
+      g.players[1]!.color = g.players[0]!.color;
+      expect(checkInvariants(g, [], [null], true)).toBe('two seated players share a colour');
+    });
+    it('a colour past the palette', () => {
+      const g = structuredClone(running());
+      g.players[1]!.color = 10;
+      expect(checkInvariants(g, [], [null], true)).toBe('colour out of range: 10');
+    });
+    it('an avatar that is not one emoji', () => {
+      const g = structuredClone(running());
+      g.players[1]!.avatar = 'AB';
+      expect(checkInvariants(g, [], [null], true)).toBe('not an avatar: "AB"');
+    });
     it('the hidden hit in an event', () => {
       const g = running();
       const leak = [{ event: 'skip' as const, data: { hit: { ...g.current!, packs: [] } } }];

@@ -4,6 +4,7 @@ import {
   applySettingsPatch,
   createGame,
   defaultSettings,
+  fillMissingLooks,
   hitKey,
   isCorrect,
   LIMITS,
@@ -263,6 +264,146 @@ describe('players (rules.md A10)', () => {
     l = act(l, { type: 'join_local', by: uid(1), name: 'Bob' }).game;
     l = act(l, { type: 'start', by: uid(1), hits: makeHits(40) }).game;
     expect(reject(l, { type: 'join_local', by: uid(1), name: 'Carol' }).code).toBe('already_running');
+  });
+});
+
+// ---------------------------------------------------------------------------
+
+/** Plays the running round to its end: every turn player places on slot 1, nobody intercepts, every answer is rejected. */
+function playRound(game: Game): Game {
+  let g = game;
+  for (let i = 0; i < 500 && g.state !== 'Open'; i++) {
+    const turn = g.players.find((p) => p.turn_player)!;
+    if (g.state === 'Guessing') g = act(g, { type: 'guess', by: turn.id, slot: 1 }).game;
+    else if (g.state === 'Confirming') g = act(g, { type: 'confirm', by: g.players.find((p) => p.state === 'Confirming')!.id, confirm: false }).game;
+    else g = act(g, { type: 'timeout' }, g.deadline!.at).game;
+  }
+  expect(g.state).toBe('Open');
+  return g;
+}
+
+describe("players' colours and avatars", () => {
+  const colors = (g: Game) => Object.fromEntries(g.players.map((p) => [p.name, p.color]));
+  const join = (g: Game, n: number, avatar?: string) => act(g, { type: 'join', by: uid(n), name: `p${n}`, ...(avatar !== undefined ? { avatar } : {}) }).game;
+
+  it('the creator has colour 0, each joiner the lowest colour no seated player has, and 10 players have all 10', () => {
+    let g = newGame();
+    expect(colors(g)).toEqual({ alice: 0 });
+    for (let i = 2; i <= 10; i++) g = join(g, i);
+    expect(g.players.map((p) => p.color)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    let l = newGame('Local');
+    for (let i = 2; i <= 10; i++) l = act(l, { type: 'join_local', by: uid(1), name: `v${i}` }).game;
+    expect(new Set(l.players.map((p) => p.color)).size).toBe(10);
+    expect(viewGame(l, uid(1))!.players.map((p) => p.color)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('a leaver frees his colour for the next joiner; the others keep theirs', () => {
+    let g = newGame();
+    for (let i = 2; i <= 5; i++) g = join(g, i);
+    g = act(g, { type: 'leave', by: uid(3) }).game;
+    g = act(g, { type: 'leave', by: uid(1), player: uid(4) }).game;
+    expect(colors(g)).toEqual({ alice: 0, p2: 1, p5: 4 });
+    g = join(g, 6);
+    g = join(g, 7);
+    g = join(g, 8);
+    expect(colors(g)).toEqual({ alice: 0, p2: 1, p5: 4, p6: 2, p7: 3, p8: 5 });
+    // the creator's colour too, once he is gone (the role passes on, the colour stays with its player)
+    g = act(g, { type: 'leave', by: uid(1) }).game;
+    expect(g.players.find((p) => p.creator)?.color).toBe(1);
+    expect(colors(join(g, 9))).toMatchObject({ p9: 0 });
+  });
+
+  it('colours and avatars stay with their players through the reseat at start, the end of a round and a rematch', () => {
+    let g = newGame('Public', { settings: { goal: 1, start_tokens: 0 } });
+    for (let i = 2; i <= 4; i++) g = join(g, i, ['🦊', '', '🇩🇪'][i - 2]);
+    const looks = (x: Game) => Object.fromEntries(x.players.map((p) => [p.id, [p.color, p.avatar]]));
+    const before = looks(g);
+    const hits = makeHits(200);
+    g = act(g, { type: 'start', by: uid(1), hits }).game;
+    expect(looks(g)).toEqual(before);
+    // goal 1: the first card won ends the round
+    g = playRound(g);
+    expect(looks(g)).toEqual(before);
+    for (const p of g.standings!) expect([p.color, p.avatar]).toEqual(before[p.id]);
+    g = act(g, { type: 'start', by: uid(1), hits }).game;
+    expect(looks(g)).toEqual(before);
+  });
+
+  it('the avatar comes with the join ("" = initials, also when left out) and must be one emoji', () => {
+    let g = join(newGame(), 2, '👩🏽‍🎤');
+    g = join(g, 3);
+    expect(g.players.map((p) => p.avatar)).toEqual(['', '👩🏽‍🎤', '']);
+    const events = act(g, { type: 'join', by: uid(4), name: 'p4', avatar: '🐙' }).events;
+    expect(events[0]?.data.players?.[0]).toMatchObject({ name: 'p4', color: 3, avatar: '🐙' });
+    for (const bad of ['A', '🐙🐙', '©', ' 🐙']) {
+      expect(reject(g, { type: 'join', by: uid(4), name: 'p4', avatar: bad }).code).toBe('avatar_invalid');
+      const e = reject(newGame('Local'), { type: 'join_local', by: uid(1), name: 'Bo', avatar: bad });
+      expect([e.status, e.code]).toEqual([400, 'avatar_invalid']);
+    }
+    expect(act(newGame('Local'), { type: 'join_local', by: uid(1), name: 'Bo', avatar: '🎸' }).game.players[1]).toMatchObject({ name: 'Bo', avatar: '🎸', color: 1 });
+  });
+
+  it('a player changes his avatar in any phase; the creator of a Local game changes any seat\'s', () => {
+    let g = join(newGame('Public', { settings: { start_tokens: 0 } }), 2);
+    let r = act(g, { type: 'avatar', by: uid(2), avatar: '🚀' });
+    expect(r.game.players[1]?.avatar).toBe('🚀');
+    expect(r.events.map((e) => e.event)).toEqual(['change_state']);
+    expect(r.events[0]?.data.players?.find((p) => p.id === uid(2))?.avatar).toBe('🚀');
+    // the same again changes nothing and says nothing
+    expect(act(r.game, { type: 'avatar', by: uid(2), avatar: '🚀' }).events).toEqual([]);
+    g = act(r.game, { type: 'start', by: uid(1), hits: makeHits(40) }).game;
+    r = act(g, { type: 'avatar', by: uid(2), avatar: '' });
+    expect(r.game.players.find((p) => p.id === uid(2))?.avatar).toBe('');
+    expect(r.game.state).toBe('Guessing');
+    expect(r.events[0]?.data.state).toBe('Guessing');
+    expect(reject(g, { type: 'avatar', by: uid(2), avatar: 'x' }).code).toBe('avatar_invalid');
+    expect(reject(g, { type: 'avatar', by: uid(1), player: uid(2), avatar: '🐼' }).code).toBe('local_only_avatar');
+    expect(reject(g, { type: 'avatar', by: uid(9), avatar: '🐼' }).code).toBe('not_a_player');
+
+    let l = act(newGame('Local'), { type: 'join_local', by: uid(1), name: 'Bo' }).game;
+    const bo = l.players[1]!.id;
+    l = act(l, { type: 'avatar', by: uid(1), player: bo, avatar: '🦖' }).game;
+    l = act(l, { type: 'avatar', by: uid(1), avatar: '🌵' }).game;
+    expect(l.players.map((p) => p.avatar)).toEqual(['🌵', '🦖']);
+  });
+
+  it('rename (the server, after a guest renamed himself) gives his seat the new name; the name rules hold', () => {
+    let g = join(newGame(), 2);
+    const r = act(g, { type: 'rename', player: uid(2), name: '  Ana ' });
+    expect(r.game.players[1]?.name).toBe('Ana');
+    expect(r.events.map((e) => e.event)).toEqual(['change_state']);
+    expect(summarizeGame(act(g, { type: 'rename', player: uid(1), name: 'Cem' }).game).creator).toBe('Cem');
+    g = r.game;
+    expect(act(g, { type: 'rename', player: uid(2), name: 'Ana' }).events).toEqual([]);
+    expect(reject(g, { type: 'rename', player: uid(2), name: ' ' }).code).toBe('name_invalid');
+    expect(reject(g, { type: 'rename', player: uid(2), name: 'x'.repeat(33) }).code).toBe('name_invalid');
+    expect(reject(g, { type: 'rename', player: uid(9), name: 'Eve' }).code).toBe('player_not_found');
+    // a virtual seat is not a user: nobody renames it this way
+    const l = act(newGame('Local'), { type: 'join_local', by: uid(1), name: 'Bo' }).game;
+    expect(reject(l, { type: 'rename', player: l.players[1]!.id, name: 'Bob' }).code).toBe('player_not_found');
+  });
+
+  it('a game stored before colours and avatars gets them: by seat order, initials; it plays on', () => {
+    let g = newGame('Public', { settings: { goal: 1, start_tokens: 0 } });
+    for (let i = 2; i <= 4; i++) g = join(g, i, '🦊');
+    g = playRound(act(g, { type: 'start', by: uid(1), hits: makeHits(200) }).game);
+    expect(g.winner).not.toBeNull();
+    // as such a game was stored: no colour or avatar on any player
+    const old = JSON.parse(JSON.stringify(g), (key, value: unknown) => (key === 'color' || key === 'avatar' ? undefined : value)) as Game;
+    expect(JSON.stringify(old)).not.toMatch(/"color"|"avatar"/);
+    const restored = fillMissingLooks(old);
+    expect(restored.players.map((p) => [p.color, p.avatar])).toEqual(g.players.map((_, i) => [i, '']));
+    const colorOf = new Map(restored.players.map((p) => [p.id, p.color]));
+    for (const p of restored.standings!) expect(p.color).toBe(colorOf.get(p.id));
+    expect(restored.winner?.color).toBe(colorOf.get(restored.winner!.id));
+    expect(viewGame(restored, null)!.players.every((p) => typeof p.color === 'number' && p.avatar === '')).toBe(true);
+    // a player who left since keeps his place's colour in the standings; the next joiner gets the lowest free one
+    const leaver = restored.players[1]!.id;
+    let next = act(restored, { type: 'leave', by: leaver }).game;
+    next = join(next, 9);
+    expect(next.players.find((p) => p.id === uid(9))?.color).toBe(1);
+    // a game stored with them is left as it was
+    expect(fillMissingLooks(structuredClone(g))).toEqual(g);
   });
 });
 

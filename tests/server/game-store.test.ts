@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/index.ts';
 import { createLogger } from '../../server/logger.ts';
 import { GameStore } from '../../server/services/game-store.ts';
-import { applyAction, createGame, type Action, type Game, type Hit, remainingDeck } from '../../shared/rules/index.ts';
+import { applyAction, createGame, viewGame, type Action, type Game, type Hit, remainingDeck } from '../../shared/rules/index.ts';
 import { TEST_ON_POSTGRES, testDatabase } from './harness.ts';
 import { testSeed } from '../rules/helpers.ts';
 
@@ -200,6 +200,36 @@ describe('action log', () => {
     expect(b.game.current).toEqual(a.game.current);
     expect(remainingDeck(b.game)).toEqual(remainingDeck(a.game));
     await store.remove('storeOld');
+  });
+
+  it('restores a game stored before players had colours and avatars: colours by seat order, initials, and its log replays on them', async () => {
+    const pack = randomUUID();
+    const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Looks ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1950 + i, packs: [pack] }));
+    const creator = { id: randomUUID(), name: 'Ada' };
+    const made = createGame({ id: 'storeLks', mode: 'Public', creator, seed: testSeed(9), packIds: [pack], settings: { goal: 2 } });
+    if (!made.ok) throw new Error(made.error.message);
+    await store.snapshot(made.game, 0, NOW);
+    const counter = { n: 0, seq: 0 };
+    const [bo, cy] = [randomUUID(), randomUUID()];
+    let game = await play(made.game, [{ type: 'join', by: bo, name: 'Bo' }, { type: 'join', by: cy, name: 'Cy' }, { type: 'start', by: creator.id, hits }, { type: 'stop', by: creator.id }], counter, NOW);
+    expect(game.standings).toHaveLength(3);
+    // the old format: no colour or avatar on the players, the winner or the standings; an old log after it
+    const old = JSON.parse(JSON.stringify(game), (key, value: unknown) => (key === 'color' || key === 'avatar' ? undefined : value)) as Game;
+    expect(JSON.stringify(old)).not.toMatch(/"color"|"avatar"/);
+    await store.snapshot(old, counter.seq, NOW);
+    const from = { n: 0, seq: counter.seq };
+    game = await play(old, [{ type: 'leave', by: bo }, { type: 'join', by: randomUUID(), name: 'Di' }], from, NOW);
+    const restored = (await store.load()).find((g) => g.game.id === 'storeLks')!.game;
+    // seats by order at the time of the base (shuffled at the start): 0, 1, 2; Bo left, Di took his colour
+    const seats = old.players.map((p) => p.id);
+    const colour = (id: string) => seats.indexOf(id);
+    expect(restored.players.map((p) => [p.name, p.color, p.avatar])).toEqual([
+      ...old.players.filter((p) => p.id !== bo).map((p) => [p.name, colour(p.id), '']),
+      ['Di', colour(bo), ''],
+    ]);
+    expect(restored.standings!.map((p) => [p.name, p.color, p.avatar])).toEqual(old.players.map((p) => [p.name, colour(p.id), '']));
+    expect(viewGame(restored, null)!.players.every((p) => Number.isInteger(p.color) && p.avatar === '')).toBe(true);
+    await store.remove('storeLks');
   });
 
   it('keeps appends and snapshots out of another transaction open on the database, which may roll back', async () => {

@@ -428,11 +428,11 @@ describe('a whole game over REST, watched over SSE', () => {
     expect(snap).toEqual(created);
     expect(w.reader.events[0]?.id).toBe('0');
 
-    for (const u of [bob, carol]) {
+    for (const [i, u] of [bob, carol].entries()) {
       expectOk(await u.request('PATCH', `/api/games/${id}/join`), 'joined the game successfully');
       const join = await w.one('join');
       expect(join.data.players).toEqual([
-        { id: u.id, name: u.name, state: 'Waiting', creator: false, hits: [], tokens: 0, slots: [], turn_player: false, guess: null, virtual: false, connected: true },
+        { id: u.id, name: u.name, state: 'Waiting', creator: false, hits: [], tokens: 0, slots: [], turn_player: false, guess: null, virtual: false, connected: true, color: i + 1, avatar: '' },
       ]);
     }
 
@@ -1328,5 +1328,95 @@ describe('sessions through the game API', () => {
     expect((ended.data.players as PlayerPayload[]).map((p) => p.id)).toEqual([dora.id]);
     await wd.quiet(20);
     wd.close();
+  });
+});
+
+describe('people: colours, avatars and names', () => {
+  it('the join takes an optional avatar (Part B\'s clients send no body); colours go by join order, a leaver\'s is free again', async () => {
+    const [ana, ben, cem, dan] = (await guests(4)) as [User, User, User, User];
+    const { id } = await createGame(ana, { settings: NO_TIMERS });
+    const w = new GameWatch(id);
+    await w.open();
+    // Part B's client: no body, no content type
+    expectOk(await ben.request('PATCH', `/api/games/${id}/join`), 'joined the game successfully');
+    expect((await w.one('join')).data.players).toEqual([expect.objectContaining({ id: ben.id, name: ben.name, color: 1, avatar: '' })]);
+    expectOk(await cem.request('PATCH', `/api/games/${id}/join`, { avatar: '👩🏽‍🎤' }), 'joined the game successfully');
+    expect((await w.one('join')).data.players).toEqual([expect.objectContaining({ id: cem.id, color: 2, avatar: '👩🏽‍🎤' })]);
+    // a bad avatar is refused by name and seats nobody
+    expectInvalid(await dan.request('PATCH', `/api/games/${id}/join`, { avatar: 'D' }), 'avatar must be a single emoji, or "" for initials');
+    expectInvalid(await dan.request('PATCH', `/api/games/${id}/join`, { avatar: '🦊', name: 'Dan' }), 'name is not a known field');
+    expect((await getGame(dan, id)).players.map((p) => p.id)).toEqual([ana.id, ben.id, cem.id]);
+    // Ben leaves: his colour goes to the next player to join
+    expectOk(await ben.request('PATCH', `/api/games/${id}/leave`), 'left the game successfully');
+    await w.take(2);
+    expectOk(await dan.request('PATCH', `/api/games/${id}/join`, {}), 'joined the game successfully');
+    expect((await w.one('join')).data.players[0]).toMatchObject({ id: dan.id, color: 1, avatar: '' });
+    const g = await getGame(ana, id);
+    expect(g.players.map((p) => [p.id, p.color, p.avatar])).toEqual([
+      [ana.id, 0, ''],
+      [cem.id, 2, '👩🏽‍🎤'],
+      [dan.id, 1, ''],
+    ]);
+    w.close();
+  });
+
+  it('PATCH …/avatar changes one\'s own avatar in any phase; a Local game\'s creator changes any seat\'s, with a name-only player\'s chosen at its join', async () => {
+    const [ana, ben, eve] = (await guests(3)) as [User, User, User];
+    const id = await runningGame(ana, [ben], { start_tokens: 0 });
+    const w = new GameWatch(id);
+    await w.open();
+    expectOk(await ben.request('PATCH', `/api/games/${id}/avatar`, { avatar: '🦖' }), 'avatar changed successfully');
+    const ev = await w.one('change_state');
+    expect(ev.data.state).toBe('Guessing');
+    expect((ev.data.players as PlayerPayload[]).find((p) => p.id === ben.id)?.avatar).toBe('🦖');
+    expectInvalid(await ben.request('PATCH', `/api/games/${id}/avatar`, { avatar: 'Ben' }), 'avatar must be a single emoji, or "" for initials');
+    expectInvalid(await ben.request('PATCH', `/api/games/${id}/avatar`), 'body is required');
+    expectError(await ana.request('PATCH', `/api/games/${id}/avatar/${ben.id}`, { avatar: '🐼' }), 'local_only_avatar');
+    expectError(await eve.request('PATCH', `/api/games/${id}/avatar`, { avatar: '🐼' }), 'not_a_player');
+    expectError(await eve.request('PATCH', `/api/games/${UNKNOWN_GAME}/avatar`, { avatar: '🐼' }), 'game_not_found');
+    expect((await getGame(ana, id)).players.find((p) => p.id === ben.id)?.avatar).toBe('🦖');
+    await w.quiet(20);
+    w.close();
+
+    const { id: local } = await createGame(ana, { mode: 'Local' });
+    expectOk(await ana.request('PATCH', `/api/games/${local}/join/Bo`, { avatar: '🎸' }), 'joined the game successfully');
+    expectInvalid(await ana.request('PATCH', `/api/games/${local}/join/Cy`, { avatar: '🎸🎸' }), 'avatar must be a single emoji, or "" for initials');
+    let g = await getGame(ana, local);
+    expect(g.players.map((p) => [p.name, p.color, p.avatar])).toEqual([
+      [ana.name, 0, ''],
+      ['Bo', 1, '🎸'],
+    ]);
+    const bo = g.players[1]!.id;
+    expectOk(await ana.request('PATCH', `/api/games/${local}/avatar/${bo}`, { avatar: '' }), 'avatar changed successfully');
+    expectOk(await ana.request('PATCH', `/api/games/${local}/avatar`, { avatar: '🌵' }), 'avatar changed successfully');
+    g = await getGame(ana, local);
+    expect(g.players.map((p) => p.avatar)).toEqual(['🌵', '']);
+  });
+
+  it('a guest who renames himself is called so at every game he sits in, in any phase, and at the next he joins', async () => {
+    const [ana, ben, cem] = (await guests(3)) as [User, User, User];
+    const running = await runningGame(ana, [ben], { start_tokens: 0 });
+    const { id: open } = await createGame(cem);
+    expectOk(await ben.request('PATCH', `/api/games/${open}/join`), 'joined the game successfully');
+    const { id: other } = await createGame(cem);
+    const [wr, wo, wx] = [new GameWatch(running), new GameWatch(open), new GameWatch(other)];
+    await Promise.all([wr.open(), wo.open(), wx.open()]);
+    const r = await ben.request('PATCH', '/api/users/me', { name: 'Benedikt 🎺' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ id: ben.id, name: 'Benedikt 🎺', virtual: true });
+    for (const [w, state] of [[wr, 'Guessing'], [wo, 'Open']] as const) {
+      const ev = await w.one('change_state');
+      expect(ev.data.state).toBe(state);
+      expect((ev.data.players as PlayerPayload[]).find((p) => p.id === ben.id)?.name).toBe('Benedikt 🎺');
+      await w.quiet(20);
+    }
+    await wx.quiet(20);
+    expect((await getGame(cem, open)).players.map((p) => p.name)).toEqual([cem.name, 'Benedikt 🎺']);
+    expectOk(await ben.request('PATCH', `/api/games/${other}/join`), 'joined the game successfully');
+    expect((await wx.one('join')).data.players[0]).toMatchObject({ id: ben.id, name: 'Benedikt 🎺', color: 1 });
+    // refused names change nothing anywhere
+    expect((await ben.request('PATCH', '/api/users/me', { name: '' })).status).toBe(400);
+    await wr.quiet(20);
+    for (const w of [wr, wo, wx]) w.close();
   });
 });

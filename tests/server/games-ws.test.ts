@@ -131,6 +131,8 @@ function playerShape(p: PlayerPayload) {
     turn_player: p.turn_player,
     virtual: p.virtual,
     connected: p.connected,
+    color: p.color,
+    avatar: p.avatar,
     hits: p.hits.map(hitShape),
     guess: p.guess ? slotShape(p.guess) : null,
   };
@@ -706,6 +708,47 @@ describe('games over WebSocket', () => {
     await b.room.leave();
   });
 
+  it('avatars over the room: chosen at the join (also for a name-only seat), changed by `avatar`, refused unless one emoji; a renamed guest\'s seat follows his name', async () => {
+    const [alice, bob] = await Promise.all([User.guest(t.base), User.guest(t.base)]);
+    const id = await createGame(alice, { mode: 'Public' });
+    const a = await connect('alice', alice, id);
+    const b = await connect('bob', bob, id);
+    await refused(b, id, 'invalid_input', 'join', { avatar: 'Bob' });
+    await refused(b, id, 'invalid_input', 'join', { avatar: '🦊🦊' });
+    await send(b, id, 'join', { avatar: '🦊' });
+    expect(serverRoom(id).game.players.map((p) => [p.id, p.color, p.avatar])).toEqual([
+      [alice.id, 0, ''],
+      [bob.id, 1, '🦊'],
+    ]);
+    await waitFor(() => a.events.some((e) => e.event === 'join'), 5000, 'the join event');
+    expect(a.events.find((e) => e.event === 'join')).toMatchObject({ data: { players: [{ id: bob.id, color: 1, avatar: '🦊' }] } });
+    await send(a, id, 'avatar', { avatar: '🌈' });
+    await refused(a, id, 'invalid_input', 'avatar', { avatar: '©' });
+    await refused(a, id, 'local_only_avatar', 'avatar', { avatar: '🐼', player: bob.id });
+    await waitFor(() => b.events.at(-1)?.event === 'change_state', 5000, 'the change_state event');
+    expect(b.events.at(-1)).toMatchObject({ event: 'change_state', data: { state: 'Open' } });
+    // a guest's new name reaches his seat, and every client's state
+    expect((await bob.request('PATCH', '/api/users/me', { name: 'Bobbi' })).status).toBe(200);
+    await waitFor(() => serverRoom(id).game.players[1]?.name === 'Bobbi', 5000, 'the seat renamed');
+    await checkSynced(id, [a, b]);
+    expect(a.room.state.players.map((p: { name: string; color: number; avatar: string }) => [p.name, p.color, p.avatar])).toEqual([
+      [alice.name, 0, '🌈'],
+      ['Bobbi', 1, '🦊'],
+    ]);
+    await Promise.all([a.room.leave(), b.room.leave()]);
+
+    const local = await createGame(alice, { mode: 'Local' });
+    const l = await connect('alice', alice, local);
+    await send(l, local, 'join_local', { name: 'Cem', avatar: '🎺' });
+    await refused(l, local, 'invalid_input', 'join_local', { name: 'Dan', avatar: 'D' });
+    const cem = serverRoom(local).game.players[1]!;
+    expect([cem.name, cem.color, cem.avatar]).toEqual(['Cem', 1, '🎺']);
+    await send(l, local, 'avatar', { avatar: '', player: cem.id });
+    expect(serverRoom(local).game.players[1]!.avatar).toBe('');
+    await checkSynced(local, [l], alice.id);
+    await l.room.leave();
+  });
+
   it('the matchmaker creates no game for a client, nor a second room for an existing game: only the API creates games', async () => {
     const alice = await User.guest(t.base);
     const id = await createGame(alice, { mode: 'Public' });
@@ -939,7 +982,7 @@ describe('schema projection', () => {
   const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
   const hit = (n: number, year: number, packs = [PACK]): HitPayload => ({ id: uuid(n), title: `T${n}`, artist: 'A', belongs_to: '', year, packs });
   const player = (n: number, hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}): PlayerPayload => ({
-    id: uuid(100 + n), name: `P${n}`, state: 'Waiting', creator: false, hits, tokens: 2, slots: slotsFor(hits), turn_player: false, guess, virtual: false, connected: true, ...extra,
+    id: uuid(100 + n), name: `P${n}`, state: 'Waiting', creator: false, hits, tokens: 2, slots: slotsFor(hits), turn_player: false, guess, virtual: false, connected: true, color: n % 10, avatar: '', ...extra,
   });
   const payload = (state: GamePayload['state'], players: PlayerPayload[], extra: Partial<GamePayload> = {}): GamePayload => ({
     id: 'AAAAAAAA', players, state, mode: 'Public', goal: 10, start_tokens: 2, hit_duration: 20, packs: [PACK], guess_timeout: 0,

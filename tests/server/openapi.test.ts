@@ -30,12 +30,14 @@ const EXPECTED: Record<string, string[]> = {
   '/api/users/login': ['post'],
   '/api/users/register': ['post'],
   '/api/users/logout': ['post'],
-  '/api/users/me': ['get', 'delete'],
+  '/api/users/me': ['get', 'delete', 'patch'],
   '/api/users/{id}': ['get'],
   '/api/games': ['get', 'post'],
   '/api/games/{id}': ['get'],
   '/api/games/{id}/join': ['patch'],
   '/api/games/{id}/join/{name}': ['patch'],
+  '/api/games/{id}/avatar': ['patch'],
+  '/api/games/{id}/avatar/{player}': ['patch'],
   '/api/games/{id}/leave': ['patch'],
   '/api/games/{id}/leave/{player}': ['patch'],
   '/api/games/{id}/start': ['patch'],
@@ -186,6 +188,16 @@ describe('OpenAPI document', () => {
     expect(jsonBodySchema(op('post', '/api/hits/packs'))).toEqual({ $ref: '#/components/schemas/PackBody' });
     // the create body is optional as a whole (Part B: missing body = defaults)
     expect((op('post', '/api/games').requestBody as Json).required).toBe(false);
+    // so is the join's (Part B's clients send none); the avatar route needs one
+    for (const path of ['/api/games/{id}/join', '/api/games/{id}/join/{name}']) {
+      expect(jsonBodySchema(op('patch', path)), path).toEqual({ $ref: '#/components/schemas/JoinBody' });
+      expect((op('patch', path).requestBody as Json).required, path).toBe(false);
+    }
+    for (const path of ['/api/games/{id}/avatar', '/api/games/{id}/avatar/{player}']) {
+      expect(jsonBodySchema(op('patch', path)), path).toEqual({ $ref: '#/components/schemas/AvatarBody' });
+      expect((op('patch', path).requestBody as Json).required, path).toBe(true);
+    }
+    expect(jsonBodySchema(op('patch', '/api/users/me'))).toEqual({ $ref: '#/components/schemas/UpdateMeBody' });
   });
 
   it('carries the validation rules of the schemas (settings: goal 1..100, unknown fields refused)', () => {
@@ -222,6 +234,10 @@ describe('OpenAPI document', () => {
     expect(responseSchema(op('post', '/api/games'), '201')).toEqual({ $ref: '#/components/schemas/GamePayload' });
     expect(responseSchema(op('get', '/api/games/{id}'), '200')).toEqual({ $ref: '#/components/schemas/GamePayload' });
     expect(responseSchema(op('post', '/api/users/login'), '200')).toEqual({ $ref: '#/components/schemas/UserPayload' });
+    expect(responseSchema(op('patch', '/api/users/me'), '200')).toEqual({ $ref: '#/components/schemas/CurrentUser' });
+    const renamed = op('patch', '/api/users/me').responses as Record<string, Json>;
+    expect(renamed['403']?.description).toContain('only guests can change their name');
+    expect(renamed['409']?.description).toContain('username looks the same as one already in use');
     expect(responseSchema(op('get', '/api/hits/packs'), '200')).toEqual({ $ref: '#/components/schemas/PackList' });
     expect(responseSchema(op('patch', '/api/games/{id}/start'), '200')).toEqual({ $ref: '#/components/schemas/SuccessBody' });
     // a throttled login says how long to wait

@@ -43,6 +43,8 @@ interface TestApp {
   users: UsersService;
   config: Config;
   gone: string[];
+  /** The renames handed on to the games: [user id, name]. */
+  renamed: [string, string][];
   dbUrl: string;
   close(): Promise<void>;
 }
@@ -60,6 +62,7 @@ async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   const users = new UsersService(db, config, log);
   const captcha = await CaptchaService.open(db, config);
   const gone: string[] = [];
+  const renamed: [string, string][] = [];
   const app = express();
   mountUsers(app, {
     users,
@@ -68,6 +71,9 @@ async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
     log,
     onUserGone: async (id) => {
       gone.push(id);
+    },
+    onUserRenamed: async (id, name) => {
+      renamed.push([id, name]);
     },
   });
   app.get('/api/test/protected', requireUser, (_req, res) => {
@@ -88,6 +94,7 @@ async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
     users,
     config,
     gone,
+    renamed,
     dbUrl,
     async close() {
       server.closeAllConnections();
@@ -619,6 +626,18 @@ describe('security', () => {
       expect((await keeper.fetch('/api/users/auth')).status).toBe(200);
     });
 
+    it('limits a guest\'s renames with the other writes', async () => {
+      const { token } = await limited.users.createGuest();
+      const b = new Browser(limited);
+      b.setCookie('id', token);
+      // 120 writes a minute × 0.05
+      for (let i = 0; i < 6; i++) expect((await b.fetch('/api/users/me', { method: 'PATCH', json: { name: `Jo ${i}` } })).status).toBe(200);
+      const res = await b.fetch('/api/users/me', { method: 'PATCH', json: { name: 'Jo 7' } });
+      expect(res.status).toBe(429);
+      expect(await res.json()).toMatchObject({ type: 'error', code: 'rate_limited' });
+      expect((await limited.users.findUser(b.user.id))?.name).toBe('Jo 5');
+    });
+
     it('limits failed logins and registrations', async () => {
       const b = new Browser(limited);
       const attempt = () => b.fetch('/api/users/login', { method: 'POST', json: { username: 'Nobody Here', password: 'wrong password' } });
@@ -818,6 +837,81 @@ describe('registration captcha (ALTCHA)', () => {
   it('stops the start on a bad mode or a short key, naming the variable', () => {
     expect(() => loadConfig({ REGISTRATION_CAPTCHA: 'maybe' })).toThrow(/REGISTRATION_CAPTCHA/);
     expect(() => loadConfig({ ALTCHA_HMAC_KEY: 'short' })).toThrow(/ALTCHA_HMAC_KEY: at least 32 characters/);
+  });
+});
+
+describe('a guest\'s name (PATCH /api/users/me)', () => {
+  const rename = (b: Browser, json: unknown) => b.fetch('/api/users/me', { method: 'PATCH', json });
+
+  it('a guest chooses his name: stored, in the reply and the user cookie at once, and handed on to his games', async () => {
+    const b = await guest(app);
+    const { id } = b.user;
+    const res = await rename(b, { name: '  Zoë 🎸 ' });
+    expect(res.status).toBe(200);
+    const me = UserCookieSchema.parse(await res.json());
+    expect(me).toMatchObject({ id, name: 'Zoë 🎸', virtual: true });
+    expect(b.user).toMatchObject({ id, name: 'Zoë 🎸', virtual: true });
+    expect(await app.users.findUser(id)).toEqual({ id, name: 'Zoë 🎸', virtual: true });
+    expect(app.renamed).toContainEqual([id, 'Zoë 🎸']);
+    // a name nobody else needs (not an account's, a guest's or one of its look-alikes) is never reserved: another guest may have it too
+    const c = await guest(app);
+    expect((await rename(c, { name: 'zoë 🎸' })).status).toBe(200);
+    // nor does it hold an account's name: one may register under it later, and the guest keeps his
+    const d = await guest(app);
+    expect((await d.fetch('/api/users/register', { method: 'POST', json: { username: 'Zoë 🎸', password: 'long enough pw' } })).status).toBe(200);
+    expect((await app.users.findUser(id))?.name).toBe('Zoë 🎸');
+  });
+
+  it('the name rules of players: 1..32 characters, nothing invisible, no look-alike scripts mixed; 400 names the field', async () => {
+    const b = await guest(app);
+    const before = b.user.name;
+    for (const json of [{ name: '' }, { name: '   ' }, { name: 'x'.repeat(33) }, { name: 'a\u0000b' }, { name: 'ad\u202emin' }, { name: 'Vic\u200Btim' }, { name: '\u0410na' }, {}, { name: 7 }, { name: 'Jo', avatar: '🦊' }]) {
+      const res = await rename(b, json);
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      const body = (await res.json()) as { code: string; message: string };
+      expect(body.code).toBe('invalid_input');
+      expect(body.message).toMatch(/^(name|avatar) /);
+    }
+    expect((await rename(b, { name: 'J' })).status).toBe(200);
+    expect(app.renamed.filter(([id]) => id === b.user.id)).toEqual([[b.user.id, 'J']]);
+    expect(before).not.toBe('J');
+  });
+
+  it('not an account\'s name (any case), nor one that looks like it; a pet name\'s shape is a guest\'s like any other', async () => {
+    await registered(app, 'Oscarina');
+    const b = await guest(app);
+    const own = b.user.name;
+    for (const name of ['oscarina', ' OSCARINA ']) {
+      const res = await rename(b, { name });
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ type: 'error', code: 'username_taken', message: 'username is already in use' });
+    }
+    // a zero for the O looks the same
+    const twin = await rename(b, { name: '0scarina' });
+    expect(twin.status).toBe(409);
+    expect(await twin.json()).toEqual({ type: 'error', code: 'username_look_alike', message: 'username looks the same as one already in use' });
+    expect(b.user.name).toBe(own);
+    expect((await rename(b, { name: 'Oscar' })).status).toBe(200);
+    expect(b.user.name).toBe('Oscar');
+    // back to his pet name, or another one (guests' names are not unique)
+    expect((await rename(b, { name: own })).status).toBe(200);
+    expect((await rename(b, { name: 'boldly-silver-quokka' })).status).toBe(200);
+    expect(b.user.name).toBe('boldly-silver-quokka');
+  });
+
+  it('an account keeps its name (403); nobody without a session renames anybody (401)', async () => {
+    const b = await registered(app, 'Fixed Name');
+    const res = await rename(b, { name: 'Other' });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({
+      type: 'error',
+      code: 'guest_only_rename',
+      message: 'only guests can change their name; an account keeps the name it was registered with',
+    });
+    expect(b.user.name).toBe('Fixed Name');
+    const nobody = new Browser(app);
+    expect((await rename(nobody, { name: 'Ghost' })).status).toBe(401);
+    expect(app.renamed.some(([, name]) => name === 'Other' || name === 'Ghost')).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { loadNamespace } from '../i18n.ts';
 import { useNotifications } from '../stores/notifications.ts';
 import { useSettings } from '../stores/settings.ts';
 import { useUi } from '../stores/ui.ts';
@@ -14,12 +15,15 @@ const load = {
   settings: () => import('./SettingsDialog.tsx'),
   shortcuts: () => import('./ShortcutsDialog.tsx'),
   deleteAccount: () => import('./DeleteAccountDialog.tsx'),
+  // with its words (the people namespace)
+  rename: () => Promise.all([import('./RenameDialog.tsx'), loadNamespace('people')]).then(([m]) => m),
   error: () => import('./ErrorDialog.tsx'),
 };
 const WelcomeDialog = lazy(() => load.welcome().then((m) => ({ default: m.WelcomeDialog })));
 const SettingsDialog = lazy(() => load.settings().then((m) => ({ default: m.SettingsDialog })));
 const ShortcutsDialog = lazy(() => load.shortcuts().then((m) => ({ default: m.ShortcutsDialog })));
 const DeleteAccountDialog = lazy(() => load.deleteAccount().then((m) => ({ default: m.DeleteAccountDialog })));
+const RenameDialog = lazy(() => load.rename().then((m) => ({ default: m.RenameDialog })));
 const ErrorDialog = lazy(() => load.error().then((m) => ({ default: m.ErrorDialog })));
 
 /** Mounts `children` from the first time `when` holds, and keeps them (their closing animation needs it). */
@@ -85,6 +89,9 @@ export function ShellDialogs() {
       </Deferred>
       <Deferred when={dialog === 'delete_account'}>
         <DeleteAccountDialog />
+      </Deferred>
+      <Deferred when={dialog === 'rename'}>
+        <RenameDialog />
       </Deferred>
       <Deferred when={error}>
         <ErrorDialog />

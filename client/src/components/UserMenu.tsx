@@ -9,8 +9,8 @@ import { notify } from '../a11y/notify.ts';
 import { UserIcon } from './icons.tsx';
 
 /**
- * The user menu (spec §2). A guest is "known as" his pet name and may log in or
- * register; a registered user is "logged in as" his name and may log out
+ * The user menu (spec §2). A guest is "known as" his name (a pet name until he
+ * changes it here) and may change it, log in or register; a registered user is "logged in as" his name and may log out
  * (back to the lobby) or delete his account (after a confirmation).
  */
 export function UserMenu() {
@@ -22,8 +22,8 @@ export function UserMenu() {
   const label = !user ? t('user.anonymous') : registered ? t('user.logged_in_as', { name: user.name }) : t('user.known_as', { name: user.name });
 
   const onSelect = async (value: string): Promise<void> => {
-    if (value === 'delete_account') {
-      openDialog('delete_account');
+    if (value === 'delete_account' || value === 'rename') {
+      openDialog(value);
       return;
     }
     if (value !== 'logout') return;
@@ -63,6 +63,7 @@ export function UserMenu() {
               </>
             ) : (
               <>
+                <Menu.Item value="rename">{t('user.rename')}</Menu.Item>
                 <Menu.Item value="login" asChild>
                   <RouterLink to="/login">{t('user.login')}</RouterLink>
                 </Menu.Item>

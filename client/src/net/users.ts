@@ -22,3 +22,8 @@ export function logout() {
 export function deleteAccount() {
   return request('/api/users/me', { method: 'DELETE', schema: (s) => s.SuccessBodySchema, retryOn401: false });
 }
+
+/** A guest chooses his name (the server refuses it for accounts); the reply's cookies carry it, and his seats take it. */
+export function renameMe(name: string) {
+  return request('/api/users/me', { method: 'PATCH', body: { name }, schema: (s) => s.UserCookieSchema });
+}

@@ -96,7 +96,7 @@ export function toGamePayload(raw: unknown): { game: GamePayload; seq: number } 
 // errors: which refusals the person sees (spec §8)
 
 /** Shown in the error dialog: start, settings save, and the seat changes (whose failure is otherwise invisible). */
-const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'join', 'join_local', 'leave']);
+const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'join', 'join_local', 'leave', 'avatar']);
 /** Said and shown as a toast: a blocked skip or claim names its reason. */
 const TOAST_ACTIONS = new Set<RoomMessageName>(['skip', 'claim']);
 
@@ -143,6 +143,15 @@ export const useGame = create<GameStoreState>()((set, get) => {
       const old = was.find((q) => q.id === p.id);
       if (!old || p.virtual || old.connected === p.connected || who(p).you) continue;
       notify.notification(i18next.t(p.connected ? 'game.announce.connection_back' : 'game.announce.connection_lost', { name: p.name }), { toast: false });
+    }
+  };
+
+  /** Players who took another name (a guest renamed himself: his seats follow), said as the table shows it. */
+  const announceRenames = (was: readonly RoomEventPlayer[], now: readonly RoomEventPlayer[]): void => {
+    for (const p of now) {
+      const old = was.find((q) => q.id === p.id);
+      if (!old || old.name === p.name || who(p).you) continue;
+      notify.notification(i18next.t('people:announce.renamed', { old: old.name, name: p.name }), { toast: false });
     }
   };
 
@@ -295,6 +304,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
         return;
       }
       announceConnections(prev.players, players);
+      announceRenames(prev.players, players);
       if (prev.state === 'Open' && state === 'Guessing') {
         notify.gameStarted();
         set({ ended: null, choice: null });

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /** Which of the shell's dialogs is open (the welcome dialog follows the stored welcome flag instead). */
-export type ShellDialog = 'settings' | 'shortcuts' | 'delete_account';
+export type ShellDialog = 'settings' | 'shortcuts' | 'delete_account' | 'rename';
 
 export interface UiState {
   dialog: ShellDialog | null;

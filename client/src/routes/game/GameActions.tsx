@@ -14,7 +14,7 @@ import { usePerspective } from './use-perspective.ts';
  * invitation (link and QR code) of a game played from several devices, and the
  * last round's results while the game is Open again.
  */
-export function GameActions({ onSettings, onLeave, onStop }: { onSettings: () => void; onLeave: () => void; onStop: () => void }) {
+export function GameActions({ onJoin, onSettings, onLeave, onStop }: { onJoin: () => void; onSettings: () => void; onLeave: () => void; onStop: () => void }) {
   const { t } = useTranslation();
   const { me } = usePerspective();
   const state = useGame((s) => s.game?.state ?? 'Open');
@@ -40,7 +40,7 @@ export function GameActions({ onSettings, onLeave, onStop }: { onSettings: () =>
             aria-keyshortcuts="Alt+Shift+J"
             disabled={!actions.canJoin({ state, mode, players: { length: playerCount } }, me, signedIn)}
             aria-describedby={running && mode !== 'Local' ? 'join-hint' : undefined}
-            onClick={actions.join}
+            onClick={() => actions.requestJoin(onJoin)}
           >
             {state === 'Open' && playerCount >= MAX_PLAYERS ? t('game.join_full') : t('game.join')}
           </Button>

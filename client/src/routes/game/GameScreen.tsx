@@ -1,6 +1,6 @@
 import './recipes.ts';
 import { Alert, Button, Grid, Heading, Spinner, Stack, Text, useMediaQuery } from '@chakra-ui/react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { useShortcuts } from '../../a11y/shortcuts.ts';
@@ -11,13 +11,16 @@ import { LoadingScreen } from '../../components/LoadingScreen.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n.ts';
 import { useGame } from '../../stores/game.ts';
+import { useSession } from '../../stores/session.ts';
 import { AddPlayerDialog } from './AddPlayerDialog.tsx';
 import { ConfirmDialog, type Confirmation } from './ConfirmDialog.tsx';
 import { GameActions } from './GameActions.tsx';
 import { GameEndedDialog } from './GameEndedDialog.tsx';
 import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
 import { GuessPanel, listNames } from './GuessPanel.tsx';
+import { gameHeadline, gameTitle } from './headline.ts';
 import { HitSection } from './HitSection.tsx';
+import { JoinDialog, useAskGuestToJoin } from './JoinDialog.tsx';
 import { PlayerTable } from './PlayerTable.tsx';
 import { MyRow, OtherRows, TurnRow } from './table/Rows.tsx';
 import { TableDnd } from './table/TableDnd.tsx';
@@ -25,6 +28,7 @@ import { TableMotion } from './table/motion.tsx';
 import * as actions from './game-actions.ts';
 import { isGone, useGameRoom } from './use-game-room.ts';
 import { release } from './hit-audio.ts';
+import { useAskWhoIsPlaying, WhoIsPlayingDialog } from './WhoIsPlayingDialog.tsx';
 
 /**
  * The game screen (spec §2, /game/{gameId}); loaded lazily with the Colyseus SDK
@@ -42,13 +46,22 @@ export default function GameScreen() {
   const navigate = useNavigate();
   const hasGame = useGame((s) => s.game !== null);
   const id = useGame((s) => s.game?.id);
-  const state = useGame((s) => s.game?.state);
+  const userId = useSession((s) => s.user?.id);
+  // the state in words (strings: a new one only when the words change)
+  const heading = useGame((s) => (s.game ? gameHeadline(s.game, userId) : ''));
+  const title = useGame((s) => (s.game ? gameTitle(s.game, userId) : ''));
   const status = useGame((s) => s.status);
   const loadError = useGame((s) => s.loadError);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [confirming, setConfirming] = useState<Confirmation | null>(null);
   const [addOpen, setAddOpen] = useState(false);
   const [wide = false] = useMediaQuery(['(min-width: 62em)'], { ssr: false });
+  const [joinOpen, setJoinOpen] = useState(false);
+  const [whoOpen, setWhoOpen] = useState(false);
+  const askJoin = useCallback(() => setJoinOpen(true), []);
+  const askWho = useCallback(() => setWhoOpen(true), []);
+  useAskGuestToJoin(askJoin);
+  useAskWhoIsPlaying(askWho);
 
   // phones allow audio only after a gesture: the first tap or key on the screen unlocks it
   useEffect(() => {
@@ -87,7 +100,7 @@ export default function GameScreen() {
   useShortcuts(
     {
       game_settings: () => setSettingsOpen(true),
-      join_game: actions.join,
+      join_game: () => actions.requestJoin(askJoin),
       leave_game: () => actions.requestLeave(() => setConfirming('leave')),
       play_hit: actions.togglePlay,
       start_stop: () => actions.startStop(() => setConfirming('stop')),
@@ -122,14 +135,14 @@ export default function GameScreen() {
   }
 
   const running = state !== undefined && state !== 'Open';
-  const actionsBar = <GameActions onSettings={() => setSettingsOpen(true)} onLeave={() => setConfirming('leave')} onStop={() => setConfirming('stop')} />;
+  const actionsBar = <GameActions onJoin={askJoin} onSettings={() => setSettingsOpen(true)} onLeave={() => setConfirming('leave')} onStop={() => setConfirming('stop')} />;
   // during a game a phone's first screen is the table: the game's buttons and rules come after it
   const tableFirst = running && !wide;
 
   return (
     // the table's motion follows the OS's reduce-motion setting (motion is in this lazy chunk only, budget P9)
     <TableMotion>
-    <GamePage id={id ?? gameId} heading={t('game.title', { id, state: t(`game.state.${state ?? 'Open'}`) })} actions={tableFirst ? null : actionsBar}>
+    <GamePage title={title || t('game.page_title', { id: id ?? gameId })} heading={heading} actions={tableFirst ? null : actionsBar}>
       {!tableFirst && <SettingsSummary />}
       <ConnectionBanner status={status} onRetry={retry} />
       <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) minmax(18rem, 24rem)' }} gap={{ base: '5', lg: '8' }} alignItems="start">
@@ -155,6 +168,8 @@ export default function GameScreen() {
       <GameSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ConfirmDialog ask={confirming} onClose={() => setConfirming(null)} />
       <AddPlayerDialog open={addOpen} onClose={() => setAddOpen(false)} />
+      <JoinDialog open={joinOpen} onClose={() => setJoinOpen(false)} />
+      <WhoIsPlayingDialog open={whoOpen} onClose={() => setWhoOpen(false)} onNext={() => setAddOpen(true)} />
       <GameEndedDialog />
     </GamePage>
     </TableMotion>
@@ -162,14 +177,14 @@ export default function GameScreen() {
 }
 
 /**
- * The screen's frame, as components/Page lays it out, but with a document
- * title that names the game without its state: a page title is announced
- * whenever it changes, and the state changes every few seconds (the events
- * announce what happened instead).
+ * The screen's frame, as components/Page lays it out. The heading says the
+ * game's state in words and who is waited on; the document title only whose
+ * turn it is (headline.ts), so it changes once a turn, not every phase, and
+ * it is announced only on entering the page: the turns are announced by the
+ * game's events (a title read again each turn would say it twice).
  */
-function GamePage({ id, heading, actions, children }: { id: string; heading: string; actions: ReactNode | null; children: ReactNode }) {
-  const { t } = useTranslation();
-  usePageTitle(t('game.page_title', { id }));
+function GamePage({ title, heading, actions, children }: { title: string; heading: string; actions: ReactNode | null; children: ReactNode }) {
+  usePageTitle(title, { announce: 'once' });
   return (
     // room below the content for a phone's bottom action bar (its height, set by the guess panel)
     <Stack gap={{ base: '4', md: '6' }} pt={{ base: '4', md: '8' }} pb="calc(var(--action-bar-h, 0px) + 2rem)">

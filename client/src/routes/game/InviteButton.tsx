@@ -71,6 +71,13 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
       <AppDialog open={open} onClose={() => setOpen(false)} title={t('game.invite.title')} size="sm" finalFocusEl={opener}>
         <Stack gap="4">
           <Text>{mode === 'Private' ? t('game.invite.help_private') : t('game.invite.help')}</Text>
+          {/* the id, to read out: the heading says the game's state instead */}
+          <Text>
+            {t('game.id')}:{' '}
+            <Box as="span" fontFamily="mono" fontWeight="bold">
+              {gameId}
+            </Box>
+          </Text>
           <Field.Root>
             <Field.Label>{t('game.invite.link')}</Field.Label>
             <HStack gap="2" w="full">

@@ -72,13 +72,24 @@ export const canJoin = (game: Pick<GamePayload, 'state' | 'mode'> & { players: {
 
 export const isCreator = (me: PlayerPayload | null): boolean => !!me?.creator;
 
-export function join(): void {
+/** Join (the button, Alt+Shift+J): says why not, or opens the join dialog (`ask`), which asks the name and emoji first. */
+export function requestJoin(ask: () => void): void {
   const c = current();
   if (!c) return;
   if (c.perspective.me) return blocked('errors.already_joined');
   if (c.game.state === 'Open' && c.game.players.length >= MAX_PLAYERS) return blocked('errors.game_full');
   if (!canJoin(c.game, c.perspective.me, !!c.userId)) return blocked('game.cannot_join');
-  send('join', {});
+  ask();
+}
+
+/** Takes a seat with `avatar` (an emoji, '' for initials); whether it was sent. */
+export function join(avatar = ''): boolean {
+  return send('join', { avatar });
+}
+
+/** Changes the avatar of one's own seat, or in a Local game of `playerId`'s; whether it was sent. */
+export function setAvatar(avatar: string, playerId?: string): boolean {
+  return send('avatar', { avatar, ...(playerId ? { player: playerId } : {}) });
 }
 
 /** Leave: straight away while Open; a running game, or a Local game with more seats, asks first (`confirmLeave` opens the dialog). */
@@ -102,9 +113,9 @@ export function kick(playerId: string): void {
   send('leave', { player: playerId });
 }
 
-/** Whether it was sent. */
-export function addPlayer(name: string): boolean {
-  return send('join_local', { name: name.trim() });
+/** Adds a Local seat named `name` with `avatar`; whether it was sent. */
+export function addPlayer(name: string, avatar = ''): boolean {
+  return send('join_local', { name: name.trim(), avatar });
 }
 
 /** Starts an Open game; a running one is stopped once `confirmStop` (a yes/no question) says so. */

@@ -18,7 +18,8 @@ export function useCreateGame(): { create: (mode: GameMode) => Promise<void>; cr
     announce(t('lobby.creating', { mode: t(`game.mode.${mode}`) }));
     try {
       const game = await createGame(mode);
-      void navigate(`/game/${encodeURIComponent(game.id)}`);
+      // a Local game asks its host who plays (WhoIsPlayingDialog's CreatedState)
+      void navigate(`/game/${encodeURIComponent(game.id)}`, { state: { created: true } });
     } catch (err) {
       showError(err);
     } finally {
