@@ -41,6 +41,7 @@ export function useGameSettings(): Settings | null {
       guess_timeout: g.guess_timeout,
       intercept_timeout: g.intercept_timeout,
       confirm_timeout: g.confirm_timeout,
+      reveal_time: g.reveal_time,
       clue_mode: g.clue_mode,
       packs: g.packs,
     };
