@@ -120,10 +120,10 @@ describe('events → announcements', () => {
       ev('guess', { players: [b3] }),
       ev('change_state', { state: 'Confirming', players: confirming.players, hit: card, last_scored: b4 }),
     );
-    expect(texts()).toEqual(['Ben chose after 1980.', 'Ben scored.', 'The hit was Take On Me by Artist 1985 (1985).']);
+    expect(texts()).toEqual(['Ben intercepted after 1980.', 'Ben scored.', 'The hit was Take On Me by Artist 1985 (1985).']);
     expect(heard.map((n) => n.sfx)).toEqual(['pay_token', 'you_fail', undefined]);
     // what a screen reader gets: the interrupting outcome keeps the last guess (it arrived in the same burst), then the reveal
-    expect(announcer.getSnapshot().assertive.at(-1)?.text).toBe('Ben chose after 1980. Ben scored.');
+    expect(announcer.getSnapshot().assertive.at(-1)?.text).toBe('Ben intercepted after 1980. Ben scored.');
     vi.advanceTimersByTime(1000);
     expect(announcer.getSnapshot().polite.map((m) => m.text)).toEqual(['The hit was Take On Me by Artist 1985 (1985).']);
 
