@@ -290,7 +290,7 @@ describe('events → announcements', () => {
     );
     expect(texts()).toEqual(['Ben does not intercept.', 'Game over: Ben wins.', 'The hit was Song 1995 by Artist 1995 (1995).']);
     // the card that ended it is shown in the end dialog (a QA finding: nobody ever saw it)
-    expect(useGame.getState().ended).toEqual({ winner, standings, hit: card });
+    expect(useGame.getState().ended).toEqual({ winner, standings, hit: card, celebrate: true });
   });
 
   it('a confirmation after which no card is left says the answer, then the end', () => {

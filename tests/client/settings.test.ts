@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { loadSettings, useSettings, volumeToNumber, volumeToString } from '../../client/src/stores/settings.ts';
 
 describe('settings store', () => {
-  it('defaults: automatic scheme, full volumes, welcome not dismissed, language detected', () => {
-    expect(loadSettings()).toEqual({ colorScheme: 'auto', musicVolume: '1.0', sfxVolume: '1.0', welcome: false, language: null });
+  it('defaults: automatic scheme, full volumes, welcome not dismissed, language detected, no ticking countdown', () => {
+    expect(loadSettings()).toEqual({ colorScheme: 'auto', musicVolume: '1.0', sfxVolume: '1.0', welcome: false, language: null, countdownTicks: false });
+  });
+
+  it('keeps the ticking countdown on or off across reloads ("true" only turns it on)', () => {
+    useSettings.getState().setCountdownTicks(true);
+    expect(localStorage.getItem('countdownTicks')).toBe('true');
+    expect(loadSettings().countdownTicks).toBe(true);
+    useSettings.getState().setCountdownTicks(false);
+    expect(loadSettings().countdownTicks).toBe(false);
+    localStorage.setItem('countdownTicks', 'yes');
+    expect(loadSettings().countdownTicks).toBe(false);
   });
 
   it('stores volumes as fractions of 1 in strings', () => {

@@ -79,6 +79,8 @@ export interface EndedRound {
   standings: PlayerPayload[];
   /** The card revealed as the game ended (the one that won it, placed or claimed), when the end event named one. */
   hit?: HitPayload;
+  /** The game has just ended (not the results looked at again later): the moment to celebrate. */
+  celebrate?: boolean;
 }
 
 /** A card turned over: what the reveal moment shows. */
@@ -209,11 +211,15 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
     note('ask', t('game.announce.intercept_local', { name: seat.name, turn: turn.name }), [actor(seat), actor(turn)]);
   };
 
-  /** Card clue mode: the new card, which someone reads aloud to the turn player. */
+  /**
+   * Card clue mode: the new card, which someone reads aloud to the turn player,
+   * with the play-hit cue (in audio mode it sounds as the clip starts; a card is
+   * played as it is laid down).
+   */
   const clueNews = (clue: RoomEvent['data']['clue']): void => {
     if (!clue) return;
     const key = clue.belongs_to ? 'game.announce.clue_belongs_to' : 'game.announce.clue';
-    note('clue', t(key, { title: clue.title, artist: clue.artist, belongs_to: clue.belongs_to }), []);
+    note('clue', t(key, { title: clue.title, artist: clue.artist, belongs_to: clue.belongs_to }), [], { sfx: 'play_hit' });
   };
 
   /** What the creator changed in the settings, each as its label and new value. */
@@ -393,7 +399,7 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
       // a placement that won: the card is turned over as the game ends (a claim names its card in its own event)
       if (data.last_scored) out.reveal = revealOf(data.hit, prev.players, true);
     }
-    out.ended = { winner, standings: data.standings ?? [], ...(data.hit ? { hit: data.hit } : {}) };
+    out.ended = { winner, standings: data.standings ?? [], ...(data.hit ? { hit: data.hit } : {}), celebrate: true };
     return out;
   }
   if (state === 'Guessing' && prev.state !== 'Guessing') {

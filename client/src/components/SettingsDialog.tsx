@@ -1,13 +1,13 @@
-import { Button, Fieldset, HStack, SegmentGroup, Slider, Stack } from '@chakra-ui/react';
+import { Button, Fieldset, HStack, SegmentGroup, Slider, Stack, Switch, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { applyLanguage, i18next } from '../i18n.ts';
 import { COLOR_SCHEMES, LANGUAGES, useSettings, volumeToNumber, type ColorScheme, type Language } from '../stores/settings.ts';
 import { useUi } from '../stores/ui.ts';
 import { AppDialog } from './AppDialog.tsx';
-import { fieldsetSlotRecipe, segmentGroupSlotRecipe, sliderSlotRecipe } from '@chakra-ui/react/theme';
+import { fieldsetSlotRecipe, segmentGroupSlotRecipe, sliderSlotRecipe, switchSlotRecipe } from '@chakra-ui/react/theme';
 import { registerRecipes } from '../theme.ts';
 
-registerRecipes({ slotRecipes: { fieldset: fieldsetSlotRecipe, segmentGroup: segmentGroupSlotRecipe, slider: sliderSlotRecipe } });
+registerRecipes({ slotRecipes: { fieldset: fieldsetSlotRecipe, segmentGroup: segmentGroupSlotRecipe, slider: sliderSlotRecipe, switch: switchSlotRecipe } });
 
 /** A 0–100 slider over a volume stored as a fraction of 1. */
 function VolumeSlider({ label, value, onChange }: { label: string; value: string; onChange: (fraction: number) => void }) {
@@ -37,8 +37,9 @@ function VolumeSlider({ label, value, onChange }: { label: string; value: string
 
 /**
  * The settings dialog (spec §2): music and effects volume (0–100, stored as
- * fractions), language (each button named in its own language, and marked up in
- * it so screen readers pronounce it right), colour scheme.
+ * fractions), the ticking countdown (off by default), language (each button
+ * named in its own language, and marked up in it so screen readers pronounce it
+ * right), colour scheme.
  */
 export function SettingsDialog() {
   const { t } = useTranslation();
@@ -56,6 +57,18 @@ export function SettingsDialog() {
       <Stack gap="6">
         <VolumeSlider label={t('settings.music_volume')} value={settings.musicVolume} onChange={settings.setMusicVolume} />
         <VolumeSlider label={t('settings.sfx_volume')} value={settings.sfxVolume} onChange={settings.setSfxVolume} />
+        <Stack gap="1">
+          <Switch.Root checked={settings.countdownTicks} onCheckedChange={(e) => settings.setCountdownTicks(e.checked)} colorPalette="purple" minH="44px">
+            <Switch.HiddenInput aria-describedby="countdown-ticks-help" />
+            <Switch.Control>
+              <Switch.Thumb />
+            </Switch.Control>
+            <Switch.Label>{t('settings.countdown_ticks')}</Switch.Label>
+          </Switch.Root>
+          <Text id="countdown-ticks-help" textStyle="sm" color="fg.muted">
+            {t('settings.countdown_ticks_help')}
+          </Text>
+        </Stack>
         <Fieldset.Root>
           <Fieldset.Legend>{t('settings.language')}</Fieldset.Legend>
           <HStack gap="2" wrap="wrap" mt="2">

@@ -4,8 +4,8 @@ import { create } from 'zustand';
  * Local preferences (spec §3), one localStorage key each so they survive
  * reloads and follow other tabs: colour scheme, music and effects volumes
  * (strings "0.0"–"1.0", as the reference client stored them), the welcome flag
- * (true once the welcome dialog was dismissed) and the chosen language (absent =
- * follow the browser).
+ * (true once the welcome dialog was dismissed), the chosen language (absent =
+ * follow the browser) and the ticking countdown (off unless "true").
  */
 
 export const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
@@ -20,6 +20,7 @@ export const STORAGE_KEYS = {
   sfxVolume: 'sfxVolume',
   welcome: 'welcome',
   language: 'language',
+  countdownTicks: 'countdownTicks',
 } as const;
 
 export interface SettingsState {
@@ -32,11 +33,14 @@ export interface SettingsState {
   welcome: boolean;
   /** The chosen language; null = detected from the browser. */
   language: Language | null;
+  /** A countdown ticks through its last 10 seconds (off by default). */
+  countdownTicks: boolean;
   setColorScheme(scheme: ColorScheme): void;
   setMusicVolume(fraction: number): void;
   setSfxVolume(fraction: number): void;
   setWelcome(dismissed: boolean): void;
   setLanguage(language: Language): void;
+  setCountdownTicks(on: boolean): void;
 }
 
 /** A volume as stored: a fraction of 1 with one decimal at least ("1.0", "0.35"). */
@@ -82,7 +86,7 @@ export const isLanguage = (v: unknown): v is Language => LANGUAGES.includes(v as
 const isVolume = (v: string | null): v is string => v !== null && v.trim() !== '' && Number(v) >= 0 && Number(v) <= 1;
 
 /** The stored values, validated; anything unreadable falls back to its default. */
-export function loadSettings(): Pick<SettingsState, 'colorScheme' | 'musicVolume' | 'sfxVolume' | 'welcome' | 'language'> {
+export function loadSettings(): Pick<SettingsState, 'colorScheme' | 'musicVolume' | 'sfxVolume' | 'welcome' | 'language' | 'countdownTicks'> {
   const scheme = read(STORAGE_KEYS.colorScheme);
   const music = read(STORAGE_KEYS.musicVolume);
   const sfx = read(STORAGE_KEYS.sfxVolume);
@@ -93,6 +97,7 @@ export function loadSettings(): Pick<SettingsState, 'colorScheme' | 'musicVolume
     sfxVolume: isVolume(sfx) ? sfx : '1.0',
     welcome: read(STORAGE_KEYS.welcome) === 'true',
     language: isLanguage(language) ? language : null,
+    countdownTicks: read(STORAGE_KEYS.countdownTicks) === 'true',
   };
 }
 
@@ -119,6 +124,10 @@ export const useSettings = create<SettingsState>()((set) => ({
   setLanguage(language) {
     write(STORAGE_KEYS.language, language);
     set({ language });
+  },
+  setCountdownTicks(countdownTicks) {
+    write(STORAGE_KEYS.countdownTicks, String(countdownTicks));
+    set({ countdownTicks });
   },
 }));
 

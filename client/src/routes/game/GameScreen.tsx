@@ -14,6 +14,7 @@ import { useGame } from '../../stores/game.ts';
 import { AddPlayerDialog } from './AddPlayerDialog.tsx';
 import { ConfirmDialog, type Confirmation } from './ConfirmDialog.tsx';
 import { GameActions } from './GameActions.tsx';
+import { EventFeed } from './EventFeed.tsx';
 import { GameEndedDialog } from './GameEndedDialog.tsx';
 import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
 import { GuessPanel, listNames } from './GuessPanel.tsx';
@@ -122,6 +123,7 @@ export default function GameScreen() {
     >
       <SettingsSummary />
       <ConnectionBanner status={status} onRetry={retry} />
+      <EventFeed />
       <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }} gap={{ base: '6', lg: '8' }} alignItems="start">
         <Stack gap="6" minW="0">
           <HitSection />
@@ -172,6 +174,8 @@ export function SettingsSummary() {
   const limits = (['guess', 'intercept', 'confirm'] as const)
     .filter((k) => settings[`${k}_timeout`] > 0)
     .map((k) => t(`game.summary_limit_${k}`, { count: settings[`${k}_timeout`] }));
+  // and how long each reveal holds the table (0: no pause, left out)
+  if (settings.reveal_time > 0) limits.push(t('game.summary_reveal', { count: settings.reveal_time }));
   const summary = t('game.summary', { goal: t('count.hits', { count: settings.goal }), tokens: settings.start_tokens, clue, mode: t(`game.mode.${mode}`) });
   return (
     <Text color="fg.muted" mt="-3">

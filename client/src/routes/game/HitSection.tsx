@@ -8,13 +8,15 @@ import { useSession } from '../../stores/session.ts';
 import * as actions from './game-actions.ts';
 import { canClaim, canSkip, claimCandidates } from './game-logic.ts';
 import { currentSource, prepare, useHitAudio } from './hit-audio.ts';
+import { RevealMoment } from './RevealMoment.tsx';
 import { usePerspective } from './use-perspective.ts';
 
 /**
  * The hit section (spec §2): 'no game running', the hidden hit ('unknown', or
  * in `card` clue mode the card's title and artist to read aloud), or the
- * revealed hit with who won it; play/stop, skip and claim below. Shaped like
- * the game's cards: artist on top, the year large in the middle, title below.
+ * revealed hit with who won it (its moment: RevealMoment); play/stop, skip and
+ * claim below. Shaped like the game's cards: artist on top, the year large in
+ * the middle, title below.
  */
 export function HitSection() {
   const { t } = useTranslation();
@@ -31,6 +33,10 @@ export function HitSection() {
   const userId = useSession((s) => s.user?.id);
   const perspective = usePerspective();
   const playing = useHitAudio((s) => s.playing);
+  // a revealed card has its moment (RevealMoment); when the game already went on underneath
+  // (the round ended with it, or nobody was there to confirm), nothing of the next turn shows meanwhile
+  const moment = useGame((s) => !!s.reveal);
+  const beyond = useGame((s) => !!s.reveal && (s.game?.state !== 'Confirming' || s.game.hit?.id !== s.reveal.hit.id));
 
   const source = mode ? currentSource({ id, mode, state, clue_mode: clueMode, draws, hit_duration: hitDuration, hit }, !!perspective.me) : null;
   const sourceKey = source?.key ?? null;
@@ -59,7 +65,9 @@ export function HitSection() {
       <Heading as="h2" id="hit-heading" size="lg" mb="3">
         {t('game.hit.heading')}
       </Heading>
-      {!running ? (
+      {moment ? (
+        <RevealMoment />
+      ) : !running ? (
         <Text color="fg.muted">{t('game.hit.none')}</Text>
       ) : (
         <Box
@@ -135,12 +143,12 @@ export function HitSection() {
           )}
         </Box>
       )}
-      {scoredText && (
+      {scoredText && !moment && (
         <Text mt="3" textAlign="center" fontWeight="semibold">
           {scoredText}
         </Text>
       )}
-      {running && (
+      {running && !beyond && (
         <Wrap mt="4" gap="2" justify="center">
           {source && (
             <Button colorPalette="purple" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
