@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { announcer } from '../../client/src/a11y/announcer.ts';
 import { onNotification, type Notification } from '../../client/src/a11y/notify.ts';
 import { toGamePayload, useGame } from '../../client/src/stores/game.ts';
+import { gameClock } from '../../client/src/stores/game-clock.ts';
 import { useNotifications } from '../../client/src/stores/notifications.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import type { GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
@@ -412,5 +413,161 @@ describe('connection', () => {
     expect(useGame.getState()).toMatchObject({ status: 'reconnecting', game: { id: 'AbCd1234' } });
     useGame.getState().setStatus('connected');
     expect(useGame.getState().status).toBe('connected');
+  });
+});
+
+describe("a reveal's time on the table (reveal_time)", () => {
+  const PAUSE = 3;
+  const ana0 = player('ana', { creator: true, years: [1980], tokens: 2 });
+  const ben0 = player('ben', { years: [1990], tokens: 2 });
+  const placed = { ...ana0, turn_player: true, guess: ana0.slots[0] ?? null };
+  const card = hit(1975, 'Right Here');
+  const anaWon = { ...placed, hits: [...placed.hits, card] };
+  const facts = { reveal_time: PAUSE, draws: 1 } as const;
+  const intercepting = game([placed, { ...ben0, state: 'Intercepting' }], { ...facts, state: 'Intercepting' });
+  const confirming = game([anaWon, { ...ben0, state: 'Confirming' }], { ...facts, state: 'Confirming', hit: card, last_scored: anaWon });
+  const next = game([{ ...anaWon, guess: null, turn_player: false, tokens: 3 }, { ...ben0, turn_player: true, state: 'Guessing' }], { ...facts, state: 'Guessing', draws: 2, deadline: null });
+
+  /** Plays to the reveal (Ben declines): the moment begins. */
+  function toTheReveal(): void {
+    step(intercepting);
+    step(confirming, ev('guess', { players: [ben0] }), ev('change_state', { state: 'Confirming', hit: card, last_scored: anaWon }));
+  }
+  const confirmed = (by = ben0) => ev('change_state', { state: 'Guessing', cause: 'confirmed', by });
+
+  it('a confirmation at once: the next turn (its card, actions, news) waits until the reveal had its time, then comes in order', () => {
+    toTheReveal();
+    const at = Date.now();
+    expect(useGame.getState().reveal).toMatchObject({ hit: card, winner: { id: ids.ana, you: true }, turn: { id: ids.ana }, until: at + PAUSE * 1000 });
+    vi.advanceTimersByTime(400);
+    heard = [];
+    const feed = useGame.getState().feed.length;
+    step(next, confirmed());
+    // still the reveal: the state, the news and the feed wait
+    expect(useGame.getState().game).toMatchObject({ state: 'Confirming', hit: card });
+    expect(texts()).toEqual([]);
+    expect(useGame.getState().feed).toHaveLength(feed);
+    vi.advanceTimersByTime(PAUSE * 1000 - 400 - 1);
+    expect(useGame.getState().game?.state).toBe('Confirming');
+    expect(useGame.getState().reveal).not.toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(useGame.getState().game).toMatchObject({ state: 'Guessing', draws: 2 });
+    expect(useGame.getState().reveal).toBeNull();
+    expect(texts()).toEqual(['Ben confirmed your answer.', 'You received a token.', "Ben's turn."]);
+    expect(useGame.getState().feed.slice(feed).map((e) => e.text)).toEqual(texts());
+  });
+
+  it('a confirmation after the pause shows at once; the revealed card stays until then', () => {
+    toTheReveal();
+    vi.advanceTimersByTime(20_000);
+    expect(useGame.getState().reveal?.hit).toEqual(card);
+    heard = [];
+    step(next, confirmed());
+    expect(useGame.getState().game?.state).toBe('Guessing');
+    expect(useGame.getState().reveal).toBeNull();
+    expect(texts()).toEqual(['Ben confirmed your answer.', 'You received a token.', "Ben's turn."]);
+  });
+
+  it("the confirmer's own answer during the pause: his question goes at once, the room's next turn after the pause", () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    const sent: string[] = [];
+    useGame.getState().setSender((type) => sent.push(type));
+    toTheReveal();
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)?.state).toBe('Confirming');
+    useGame.getState().send('confirm', { confirm: true });
+    expect(sent).toEqual(['confirm']);
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)?.state).toBe('Waiting');
+    expect(useGame.getState().reveal?.answered).toBe(true);
+    step(next, confirmed());
+    vi.advanceTimersByTime(PAUSE * 1000);
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)).toMatchObject({ state: 'Guessing', turn_player: true });
+  });
+
+  it('an answer the room refused: after the pause the screen shows what the room says again', () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    useGame.getState().setSender(() => undefined);
+    toTheReveal();
+    useGame.getState().send('confirm', { confirm: false });
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)?.state).toBe('Waiting');
+    vi.advanceTimersByTime(PAUSE * 1000);
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)?.state).toBe('Confirming');
+  });
+
+  it('the winning card has its moment before the celebration opens', () => {
+    step(intercepting);
+    const reset = [player('ana', { creator: true, tokens: 0 }), player('ben', { tokens: 0 })];
+    const standings = [anaWon, ben0];
+    step(
+      game(reset, { reveal_time: PAUSE, winner: anaWon, standings }),
+      ev('guess', { players: [ben0] }),
+      ev('change_state', { state: 'Open', hit: card, last_scored: anaWon, winner: anaWon, standings }),
+    );
+    expect(texts()).toEqual(['Ben does not intercept.', 'Game over: you win!', 'The hit was Right Here by Artist 1975 (1975).']);
+    expect(useGame.getState().reveal).toMatchObject({ final: true, hit: card });
+    expect(useGame.getState().ended).toBeNull();
+    vi.advanceTimersByTime(PAUSE * 1000);
+    expect(useGame.getState().ended).toEqual({ winner: anaWon, standings, hit: card, celebrate: true });
+    expect(useGame.getState().reveal).toBeNull();
+  });
+
+  it('reveal_time 0: no pause, the reveal shows while its phase lasts', () => {
+    step({ ...intercepting, reveal_time: 0 });
+    step({ ...confirming, reveal_time: 0 }, ev('change_state', { state: 'Confirming', hit: card, last_scored: anaWon }));
+    expect(useGame.getState().reveal?.hit).toEqual(card);
+    step({ ...next, reveal_time: 0 }, confirmed());
+    expect(useGame.getState().game?.state).toBe('Guessing');
+    expect(useGame.getState().reveal).toBeNull();
+  });
+
+  it("a deadline that came during the pause is not taken for the server's time (it was armed for the pause's end)", () => {
+    gameClock.reset();
+    toTheReveal();
+    vi.advanceTimersByTime(500);
+    // the room: the next turn's 10 s start when the 3 s of the reveal are over
+    const deadline = Date.now() - 500 + PAUSE * 1000 + 10_000;
+    const timed = { ...next, guess_timeout: 10, deadline };
+    useGame.getState().applyState(roomJson(timed, seq));
+    useGame.getState().applyEvent(ev('change_state', { state: 'Guessing', cause: 'confirmed', by: ben0, deadline }));
+    vi.advanceTimersByTime(PAUSE * 1000);
+    expect(useGame.getState().game?.deadline).toBe(deadline);
+    expect(Math.abs(gameClock.offset())).toBeLessThan(50);
+  });
+});
+
+describe('the announcer and the feed', () => {
+  it('say and show the same texts in the same order, from one source, through a whole turn with its pause', () => {
+    const ana0 = player('ana', { creator: true, years: [1980], tokens: 2 });
+    const ben0 = player('ben', { years: [1990], tokens: 2 });
+    const facts = { reveal_time: 3 } as const;
+    step(game([ana0, ben0], facts));
+    const a1 = { ...ana0, turn_player: true, state: 'Guessing' as const };
+    step(game([a1, ben0], { ...facts, state: 'Guessing', draws: 1 }), ev('change_state', { state: 'Guessing' }));
+    vi.advanceTimersByTime(2000);
+    const a2 = { ...a1, state: 'Waiting' as const, guess: a1.slots[1] ?? null };
+    const b2 = { ...ben0, state: 'Intercepting' as const };
+    step(game([a2, b2], { ...facts, state: 'Intercepting', draws: 1 }), ev('guess', { players: [a2] }), ev('change_state', { state: 'Intercepting' }));
+    vi.advanceTimersByTime(2000);
+    const b3 = { ...b2, state: 'Waiting' as const, tokens: 1, guess: a1.slots[0] ?? null };
+    const card = hit(1970);
+    const b4 = { ...b3, hits: [...b3.hits, card] };
+    step(game([a2, { ...b4, state: 'Confirming' }], { ...facts, state: 'Confirming', hit: card, last_scored: b4, draws: 1 }), ev('guess', { players: [b3] }), ev('change_state', { state: 'Confirming', hit: card, last_scored: b4 }));
+    step(game([{ ...a2, guess: null, turn_player: false, tokens: 3 }, { ...b4, guess: null, turn_player: true, state: 'Guessing' }], { ...facts, state: 'Guessing', draws: 2 }), ev('change_state', { state: 'Guessing', cause: 'confirmed', by: b4 }));
+    vi.advanceTimersByTime(3000);
+    const said = heard.filter((n) => n.text).map((n) => n.text);
+    expect(said).toEqual([
+      'The game has started.',
+      'Your turn.',
+      'You chose after 1980.',
+      'Ben intercepted before 1980.',
+      'Ben scored.',
+      'The hit was Song 1970 by Artist 1970 (1970).',
+      'Ben confirmed your answer.',
+      'You received a token.',
+      "Ben's turn.",
+    ]);
+    expect(useGame.getState().feed.map((e) => e.text)).toEqual(said);
+    // what the live regions got: the same, the interrupting outcome carrying the guess queued before it
+    vi.advanceTimersByTime(2000);
+    expect(announcer.getSnapshot().assertive.map((m) => m.text)).toEqual(['The game has started.', 'Ben intercepted before 1980. Ben scored.']);
   });
 });

@@ -1,6 +1,6 @@
 import type { GameMode } from '../../../shared/protocol/game.ts';
 import type { ProcessHits } from '../../../shared/protocol/catalogue.ts';
-import { playSfx, type SfxName } from '../audio/sfx.ts';
+import { playSfx, type PlaySfxOptions, type SfxName } from '../audio/sfx.ts';
 import { slotText, type YearRange } from '../format.ts';
 import { i18next } from '../i18n.ts';
 import { useNotifications, type ToastKind } from '../stores/notifications.ts';
@@ -51,10 +51,10 @@ export function onNotification(listener: (n: Notification) => void): () => void 
   return () => listeners.delete(listener);
 }
 
-function publish(type: NotificationType, text: string, interrupt: boolean, sfx?: SfxName, transient = false): Notification {
+function publish(type: NotificationType, text: string, interrupt: boolean, sfx?: SfxName, transient = false, sfxOptions?: PlaySfxOptions): Notification {
   const n: Notification = { type, text, interrupt, ...(sfx ? { sfx } : {}) };
   if (text) announce(text, { interrupt, transient });
-  if (sfx) void playSfx(sfx);
+  if (sfx) void playSfx(sfx, sfxOptions);
   for (const l of listeners) l(n);
   return n;
 }
@@ -101,6 +101,6 @@ export const notify = {
     if (options.toast !== false) useNotifications.getState().toast({ kind: options.toast ?? 'info', title: text });
     return publish('notification', text, options.interrupt ?? false, undefined, options.transient ?? false);
   },
-  /** A bare sound cue (play hit, stop hit…), with no text. */
-  playSfx: (name: SfxName) => publish('play_sfx', '', false, name),
+  /** A bare sound cue (play hit, stop hit, the countdown's tick…), with no text. */
+  playSfx: (name: SfxName, options?: PlaySfxOptions) => publish('play_sfx', '', false, name, false, options),
 };

@@ -153,19 +153,29 @@ export const useGame = create<GameStoreState>()((set, get) => {
     held = null;
   };
 
-  /** The pause is over: what came meanwhile is applied, in order (a new reveal among it starts a new pause). */
+  /** An event, handled now or, during a pause, when the pause is over. */
+  const receive = (event: RoomEvent, live: boolean): void => {
+    if (held) held.queue.push({ event });
+    else handleEvent(event, live);
+  };
+
+  /**
+   * The pause is over: the end dialog it kept back opens, and what came
+   * meanwhile is applied in order (a reveal among it starts a new pause, which
+   * holds the rest back in turn).
+   */
   const release = (): void => {
     const h = held;
     if (!h) return;
     held = null;
+    if (h.ended !== undefined) set({ ended: h.ended });
     for (const item of h.queue) {
       if ('raw' in item) get().applyState(item.raw);
-      else handleEvent(item.event, false);
+      else receive(item.event, false);
     }
+    if (held) return;
     // an answer shown ahead of the room, and nothing came after it: back to what the room says
     if (h.ahead && !h.queue.some((i) => 'raw' in i) && lastRaw !== null) get().applyState(lastRaw);
-    if (held) return;
-    if (h.ended !== undefined) set({ ended: h.ended });
     const r = get().reveal;
     if (r && !stillRevealing(get().game, r)) set({ reveal: null });
   };
@@ -265,11 +275,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
     },
 
     applyEvent(event) {
-      if (held) {
-        held.queue.push({ event });
-        return;
-      }
-      handleEvent(event, true);
+      receive(event, true);
     },
 
     handleError(error) {

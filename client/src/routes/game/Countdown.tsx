@@ -3,7 +3,6 @@ import { Badge } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../a11y/notify.ts';
-import { playSfx } from '../../audio/sfx.ts';
 import { useSettings } from '../../stores/settings.ts';
 import { gameClock } from '../../stores/game-clock.ts';
 import { useGame } from '../../stores/game.ts';
@@ -57,7 +56,7 @@ export function Countdown({ deadline, speak }: { deadline: number; speak: boolea
   useEffect(() => {
     if (!ticks || !connected || !shouldTick(left, ticked.current)) return;
     ticked.current = left;
-    void playSfx('tick', { gain: TICK_GAIN });
+    notify.playSfx('tick', { gain: TICK_GAIN });
   }, [left, ticks, connected]);
 
   return (

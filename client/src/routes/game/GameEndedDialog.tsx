@@ -165,7 +165,7 @@ export function GameEndedDialog() {
           )}
         </Stack>
       )}
-      {result && ended?.celebrate && result.outcome !== 'nobody' && <Confetti />}
+      {result && ended?.celebrate && result.outcome !== 'nobody' && !reducedMotion() && <Confetti />}
     </AppDialog>
   );
 }
@@ -208,11 +208,10 @@ function Trophy({ tone }: { tone: 'purple' | 'gray' }) {
   );
 }
 
-/** Confetti over everything while the celebration opens (not with reduced motion); the code loads only now. */
+/** Confetti over everything while the celebration opens; the code loads only now. */
 function Confetti() {
   const ref = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    if (reducedMotion()) return;
     let stop: (() => void) | null = null;
     let gone = false;
     void import('./confetti.ts').then(({ launchConfetti }) => {
@@ -229,7 +228,8 @@ function Confetti() {
         ref={ref}
         aria-hidden="true"
         data-testid="confetti"
-        style={{ position: 'fixed', inset: 0, width: '100vw', height: '100dvh', pointerEvents: 'none', zIndex: 1450 }}
+        // over the dialog (Chakra's dialogs sit at the popover layer, 1500), under toasts (1700)
+        style={{ position: 'fixed', inset: 0, width: '100vw', height: '100dvh', pointerEvents: 'none', zIndex: 1650 }}
       />
     </Portal>
   );

@@ -50,8 +50,8 @@ export function launchConfetti(canvas: HTMLCanvasElement, options: ConfettiOptio
   const pieces: Piece[] = Array.from({ length: count }, (_, i) => {
     // half from each lower corner, thrown up and inwards
     const left = i % 2 === 0;
-    const speed = (0.55 + random() * 0.45) * Math.max(height, 500) * 1.5;
-    const tilt = 0.12 + random() * 0.45;
+    const speed = (0.6 + random() * 0.5) * Math.max(height, 500) * 1.6;
+    const tilt = 0.1 + random() * 0.6;
     const aim = -Math.PI / 2 + (left ? tilt : -tilt);
     return {
       x: left ? width * 0.05 : width * 0.95,
@@ -88,7 +88,8 @@ export function launchConfetti(canvas: HTMLCanvasElement, options: ConfettiOptio
       ctx.rotate(p.angle);
       // a flat piece of paper turning: its height follows the flutter
       ctx.fillStyle = p.color;
-      ctx.fillRect(-p.size / 2, (-p.size / 4) * Math.abs(Math.cos(p.wobble)), p.size, (p.size / 2) * Math.abs(Math.cos(p.wobble)) + 1);
+      const tall = p.size * 0.6 * (0.3 + 0.7 * Math.abs(Math.cos(p.wobble)));
+      ctx.fillRect(-p.size / 2, -tall / 2, p.size, tall);
       ctx.restore();
     }
     if (visible > 0 && now - start < duration + 3000) frame = requestAnimationFrame(tick);
