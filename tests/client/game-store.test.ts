@@ -510,6 +510,28 @@ describe("a reveal's time on the table (reveal_time)", () => {
     expect(useGame.getState().reveal).toBeNull();
   });
 
+  it('a reveal that came during another pause has its time counted from when it came: the screen never falls further behind', () => {
+    toTheReveal();
+    vi.advanceTimersByTime(1000);
+    // clients that do not pause (Part B's) played the next turn to its reveal meanwhile
+    const card2 = hit(2001, 'Later');
+    const benWon = { ...ben0, turn_player: true, guess: ben0.slots[0] ?? null, hits: [...ben0.hits, card2] };
+    const second = game([{ ...anaWon, guess: null, tokens: 3, state: 'Confirming' }, benWon], { ...facts, state: 'Confirming', hit: card2, last_scored: benWon, draws: 2 });
+    step(next, confirmed());
+    step(second, ev('guess', { players: [benWon] }), ev('change_state', { state: 'Confirming', hit: card2, last_scored: benWon }));
+    const third = game([{ ...anaWon, guess: null, tokens: 3, turn_player: true, state: 'Guessing' }, { ...benWon, turn_player: false, guess: null }], { ...facts, state: 'Guessing', draws: 3 });
+    step(third, ev('change_state', { state: 'Guessing', cause: 'confirmed', by: anaWon }));
+    // the first pause ends: the second reveal shows, for the rest of its own time (it came 1 s into the first)
+    vi.advanceTimersByTime(2000);
+    expect(useGame.getState().game).toMatchObject({ state: 'Confirming', hit: card2 });
+    expect(useGame.getState().reveal?.hit).toEqual(card2);
+    vi.advanceTimersByTime(999);
+    expect(useGame.getState().game?.state).toBe('Confirming');
+    vi.advanceTimersByTime(1);
+    expect(useGame.getState().game).toMatchObject({ state: 'Guessing', draws: 3 });
+    expect(useGame.getState().reveal).toBeNull();
+  });
+
   it('reveal_time 0: no pause, the reveal shows while its phase lasts', () => {
     step({ ...intercepting, reveal_time: 0 });
     step({ ...confirming, reveal_time: 0 }, ev('change_state', { state: 'Confirming', hit: card, last_scored: anaWon }));

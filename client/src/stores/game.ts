@@ -139,7 +139,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
    * held events mean is said and shown as the next turn appears.
    */
   interface Held {
-    queue: ({ raw: unknown } | { event: RoomEvent })[];
+    /** What came meanwhile; an event with the moment it came (Date.now() ms). */
+    queue: ({ raw: unknown } | { event: RoomEvent; at: number })[];
     timer: ReturnType<typeof setTimeout>;
     /** The end dialog the reveal leads to, opened when the pause is over. */
     ended?: EndedRound | null;
@@ -153,10 +154,10 @@ export const useGame = create<GameStoreState>()((set, get) => {
     held = null;
   };
 
-  /** An event, handled now or, during a pause, when the pause is over. */
-  const receive = (event: RoomEvent, live: boolean): void => {
-    if (held) held.queue.push({ event });
-    else handleEvent(event, live);
+  /** An event that came at `at`: handled now or, during a pause, when the pause is over. */
+  const receive = (event: RoomEvent, at: number, live: boolean): void => {
+    if (held) held.queue.push({ event, at });
+    else handleEvent(event, at, live);
   };
 
   /**
@@ -171,7 +172,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
     if (h.ended !== undefined) set({ ended: h.ended });
     for (const item of h.queue) {
       if ('raw' in item) get().applyState(item.raw);
-      else receive(item.event, false);
+      else receive(item.event, item.at, false);
     }
     if (held) return;
     // an answer shown ahead of the room, and nothing came after it: back to what the room says
@@ -180,8 +181,11 @@ export const useGame = create<GameStoreState>()((set, get) => {
     if (r && !stillRevealing(get().game, r)) set({ reveal: null });
   };
 
-  /** Handles one event; `live`: it is handled as it arrived (not after a pause), so its deadline tells the server's clock. */
-  const handleEvent = (event: RoomEvent, live: boolean): void => {
+  /**
+   * Handles one event that came at `at`; `live`: it is handled as it came (not
+   * after a pause), so its deadline tells the server's clock.
+   */
+  const handleEvent = (event: RoomEvent, at: number, live: boolean): void => {
     const { seq, game } = get();
     if (event.seq <= seq) return;
     set({ seq: event.seq });
@@ -203,7 +207,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
     if (outcome.clearChoice) set({ choice: null });
     let ended = outcome.ended;
     if (outcome.reveal) {
-      const pause = (game?.reveal_time ?? 0) * 1000;
+      // counted from when the reveal came: one that waited behind another pause has had part of its time
+      const pause = Math.max(0, at + (game?.reveal_time ?? 0) * 1000 - Date.now());
       if (pause > 0) {
         stopHolding();
         held = { queue: [], timer: setTimeout(release, pause), ahead: false };
@@ -275,7 +280,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
     },
 
     applyEvent(event) {
-      receive(event, true);
+      receive(event, Date.now(), true);
     },
 
     handleError(error) {
