@@ -56,9 +56,36 @@ function step(next: GamePayload, ...events: RoomEvent[]): void {
 const ana = player('ana', { creator: true, years: [1980], tokens: 2 });
 const ben = player('ben', { years: [1990], tokens: 2 });
 
+/** Both placements of the game screen (the strip on top, the side column), as GameScreen has them. */
+const Feeds = () => (
+  <>
+    <EventFeed />
+    <EventFeed at="side" />
+  </>
+);
+
 describe('EventFeed', () => {
+  it('is on the page once: on top on a phone, beside the players on a desktop', () => {
+    const viewport = (width: number) => (window as unknown as { happyDOM: { setViewport(v: { width: number; height: number }): void } }).happyDOM.setViewport({ width, height: 800 });
+    step(game([ana]));
+    step(game([ana, ben]), ev('join', { players: [ben] }));
+    try {
+      viewport(390);
+      const { unmount } = renderApp(<Feeds />);
+      expect(screen.getAllByRole('region', { name: 'What just happened' })).toHaveLength(1);
+      expect(screen.getByTestId('event-feed').getAttribute('data-at')).toBe('top');
+      unmount();
+      viewport(1366);
+      renderApp(<Feeds />);
+      expect(screen.getAllByRole('region', { name: 'What just happened' })).toHaveLength(1);
+      expect(screen.getByTestId('event-feed').getAttribute('data-at')).toBe('side');
+    } finally {
+      viewport(1024);
+    }
+  });
+
   it('shows what was said, newest first, as a plain list (no second live region), readable by its heading', () => {
-    renderApp(<EventFeed />);
+    renderApp(<Feeds />);
     expect(screen.queryByTestId('event-feed')).toBeNull();
     step(game([ana]));
     step(game([ana, ben]), ev('join', { players: [ben] }));
@@ -80,7 +107,7 @@ describe('EventFeed', () => {
   });
 
   it(`shows the newest ${FEED_SHOWN} only`, () => {
-    renderApp(<EventFeed />);
+    renderApp(<Feeds />);
     step(game([ana]));
     const seats = ['ben', 'cleo'] as const;
     for (let i = 0; i < FEED_SHOWN + 3; i++) {
@@ -95,7 +122,7 @@ describe('EventFeed', () => {
   it('speaks German when the game does', async () => {
     await applyLanguage('de');
     try {
-      renderApp(<EventFeed />);
+      renderApp(<Feeds />);
       step(game([ana]));
       step(game([ana, ben]), ev('join', { players: [ben] }));
       expect(screen.getByRole('region', { name: 'Was gerade passiert ist' }).textContent).toContain('Ben ist dem Spiel beigetreten.');

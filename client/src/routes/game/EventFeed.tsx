@@ -1,7 +1,7 @@
 import './recipes.ts';
 import './moments.css';
-import { Box, Heading, HStack, Text } from '@chakra-ui/react';
-import { useMemo, type ReactNode } from 'react';
+import { Box, Heading, HStack, Text, useBreakpointValue } from '@chakra-ui/react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, Tone } from '../../a11y/game-meaning.ts';
 import { useGame, type FeedEntry } from '../../stores/game.ts';
@@ -20,15 +20,33 @@ const TONE_COLOR: Record<Tone, string> = { good: 'green.fg', bad: 'red.fg', neut
  * order), so this is a plain list with no live semantics of its own: a screen
  * reader hears every event once, from the live region, and can still read the
  * feed by moving through the page (a heading, then a list).
+ *
+ * `at`: where the screen places it: `top`, a strip under the game's status on
+ * phones and tablets; `side`, beside the table with the players from 992 px
+ * (the design brief's desktop). Each placement renders only at its sizes, so
+ * there is one feed on the page.
  */
-export function EventFeed() {
+export function EventFeed({ at = 'top' }: { at?: 'top' | 'side' }) {
   const { t } = useTranslation();
+  const headingId = useId();
   const feed = useGame((s) => s.feed);
+  const wide = useBreakpointValue({ base: false, lg: true }) ?? false;
   const entries = useMemo(() => feed.slice(-FEED_SHOWN).reverse(), [feed]);
-  if (entries.length === 0) return null;
+  if (entries.length === 0 || wide !== (at === 'side')) return null;
   return (
-    <Box as="section" aria-labelledby="feed-heading" data-testid="event-feed" borderWidth="1px" borderRadius="l3" bg="bg.subtle" px="3" py="2" mt="-2">
-      <Heading as="h2" id="feed-heading" srOnly>
+    <Box
+      as="section"
+      aria-labelledby={headingId}
+      data-testid="event-feed"
+      data-at={at}
+      borderWidth="1px"
+      borderRadius="l3"
+      bg="bg.subtle"
+      px="3"
+      py="2"
+      {...(at === 'top' ? { mt: '-2' } : { mb: '6' })}
+    >
+      <Heading as="h2" id={headingId} srOnly>
         {t('game.feed.heading')}
       </Heading>
       <Box as="ol" display="flex" flexDirection="column" gap="1">

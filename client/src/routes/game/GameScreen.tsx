@@ -130,6 +130,7 @@ export default function GameScreen() {
           <GuessPanel />
         </Stack>
         <Box minW="0">
+          <EventFeed at="side" />
           <PlayerTable onAddPlayer={() => setAddOpen(true)} />
         </Box>
       </Grid>

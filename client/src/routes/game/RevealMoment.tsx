@@ -34,8 +34,17 @@ function Moment({ reveal }: { reveal: RevealShown }) {
   const destination = winner ? youOr(winner, 'game.reveal.to_timeline') : t('game.reveal.to_discard');
 
   return (
-    <Stack gap="3" align="center" textAlign="center" data-testid="reveal-moment" data-outcome={won ? 'won' : 'discarded'}>
-      <Box className={won ? 'hl-card-won' : 'hl-card-discarded'} w="full" maxW="sm">
+    // a column on phones; the card beside what it means from tablets on (the screen's action stays in view)
+    <Stack
+      direction={{ base: 'column', md: 'row' }}
+      gap={{ base: '3', md: '6' }}
+      align="center"
+      justify="center"
+      textAlign={{ base: 'center', md: 'start' }}
+      data-testid="reveal-moment"
+      data-outcome={won ? 'won' : 'discarded'}
+    >
+      <Box className={won ? 'hl-card-won' : 'hl-card-discarded'} w="full" maxW={{ base: 'sm', md: '16rem' }} flexShrink={0}>
         <Box className="hl-flip-scene">
           <Box className="hl-flip-card">
             <Stack
@@ -82,28 +91,30 @@ function Moment({ reveal }: { reveal: RevealShown }) {
           </Box>
         </Box>
       </Box>
-      <Text fontSize="lg" fontWeight="bold" color={`${tone}.fg`} data-testid="reveal-result">
-        {result}
-      </Text>
-      {turn && guess && (
-        <Text color="fg.muted" fontSize="sm">
-          {youOr(turn, 'game.reveal.guess', { slot: slotText(guess) })}
+      <Stack gap="3" align={{ base: 'center', md: 'start' }} w="full" minW="0">
+        <Text fontSize="lg" fontWeight="bold" color={`${tone}.fg`} data-testid="reveal-result">
+          {result}
         </Text>
-      )}
-      <HStack className="hl-slide-down" gap="2" px="3" py="1" borderRadius="full" borderWidth="1px" borderColor={`${tone}.muted`} bg={`${tone}.subtle`} data-destination={winner?.id ?? 'discard'}>
-        <Text as="span" aria-hidden="true" color={`${tone}.fg`} fontWeight="bold">
-          →
-        </Text>
-        <Text as="span" fontSize="sm" fontWeight="medium">
-          {destination}
-        </Text>
-      </HStack>
-      {answered !== undefined && <Text fontSize="sm">{t(answered ? 'game.reveal.answered_yes' : 'game.reveal.answered_no')}</Text>}
-      {pauseMs > 0 && (
-        <Box w="full" maxW="sm" h="1" borderRadius="full" bg="bg.emphasized" overflow="hidden" aria-hidden="true">
-          <Box className="hl-shrink" h="full" bg={`${tone}.solid`} style={{ animationDuration: `${pauseMs}ms` }} />
-        </Box>
-      )}
+        {turn && guess && (
+          <Text color="fg.muted" fontSize="sm">
+            {youOr(turn, 'game.reveal.guess', { slot: slotText(guess) })}
+          </Text>
+        )}
+        <HStack className="hl-slide-down" gap="2" px="3" py="1" borderRadius="full" borderWidth="1px" borderColor={`${tone}.muted`} bg={`${tone}.subtle`} data-destination={winner?.id ?? 'discard'}>
+          <Text as="span" aria-hidden="true" color={`${tone}.fg`} fontWeight="bold">
+            →
+          </Text>
+          <Text as="span" fontSize="sm" fontWeight="medium">
+            {destination}
+          </Text>
+        </HStack>
+        {answered !== undefined && <Text fontSize="sm">{t(answered ? 'game.reveal.answered_yes' : 'game.reveal.answered_no')}</Text>}
+        {pauseMs > 0 && (
+          <Box w="full" maxW="sm" h="1" borderRadius="full" bg="bg.emphasized" overflow="hidden" aria-hidden="true">
+            <Box className="hl-shrink" h="full" bg={`${tone}.solid`} style={{ animationDuration: `${pauseMs}ms` }} />
+          </Box>
+        )}
+      </Stack>
     </Stack>
   );
 }
