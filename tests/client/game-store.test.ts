@@ -457,6 +457,22 @@ describe("a reveal's time on the table (reveal_time)", () => {
     expect(useGame.getState().feed.slice(feed).map((e) => e.text)).toEqual(texts());
   });
 
+  it('the pause counts from when the card is on screen: rendering late on a busy phone does not shorten it', () => {
+    toTheReveal();
+    const { id, until } = useGame.getState().reveal!;
+    vi.advanceTimersByTime(200);
+    useGame.getState().revealShown(id);
+    expect(useGame.getState().reveal?.until).toBe(until + 200);
+    step(next, confirmed());
+    vi.advanceTimersByTime(PAUSE * 1000 - 1);
+    expect(useGame.getState().game?.state).toBe('Confirming');
+    vi.advanceTimersByTime(1);
+    expect(useGame.getState().game?.state).toBe('Guessing');
+    // an old moment's word changes nothing
+    useGame.getState().revealShown(id);
+    expect(useGame.getState().game?.state).toBe('Guessing');
+  });
+
   it('a confirmation after the pause shows at once; the revealed card stays until then', () => {
     toTheReveal();
     vi.advanceTimersByTime(20_000);

@@ -869,8 +869,8 @@ for (const lang of ['en', 'de'] as const) {
             await page.getByTestId('reveal-moment').waitFor({ state: 'detached', timeout: 10_000 });
             const [on, off] = (await moments()).slice(-2);
             assert(on?.on && off && !off.on, `the reveal came and went: ${JSON.stringify(await moments())}`);
-            // 3 s from the event; the moment renders a few milliseconds after it came
-            assert(off.at - on.at >= 2950, `the reveal was on screen ${off.at - on.at} ms`);
+            // 3 s from when it is on screen (a timer may fire a millisecond early)
+            assert(off.at - on.at >= 2990, `the reveal was on screen ${off.at - on.at} ms`);
             assert(off.at - confirmedAt >= 1500, `the next turn showed ${off.at - confirmedAt} ms after the confirmation`);
             checked.timing = true;
           } else if (confirmer.id === aId && !checked.axe) {

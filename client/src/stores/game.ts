@@ -83,6 +83,8 @@ export interface GameStoreState {
   /** A state patch arrived: `raw` is `room.state.toJSON()`. */
   applyState(raw: unknown): void;
   applyEvent(event: RoomEvent): void;
+  /** The reveal moment `id` is on screen now: its pause counts from here (rendering may take a moment on a busy phone). */
+  revealShown(id: number): void;
   handleError(error: ErrorBody): void;
   send<K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>): boolean;
   setChoice(choice: number | 'none' | null): void;
@@ -146,6 +148,10 @@ export const useGame = create<GameStoreState>()((set, get) => {
     ended?: EndedRound | null;
     /** The game on screen was changed ahead of the room (an answer sent during the pause). */
     ahead: boolean;
+    /** The reveal it holds for (its id), when it was handled (Date.now() ms) and when the pause ends. */
+    reveal: number;
+    since: number;
+    until: number;
   }
   let held: Held | null = null;
 
@@ -209,15 +215,17 @@ export const useGame = create<GameStoreState>()((set, get) => {
     if (outcome.reveal) {
       // counted from when the reveal came: one that waited behind another pause has had part of its time
       const pause = Math.max(0, at + (game?.reveal_time ?? 0) * 1000 - Date.now());
+      const id = nextRevealId++;
+      const now = Date.now();
       if (pause > 0) {
         stopHolding();
-        held = { queue: [], timer: setTimeout(release, pause), ahead: false };
+        held = { queue: [], timer: setTimeout(release, pause), ahead: false, reveal: id, since: now, until: now + pause };
         // the end dialog waits until the winning card has had its moment
         if (ended !== undefined) held.ended = ended;
         ended = undefined;
       }
       // without a pause a reveal is shown while its phase lasts (not at all when it ended the game)
-      if (pause > 0 || !outcome.reveal.final) set({ reveal: { ...outcome.reveal, id: nextRevealId++, until: Date.now() + pause } });
+      if (pause > 0 || !outcome.reveal.final) set({ reveal: { ...outcome.reveal, id, until: now + pause } });
     }
     if (ended !== undefined) set({ ended });
   };
@@ -281,6 +289,19 @@ export const useGame = create<GameStoreState>()((set, get) => {
 
     applyEvent(event) {
       receive(event, Date.now(), true);
+    },
+
+    revealShown(id) {
+      // the pause is the time the card is on screen: the moment it took to get there is added
+      if (!held || held.reveal !== id) return;
+      const late = Date.now() - held.since;
+      if (late <= 0) return;
+      held.since += late;
+      held.until += late;
+      clearTimeout(held.timer);
+      held.timer = setTimeout(release, held.until - Date.now());
+      const until = held.until;
+      set((s) => (s.reveal?.id === id ? { reveal: { ...s.reveal, until } } : {}));
     },
 
     handleError(error) {

@@ -1,7 +1,7 @@
 import './recipes.ts';
 import './moments.css';
 import { Box, HStack, Stack, Text } from '@chakra-ui/react';
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor } from '../../a11y/game-meaning.ts';
 import { slotText } from '../../format.ts';
@@ -25,6 +25,8 @@ export function RevealMoment() {
 function Moment({ reveal }: { reveal: RevealShown }) {
   const { t } = useTranslation();
   const { hit, winner, turn, guess, answered } = reveal;
+  // the pause counts from the moment the card is on screen (the store moves its end by the time rendering took)
+  useLayoutEffect(() => useGame.getState().revealShown(reveal.id), [reveal.id]);
   // the pause as it was when the moment began (the bar runs on its own from there)
   const [pauseMs] = useState(() => Math.max(0, reveal.until - Date.now()));
   const youOr = (a: Actor, key: string, params: Record<string, unknown> = {}): string => t(a.you ? `${key}_you` : key, { name: a.name, ...params });
