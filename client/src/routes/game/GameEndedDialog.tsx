@@ -175,7 +175,7 @@ function TimelineCard({ hit, last }: { hit: HitPayload; last: boolean }) {
   return (
     <Box
       as="li"
-      w={{ base: '6.5rem', sm: '7.5rem' }}
+      w={{ base: '6rem', sm: '7.5rem' }}
       p="2"
       borderRadius="l2"
       borderWidth={last ? '2px' : '1px'}
