@@ -1,6 +1,7 @@
 /**
- * Synthesises the fifteen sound cues of spec §4 ("Sound cues") into
- * `assets/sfx/<name>.opus`, the names `client/src/audio/sfx.ts` looks for.
+ * Synthesises the fifteen sound cues of spec §4 ("Sound cues") and the
+ * countdown's tick into `assets/sfx/<name>.opus`, the names
+ * `client/src/audio/sfx.ts` looks for.
  * Nothing is downloaded: every cue is additive synthesis written as one ffmpeg
  * `aevalsrc` expression (sine partials with exponential envelopes, pitch sweeps
  * and vibrato as closed-form phase integrals), plus seeded `anoisesrc` bursts
@@ -268,6 +269,13 @@ const CUES: readonly Cue[] = [
       },
     ],
     bursts: [{ at: 0, dur: 0.004, amp: 0.3, filter: 'highpass=f=3000' }],
+  },
+  {
+    name: 'tick',
+    how: 'a soft clock tick: a dry wood knock at D6 with a tiny noise click, over in 0.1 s: a second of a time limit passes',
+    dur: 0.1,
+    notes: [{ at: 0, dur: 0.1, freq: hz('D6'), attack: 0.0008, decay: 55, release: 0.02, partials: WOOD }],
+    bursts: [{ at: 0, dur: 0.006, amp: 0.2, filter: 'bandpass=f=3500:width_type=q:w=1.5' }],
   },
   {
     name: 'slot_unavailable',

@@ -118,7 +118,7 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
   [SlotSchema, { id: 'Slot', description: 'A gap on a timeline; both years inclusive, 0 = open end; `id` is 1-based per timeline.' }],
   [HitPayloadSchema, { id: 'HitPayload', description: 'A hit as shown in games (never its YouTube id or playback offset).' }],
   [ClueSchema, { id: 'Clue', description: 'What the table reads aloud in `card` clue mode.' }],
-  [SettingsSchema, { id: 'Settings', description: 'A game\'s stored settings; timeouts in seconds, 0 = off.' }],
+  [SettingsSchema, { id: 'Settings', description: 'A game\'s stored settings; timeouts in seconds, 0 = off; `reveal_time`: seconds a revealed card stays on the table before the next turn (its timers start after it).' }],
   [SettingsUpdateSchema, { id: 'SettingsUpdate', description: 'A settings change: every field optional (`null` = unchanged), unknown fields refused; `packs: []` means every pack.' }],
   [PlayerPayloadSchema, { id: 'PlayerPayload', description: 'A seat at a game.' }],
   [GamePayloadSchema, { id: 'GamePayload', description: 'A whole game as the caller may see it.' }],

@@ -55,6 +55,7 @@ export const GameState = schema(
     guess_timeout: t.number(),
     intercept_timeout: t.number(),
     confirm_timeout: t.number(),
+    reveal_time: t.number(),
     clue_mode: t.string(),
     packs: t.array('string'),
     players: t.array(PlayerState),
@@ -116,6 +117,7 @@ export class StateMirror {
     if (was?.guess_timeout !== g.guess_timeout) s.guess_timeout = g.guess_timeout;
     if (was?.intercept_timeout !== g.intercept_timeout) s.intercept_timeout = g.intercept_timeout;
     if (was?.confirm_timeout !== g.confirm_timeout) s.confirm_timeout = g.confirm_timeout;
+    if (was?.reveal_time !== g.reveal_time) s.reveal_time = g.reveal_time;
     if (was?.clue_mode !== g.clue_mode) s.clue_mode = g.clue_mode;
     if (!was || !sameList(was.packs, g.packs)) s.packs.splice(0, s.packs.length, ...g.packs);
     syncPlayers(s.players, was?.players ?? null, g.players);

@@ -67,10 +67,13 @@ function hitSetOf(hits: readonly Hit[]): HitSet {
  * A stored base as the engine's Game. Bases written before the engine counted
  * drawn cards (`deck_at`) hold only the cards still to draw: none drawn. Those
  * written before players had colours and avatars get them (fillMissingLooks).
+ * Bases written before reveals took time had none: their logged actions replay
+ * with the deadlines they were accepted with.
  */
 function storedGame(json: string): Game {
   const game = JSON.parse(json) as Game;
   game.deck_at ??= 0;
+  game.settings.reveal_time ??= 0;
   return fillMissingLooks(game);
 }
 

@@ -58,7 +58,7 @@ function settingInt(key: NumericSetting) {
   return z.int({ error }).min(min, { error }).max(max, { error });
 }
 
-/** Every numeric setting's schema; units: goal in cards, start_tokens in tokens, the rest in seconds (0 = off for timeouts). */
+/** Every numeric setting's schema; units: goal in cards, start_tokens in tokens, the rest in seconds (0 = off for timeouts; reveal_time 0 = no pause after a reveal). */
 const SETTING_NUMBERS = {
   goal: settingInt('goal'),
   start_tokens: settingInt('start_tokens'),
@@ -66,9 +66,10 @@ const SETTING_NUMBERS = {
   guess_timeout: settingInt('guess_timeout'),
   intercept_timeout: settingInt('intercept_timeout'),
   confirm_timeout: settingInt('confirm_timeout'),
+  reveal_time: settingInt('reveal_time'),
 };
 
-/** A game's stored settings (every field present); timeouts in seconds, 0 = off. */
+/** A game's stored settings (every field present); timeouts in seconds, 0 = off; `reveal_time`: seconds a revealed card stays on the table before the next turn. */
 export const SettingsSchema = z.strictObject({
   ...SETTING_NUMBERS,
   /** Selected pack ids; empty only when the catalogue has no packs. */
@@ -209,6 +210,7 @@ export const SettingsUpdateSchema = z.strictObject({
   guess_timeout: unchangedIfNull(SETTING_NUMBERS.guess_timeout),
   intercept_timeout: unchangedIfNull(SETTING_NUMBERS.intercept_timeout),
   confirm_timeout: unchangedIfNull(SETTING_NUMBERS.confirm_timeout),
+  reveal_time: unchangedIfNull(SETTING_NUMBERS.reveal_time),
   packs: unchangedIfNull(z.array(UuidSchema)),
   clue_mode: unchangedIfNull(ClueModeSchema),
 });

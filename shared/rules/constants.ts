@@ -7,6 +7,8 @@ export const LIMITS = {
   guess_timeout: { min: 0, max: 600, default: 0 },
   intercept_timeout: { min: 0, max: 600, default: 30 },
   confirm_timeout: { min: 0, max: 600, default: 60 },
+  /** Seconds the revealed card stays on the table before the next turn's timer starts (0 = at once). */
+  reveal_time: { min: 0, max: 15, default: 3 },
 } as const;
 
 export type NumericSetting = keyof typeof LIMITS;

@@ -95,6 +95,7 @@ export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: fals
     last_scored: null,
     intercepts: [],
     deadline: null,
+    reveal_until: null,
     winner: null,
     standings: null,
     draws: 0,
@@ -257,6 +258,13 @@ export function remainingDeck(g: Pick<Game, 'deck' | 'deck_at'>): Hit[] {
   return g.deck.slice(g.deck_at);
 }
 
+/**
+ * Arms the phase's deadline. The phases of a turn count from the end of the
+ * reveal before it (`reveal_until`), not from the moment they began: the
+ * confirmer may answer at once, yet the table still looks at the revealed card
+ * for `reveal_time` seconds before the next turn is shown. The confirmation's
+ * own time counts from the reveal.
+ */
 function armDeadline(s: Step): void {
   const g = s.g;
   const seconds =
@@ -264,7 +272,8 @@ function armDeadline(s: Step): void {
     : g.state === 'Intercepting' ? g.settings.intercept_timeout
     : g.state === 'Confirming' ? g.settings.confirm_timeout
     : 0;
-  g.deadline = seconds > 0 && g.state !== 'Open' ? { state: g.state as 'Guessing', at: s.now + seconds * 1000 } : null;
+  const from = g.state === 'Confirming' ? s.now : Math.max(s.now, g.reveal_until ?? 0);
+  g.deadline = seconds > 0 && g.state !== 'Open' ? { state: g.state as 'Guessing', at: from + seconds * 1000 } : null;
 }
 
 // ---------------------------------------------------------------------------
@@ -336,6 +345,7 @@ function reveal(s: Step): void {
   else g.discard = [...g.discard, card];
   g.last_scored = winner?.id ?? null;
   g.hit = card;
+  g.reveal_until = s.now + g.settings.reveal_time * 1000;
   g.state = 'Confirming';
   for (const p of g.players) p.state = 'Waiting';
   const confirmer = pickConfirmer(g);
@@ -412,6 +422,7 @@ function clearTable(g: Game): void {
   g.last_scored = null;
   g.intercepts = [];
   g.deadline = null;
+  g.reveal_until = null;
   for (const p of g.players) {
     p.state = 'Waiting';
     p.tokens = 0;

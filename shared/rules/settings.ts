@@ -12,6 +12,7 @@ export function defaultSettings(packIds: readonly string[]): Settings {
     guess_timeout: LIMITS.guess_timeout.default,
     intercept_timeout: LIMITS.intercept_timeout.default,
     confirm_timeout: LIMITS.confirm_timeout.default,
+    reveal_time: LIMITS.reveal_time.default,
     clue_mode: 'audio',
   };
 }

@@ -60,6 +60,12 @@ export interface Settings {
   intercept_timeout: number;
   /** Seconds the confirmer has, 0 = off. */
   confirm_timeout: number;
+  /**
+   * Seconds a reveal stays on the table, 0..15: the clients show the revealed
+   * card that long before the next turn, and the next turn's timers start only
+   * after it.
+   */
+  reveal_time: number;
   clue_mode: ClueMode;
 }
 
@@ -155,6 +161,12 @@ export interface Game {
   /** Player ids in the order they placed an interception this turn (A6). */
   intercepts: string[];
   deadline: Deadline | null;
+  /**
+   * Until when (epoch ms) the last reveal is on the table (`reveal_time` after
+   * it): no phase timer of the next turn runs before. Absent in games stored
+   * before reveals took time.
+   */
+  reveal_until?: number | null;
   /** Winner snapshot of the last ended round, kept until the next start (A11). */
   winner: PlayerPayload | null;
   /** Final standings of the last ended round, kept until the next start (A11). */

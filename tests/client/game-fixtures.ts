@@ -56,6 +56,8 @@ export function game(players: PlayerPayload[], facts: Partial<GamePayload> = {})
     guess_timeout: 0,
     intercept_timeout: 30,
     confirm_timeout: 60,
+    // no pause after a reveal unless a test asks for one (the store holds the next turn back meanwhile)
+    reveal_time: 0,
     packs: [PACK],
     clue_mode: 'audio',
     ...facts,

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { announcer } from '../../client/src/a11y/announcer.ts';
 import { onNotification, type Notification } from '../../client/src/a11y/notify.ts';
 import { toGamePayload, useGame } from '../../client/src/stores/game.ts';
+import { gameClock } from '../../client/src/stores/game-clock.ts';
 import { useNotifications } from '../../client/src/stores/notifications.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import type { GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
@@ -120,10 +121,10 @@ describe('events → announcements', () => {
       ev('guess', { players: [b3] }),
       ev('change_state', { state: 'Confirming', players: confirming.players, hit: card, last_scored: b4 }),
     );
-    expect(texts()).toEqual(['Ben chose after 1980.', 'Ben scored.', 'The hit was Take On Me by Artist 1985 (1985).']);
+    expect(texts()).toEqual(['Ben intercepted after 1980.', 'Ben scored.', 'The hit was Take On Me by Artist 1985 (1985).']);
     expect(heard.map((n) => n.sfx)).toEqual(['pay_token', 'you_fail', undefined]);
     // what a screen reader gets: the interrupting outcome keeps the last guess (it arrived in the same burst), then the reveal
-    expect(announcer.getSnapshot().assertive.at(-1)?.text).toBe('Ben chose after 1980. Ben scored.');
+    expect(announcer.getSnapshot().assertive.at(-1)?.text).toBe('Ben intercepted after 1980. Ben scored.');
     vi.advanceTimersByTime(1000);
     expect(announcer.getSnapshot().polite.map((m) => m.text)).toEqual(['The hit was Take On Me by Artist 1985 (1985).']);
 
@@ -239,7 +240,7 @@ describe('events → announcements', () => {
   it('says which settings changed, to the creator as his own change', () => {
     const open = game([ana, ben]);
     step(open);
-    const settings = { goal: 3, start_tokens: open.start_tokens, hit_duration: open.hit_duration, guess_timeout: open.guess_timeout, intercept_timeout: 0, confirm_timeout: open.confirm_timeout, packs: open.packs, clue_mode: 'card' as const };
+    const settings = { goal: 3, start_tokens: open.start_tokens, hit_duration: open.hit_duration, guess_timeout: open.guess_timeout, intercept_timeout: 0, confirm_timeout: open.confirm_timeout, reveal_time: open.reveal_time, packs: open.packs, clue_mode: 'card' as const };
     step({ ...open, ...settings }, ev('update', { settings }));
     const changes = `Goal (hits to win): 3; Time to intercept (seconds): no limit${open.clue_mode === 'card' ? '' : '; Clue: Card: read title and artist aloud'}`;
     expect(texts()).toEqual([`You changed the game settings: ${changes}.`]);
@@ -290,7 +291,7 @@ describe('events → announcements', () => {
     );
     expect(texts()).toEqual(['Ben does not intercept.', 'Game over: Ben wins.', 'The hit was Song 1995 by Artist 1995 (1995).']);
     // the card that ended it is shown in the end dialog (a QA finding: nobody ever saw it)
-    expect(useGame.getState().ended).toEqual({ winner, standings, hit: card });
+    expect(useGame.getState().ended).toEqual({ winner, standings, hit: card, celebrate: true });
   });
 
   it('a confirmation after which no card is left says the answer, then the end', () => {
@@ -412,5 +413,199 @@ describe('connection', () => {
     expect(useGame.getState()).toMatchObject({ status: 'reconnecting', game: { id: 'AbCd1234' } });
     useGame.getState().setStatus('connected');
     expect(useGame.getState().status).toBe('connected');
+  });
+});
+
+describe("a reveal's time on the table (reveal_time)", () => {
+  const PAUSE = 3;
+  const ana0 = player('ana', { creator: true, years: [1980], tokens: 2 });
+  const ben0 = player('ben', { years: [1990], tokens: 2 });
+  const placed = { ...ana0, turn_player: true, guess: ana0.slots[0] ?? null };
+  const card = hit(1975, 'Right Here');
+  const anaWon = { ...placed, hits: [...placed.hits, card] };
+  const facts = { reveal_time: PAUSE, draws: 1 } as const;
+  const intercepting = game([placed, { ...ben0, state: 'Intercepting' }], { ...facts, state: 'Intercepting' });
+  const confirming = game([anaWon, { ...ben0, state: 'Confirming' }], { ...facts, state: 'Confirming', hit: card, last_scored: anaWon });
+  const next = game([{ ...anaWon, guess: null, turn_player: false, tokens: 3 }, { ...ben0, turn_player: true, state: 'Guessing' }], { ...facts, state: 'Guessing', draws: 2, deadline: null });
+
+  /** Plays to the reveal (Ben declines): the moment begins. */
+  function toTheReveal(): void {
+    step(intercepting);
+    step(confirming, ev('guess', { players: [ben0] }), ev('change_state', { state: 'Confirming', hit: card, last_scored: anaWon }));
+  }
+  const confirmed = (by = ben0) => ev('change_state', { state: 'Guessing', cause: 'confirmed', by });
+
+  it('a confirmation at once: the next turn (its card, actions, news) waits until the reveal had its time, then comes in order', () => {
+    toTheReveal();
+    const at = Date.now();
+    expect(useGame.getState().reveal).toMatchObject({ hit: card, winner: { id: ids.ana, you: true }, turn: { id: ids.ana }, until: at + PAUSE * 1000 });
+    vi.advanceTimersByTime(400);
+    heard = [];
+    const feed = useGame.getState().feed.length;
+    step(next, confirmed());
+    // still the reveal: the state, the news and the feed wait
+    expect(useGame.getState().game).toMatchObject({ state: 'Confirming', hit: card });
+    expect(texts()).toEqual([]);
+    expect(useGame.getState().feed).toHaveLength(feed);
+    vi.advanceTimersByTime(PAUSE * 1000 - 400 - 1);
+    expect(useGame.getState().game?.state).toBe('Confirming');
+    expect(useGame.getState().reveal).not.toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(useGame.getState().game).toMatchObject({ state: 'Guessing', draws: 2 });
+    expect(useGame.getState().reveal).toBeNull();
+    expect(texts()).toEqual(['Ben confirmed your answer.', 'You received a token.', "Ben's turn."]);
+    expect(useGame.getState().feed.slice(feed).map((e) => e.text)).toEqual(texts());
+  });
+
+  it('the pause counts from when the card is on screen: rendering late on a busy phone does not shorten it', () => {
+    toTheReveal();
+    const { id, until } = useGame.getState().reveal!;
+    vi.advanceTimersByTime(200);
+    useGame.getState().revealShown(id);
+    expect(useGame.getState().reveal?.until).toBe(until + 200);
+    step(next, confirmed());
+    vi.advanceTimersByTime(PAUSE * 1000 - 1);
+    expect(useGame.getState().game?.state).toBe('Confirming');
+    vi.advanceTimersByTime(1);
+    expect(useGame.getState().game?.state).toBe('Guessing');
+    // an old moment's word changes nothing
+    useGame.getState().revealShown(id);
+    expect(useGame.getState().game?.state).toBe('Guessing');
+  });
+
+  it('a confirmation after the pause shows at once; the revealed card stays until then', () => {
+    toTheReveal();
+    vi.advanceTimersByTime(20_000);
+    expect(useGame.getState().reveal?.hit).toEqual(card);
+    heard = [];
+    step(next, confirmed());
+    expect(useGame.getState().game?.state).toBe('Guessing');
+    expect(useGame.getState().reveal).toBeNull();
+    expect(texts()).toEqual(['Ben confirmed your answer.', 'You received a token.', "Ben's turn."]);
+  });
+
+  it("the confirmer's own answer during the pause: his question goes at once, the room's next turn after the pause", () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    const sent: string[] = [];
+    useGame.getState().setSender((type) => sent.push(type));
+    toTheReveal();
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)?.state).toBe('Confirming');
+    useGame.getState().send('confirm', { confirm: true });
+    expect(sent).toEqual(['confirm']);
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)?.state).toBe('Waiting');
+    expect(useGame.getState().reveal?.answered).toBe(true);
+    step(next, confirmed());
+    vi.advanceTimersByTime(PAUSE * 1000);
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)).toMatchObject({ state: 'Guessing', turn_player: true });
+  });
+
+  it('an answer the room refused: after the pause the screen shows what the room says again', () => {
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    useGame.getState().setSender(() => undefined);
+    toTheReveal();
+    useGame.getState().send('confirm', { confirm: false });
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)?.state).toBe('Waiting');
+    vi.advanceTimersByTime(PAUSE * 1000);
+    expect(useGame.getState().game?.players.find((p) => p.id === ids.ben)?.state).toBe('Confirming');
+  });
+
+  it('the winning card has its moment before the celebration opens', () => {
+    step(intercepting);
+    const reset = [player('ana', { creator: true, tokens: 0 }), player('ben', { tokens: 0 })];
+    const standings = [anaWon, ben0];
+    step(
+      game(reset, { reveal_time: PAUSE, winner: anaWon, standings }),
+      ev('guess', { players: [ben0] }),
+      ev('change_state', { state: 'Open', hit: card, last_scored: anaWon, winner: anaWon, standings }),
+    );
+    expect(texts()).toEqual(['Ben does not intercept.', 'Game over: you win!', 'The hit was Right Here by Artist 1975 (1975).']);
+    expect(useGame.getState().reveal).toMatchObject({ final: true, hit: card });
+    expect(useGame.getState().ended).toBeNull();
+    vi.advanceTimersByTime(PAUSE * 1000);
+    expect(useGame.getState().ended).toEqual({ winner: anaWon, standings, hit: card, celebrate: true });
+    expect(useGame.getState().reveal).toBeNull();
+  });
+
+  it('a reveal that came during another pause has its time counted from when it came: the screen never falls further behind', () => {
+    toTheReveal();
+    vi.advanceTimersByTime(1000);
+    // clients that do not pause (Part B's) played the next turn to its reveal meanwhile
+    const card2 = hit(2001, 'Later');
+    const benWon = { ...ben0, turn_player: true, guess: ben0.slots[0] ?? null, hits: [...ben0.hits, card2] };
+    const second = game([{ ...anaWon, guess: null, tokens: 3, state: 'Confirming' }, benWon], { ...facts, state: 'Confirming', hit: card2, last_scored: benWon, draws: 2 });
+    step(next, confirmed());
+    step(second, ev('guess', { players: [benWon] }), ev('change_state', { state: 'Confirming', hit: card2, last_scored: benWon }));
+    const third = game([{ ...anaWon, guess: null, tokens: 3, turn_player: true, state: 'Guessing' }, { ...benWon, turn_player: false, guess: null }], { ...facts, state: 'Guessing', draws: 3 });
+    step(third, ev('change_state', { state: 'Guessing', cause: 'confirmed', by: anaWon }));
+    // the first pause ends: the second reveal shows, for the rest of its own time (it came 1 s into the first)
+    vi.advanceTimersByTime(2000);
+    expect(useGame.getState().game).toMatchObject({ state: 'Confirming', hit: card2 });
+    expect(useGame.getState().reveal?.hit).toEqual(card2);
+    vi.advanceTimersByTime(999);
+    expect(useGame.getState().game?.state).toBe('Confirming');
+    vi.advanceTimersByTime(1);
+    expect(useGame.getState().game).toMatchObject({ state: 'Guessing', draws: 3 });
+    expect(useGame.getState().reveal).toBeNull();
+  });
+
+  it('reveal_time 0: no pause, the reveal shows while its phase lasts', () => {
+    step({ ...intercepting, reveal_time: 0 });
+    step({ ...confirming, reveal_time: 0 }, ev('change_state', { state: 'Confirming', hit: card, last_scored: anaWon }));
+    expect(useGame.getState().reveal?.hit).toEqual(card);
+    step({ ...next, reveal_time: 0 }, confirmed());
+    expect(useGame.getState().game?.state).toBe('Guessing');
+    expect(useGame.getState().reveal).toBeNull();
+  });
+
+  it("a deadline that came during the pause is not taken for the server's time (it was armed for the pause's end)", () => {
+    gameClock.reset();
+    toTheReveal();
+    vi.advanceTimersByTime(500);
+    // the room: the next turn's 10 s start when the 3 s of the reveal are over
+    const deadline = Date.now() - 500 + PAUSE * 1000 + 10_000;
+    const timed = { ...next, guess_timeout: 10, deadline };
+    useGame.getState().applyState(roomJson(timed, seq));
+    useGame.getState().applyEvent(ev('change_state', { state: 'Guessing', cause: 'confirmed', by: ben0, deadline }));
+    vi.advanceTimersByTime(PAUSE * 1000);
+    expect(useGame.getState().game?.deadline).toBe(deadline);
+    expect(Math.abs(gameClock.offset())).toBeLessThan(50);
+  });
+});
+
+describe('the announcer and the feed', () => {
+  it('say and show the same texts in the same order, from one source, through a whole turn with its pause', () => {
+    const ana0 = player('ana', { creator: true, years: [1980], tokens: 2 });
+    const ben0 = player('ben', { years: [1990], tokens: 2 });
+    const facts = { reveal_time: 3 } as const;
+    step(game([ana0, ben0], facts));
+    const a1 = { ...ana0, turn_player: true, state: 'Guessing' as const };
+    step(game([a1, ben0], { ...facts, state: 'Guessing', draws: 1 }), ev('change_state', { state: 'Guessing' }));
+    vi.advanceTimersByTime(2000);
+    const a2 = { ...a1, state: 'Waiting' as const, guess: a1.slots[1] ?? null };
+    const b2 = { ...ben0, state: 'Intercepting' as const };
+    step(game([a2, b2], { ...facts, state: 'Intercepting', draws: 1 }), ev('guess', { players: [a2] }), ev('change_state', { state: 'Intercepting' }));
+    vi.advanceTimersByTime(2000);
+    const b3 = { ...b2, state: 'Waiting' as const, tokens: 1, guess: a1.slots[0] ?? null };
+    const card = hit(1970);
+    const b4 = { ...b3, hits: [...b3.hits, card] };
+    step(game([a2, { ...b4, state: 'Confirming' }], { ...facts, state: 'Confirming', hit: card, last_scored: b4, draws: 1 }), ev('guess', { players: [b3] }), ev('change_state', { state: 'Confirming', hit: card, last_scored: b4 }));
+    step(game([{ ...a2, guess: null, turn_player: false, tokens: 3 }, { ...b4, guess: null, turn_player: true, state: 'Guessing' }], { ...facts, state: 'Guessing', draws: 2 }), ev('change_state', { state: 'Guessing', cause: 'confirmed', by: b4 }));
+    vi.advanceTimersByTime(3000);
+    const said = heard.filter((n) => n.text).map((n) => n.text);
+    expect(said).toEqual([
+      'The game has started.',
+      'Your turn.',
+      'You chose after 1980.',
+      'Ben intercepted before 1980.',
+      'Ben scored.',
+      'The hit was Song 1970 by Artist 1970 (1970).',
+      'Ben confirmed your answer.',
+      'You received a token.',
+      "Ben's turn.",
+    ]);
+    expect(useGame.getState().feed.map((e) => e.text)).toEqual(said);
+    // what the live regions got: the same, the interrupting outcome carrying the guess queued before it
+    vi.advanceTimersByTime(2000);
+    expect(announcer.getSnapshot().assertive.map((m) => m.text)).toEqual(['The game has started.', 'Ben intercepted before 1980. Ben scored.']);
   });
 });

@@ -17,44 +17,20 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const hit = { title: 'Wonderwall', artist: 'Oasis', year: 1995, belongs_to: '' };
-
 describe('notification events', () => {
-  it('speak of "you" or of the player by name, politely, with their sound cue', () => {
-    notify.joined({ name: 'Ana' });
-    notify.joined({ name: 'Ben', you: true });
-    expect(seen.map((n) => [n.text, n.interrupt, n.sfx])).toEqual([
-      ['Ana joined the game.', false, 'join_game'],
-      ['You joined the game.', false, 'join_game'],
+  it('a game event\'s meaning is said politely or at once, with its sound cue and, when it asks for one, a toast', () => {
+    useNotifications.setState({ toasts: [] });
+    notify.meaning({ kind: 'joined', type: 'joined', text: 'Ana joined the game.', actors: [], tone: 'neutral', interrupt: false, sfx: 'join_game' });
+    notify.meaning({ kind: 'skipped', type: 'skipped_hit', text: 'Ben skipped Wonderwall by Oasis (1995).', actors: [], tone: 'neutral', interrupt: false, sfx: 'pay_token', toast: 'info' });
+    expect(seen.map((n) => [n.type, n.text, n.interrupt, n.sfx])).toEqual([
+      ['joined', 'Ana joined the game.', false, 'join_game'],
+      ['skipped_hit', 'Ben skipped Wonderwall by Oasis (1995).', false, 'pay_token'],
     ]);
+    expect(useNotifications.getState().toasts.map((t) => t.title)).toEqual(['Ben skipped Wonderwall by Oasis (1995).']);
     vi.advanceTimersByTime(1000);
-    expect(announcer.getSnapshot().polite.map((m) => m.text)).toEqual(['Ana joined the game.', 'You joined the game.']);
-  });
-
-  it('words guesses as year ranges, and a declined interception as such', () => {
-    expect(notify.guessed({ name: 'Ana' }, { from_year: 0, to_year: 1990 }).text).toBe('Ana chose before 1990.');
-    expect(notify.guessed({ name: 'Ana' }, { from_year: 1990, to_year: 0 }, true)).toMatchObject({ text: 'Ana chose after 1990.', sfx: 'pay_token' });
-    expect(notify.guessed({ name: 'Ana', you: true }, { from_year: 1980, to_year: 1990 }).text).toBe('You chose between 1980 and 1990.');
-    expect(notify.guessed({ name: 'Ana' }, null)).toMatchObject({ text: 'Ana does not intercept.', sfx: 'no_interception' });
-  });
-
-  it('names hits with title, artist and year', () => {
-    expect(notify.hitRevealed(hit).text).toBe('The hit was Wonderwall by Oasis (1995).');
-    expect(notify.skippedHit({ name: 'Ana' }, { ...hit, belongs_to: 'Some Film' }).text).toBe('Ana skipped Wonderwall by Oasis (1995), from Some Film.');
-    expect(notify.claimedHit({ name: 'x', you: true }, hit)).toMatchObject({ text: 'You claimed Wonderwall by Oasis (1995).', sfx: 'claim_hit' });
-  });
-
-  it('interrupts for the outcome of a round and of the game', () => {
-    notify.tokenReceived({ name: 'Ana' });
-    expect(notify.scored({ name: 'Ana', you: true })).toMatchObject({ text: 'You scored!', interrupt: true, sfx: 'you_score' });
-    expect(notify.scored(null)).toMatchObject({ text: 'Nobody scored.', interrupt: true, sfx: 'you_fail' });
-    expect(notify.gameEnded({ name: 'Ben' })).toMatchObject({ text: 'Game over: Ben wins.', interrupt: true, sfx: 'you_lose' });
-    expect(notify.gameEnded({ name: 'Ben', you: true }).sfx).toBe('you_win');
-    expect(notify.gameEnded(null).text).toBe('Game over: no one wins.');
-    // the queued polite token message was dropped by the interruptions
-    vi.advanceTimersByTime(1000);
-    expect(announcer.getSnapshot().polite.map((m) => m.text)).not.toContain('Ana received a token.');
-    expect(announcer.getSnapshot().assertive.at(-1)?.text).toBe('Game over: no one wins.');
+    expect(announcer.getSnapshot().polite.map((m) => m.text)).toEqual(['Ana joined the game.', 'Ben skipped Wonderwall by Oasis (1995).']);
+    notify.meaning({ kind: 'scored', type: 'scored', text: 'Nobody scored.', actors: [], tone: 'bad', interrupt: true, sfx: 'you_fail' });
+    expect(announcer.getSnapshot().assertive.at(-1)?.text).toBe('Nobody scored.');
   });
 
   it('reads the selected slot, and says when it is taken', () => {
@@ -66,7 +42,6 @@ describe('notification events', () => {
   it('covers the lobby and system events', () => {
     expect(notify.gameCreated('Ana').text).toBe('New game by Ana.');
     expect(notify.gameRemoved('Ana').text).toBe("Ana's game was closed.");
-    expect(notify.gameStarted()).toMatchObject({ text: 'The game has started.', interrupt: true });
     expect(notify.hitsProgress({ available: 3, downloading: 2, processing: 1 }).text).toBe('Hits: 3 available, 2 downloading, 1 processing.');
     expect(notify.popup('Game settings')).toMatchObject({ text: 'Game settings', sfx: 'popup' });
     expect(notify.playSfx('play_hit')).toMatchObject({ text: '', sfx: 'play_hit' });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadSettings, useSettings, volumeToNumber, volumeToString } from '../../client/src/stores/settings.ts';
 
 describe('settings store', () => {
-  it('defaults: automatic scheme, full volumes, welcome not dismissed, language detected, the game\'s choices as gaps (not a list)', () => {
-    expect(loadSettings()).toEqual({ colorScheme: 'auto', musicVolume: '1.0', sfxVolume: '1.0', welcome: false, language: null, choicesAsList: false });
+  it('defaults: automatic scheme, full volumes, welcome not dismissed, language detected, the game\'s choices as gaps (not a list), no ticking countdown', () => {
+    expect(loadSettings()).toEqual({ colorScheme: 'auto', musicVolume: '1.0', sfxVolume: '1.0', welcome: false, language: null, choicesAsList: false, countdownTicks: false });
   });
 
   it('keeps "show the choices as a list" (only "true" turns it on)', () => {
@@ -12,6 +12,16 @@ describe('settings store', () => {
     expect(loadSettings().choicesAsList).toBe(true);
     localStorage.setItem('choicesAsList', 'yes');
     expect(loadSettings().choicesAsList).toBe(false);
+  });
+
+  it('keeps the ticking countdown on or off across reloads ("true" only turns it on)', () => {
+    useSettings.getState().setCountdownTicks(true);
+    expect(localStorage.getItem('countdownTicks')).toBe('true');
+    expect(loadSettings().countdownTicks).toBe(true);
+    useSettings.getState().setCountdownTicks(false);
+    expect(loadSettings().countdownTicks).toBe(false);
+    localStorage.setItem('countdownTicks', 'yes');
+    expect(loadSettings().countdownTicks).toBe(false);
   });
 
   it('stores volumes as fractions of 1 in strings', () => {

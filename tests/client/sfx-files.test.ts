@@ -22,8 +22,8 @@ const MAX_KBITS = 56;
 const HEADER_BYTES = 640;
 
 describe('sound cue files', () => {
-  it('has exactly the fifteen cues the player asks for', () => {
-    expect(SFX_NAMES).toHaveLength(15);
+  it('has exactly the sixteen cues the player asks for (spec §4\'s fifteen and the countdown\'s tick)', () => {
+    expect(SFX_NAMES).toHaveLength(16);
     const files = readdirSync(dir).filter((f) => f.endsWith('.opus')).sort();
     expect(files).toEqual(SFX_NAMES.map((n) => `${n}.opus`).sort());
   });

@@ -8,6 +8,11 @@
  *   game-ended dialog;
  * * a Local game with three players played with the keyboard only (Alt+Shift
  *   shortcuts, Tab, Return), checking what the live regions announce;
+ * * the reveal and the end, in English and German on phones: a card confirmed
+ *   at once stays revealed for its 3 s before the next turn shows; the
+ *   celebration offers Play again (the creator) and Back to the lobby (the
+ *   others wait for the creator; leaving frees the seat), and a new round
+ *   starts with the same settings; both moments pass axe in light and dark;
  * * a dropped socket mid-game: the screen says it reconnects, the seat stays,
  *   and the player goes on playing;
  * * every state of the screen and its dialogs (settings, open, kick, guessing,
@@ -338,7 +343,8 @@ test(
 
     const done = { skipped: false, claimed: false, intercepted: false, declined: false, confirmedNo: false };
     const people = [pa, pb];
-    for (let round = 0; round < 200; round++) {
+    // (rounds spent waiting count too: each reveal holds the screens for its 3 s)
+    for (let round = 0; round < 600; round++) {
       if ((await endDialog(pa).count()) && (await endDialog(pb).count())) break;
       let acted = false;
       for (const page of people) {
@@ -405,7 +411,7 @@ test(
         .waitFor({ timeout: 15_000 })
         .catch(async (e: unknown) => {
           const where = await Promise.all(people.map((p) => guessHeading(p).catch(() => '?')));
-          throw new Error(`no end after 200 rounds; headings ${JSON.stringify(where)}, actions ${JSON.stringify(done)}: ${String(e)}`);
+          throw new Error(`no end after 600 rounds; headings ${JSON.stringify(where)}, actions ${JSON.stringify(done)}: ${String(e)}`);
         });
     }
     assert(done.skipped && done.claimed && done.intercepted && done.declined && done.confirmedNo, `every action was played: ${JSON.stringify(done)}`);
@@ -479,7 +485,8 @@ test(
     let declines = 0;
     let confirms = 0;
     let turns = 0;
-    for (let round = 0; round < 200; round++) {
+    // (rounds spent waiting count too: each reveal holds the screens for its 3 s)
+    for (let round = 0; round < 600; round++) {
       if (await endDialog(page).count()) break;
       const heading = await guessHeading(page);
       if (/'s turn: where does the hit belong\?$/.test(heading)) {
@@ -850,6 +857,140 @@ for (const lang of ['en', 'de'] as const) {
       if (problems.length) throw new Error(problems.join('\n'));
     },
     { timeoutMs: 420_000 },
+  );
+}
+
+for (const lang of ['en', 'de'] as const) {
+  test(
+    `the reveal and the end in ${lang}: the card stays revealed for 3 s even when confirmed at once; the celebration offers Play again and Back to the lobby; axe on both`,
+    async () => {
+      const tr = (key: string, vars: Record<string, string | number> = {}): string => t(lang, key, vars);
+      const app = await getApp();
+      // A: the creator, on a phone; B: a second phone that watches (and acts over REST with its own session); C: over REST only
+      const a = await openBrowser(app, { locale: lang, width: 390, height: 844 });
+      const b = await openBrowser(app, { locale: lang, width: 390, height: 844, colorScheme: 'dark' });
+      await recordAnnouncements(a.context);
+      const c = await User.guest(app.base);
+      const problems: string[] = [];
+      const page = a.page;
+      const id = await createGame(page, 'Public', lang);
+      await gotoReady(b.page, `/game/${id}`);
+      await b.page.getByRole('button', { name: tr('game.join') }).click();
+      await b.page.getByRole('button', { name: tr('game.leave') }).waitFor();
+      assertEqual((await c.request('PATCH', `/api/games/${id}/join`)).status, 200, 'C joins');
+
+      // the settings dialog offers the reveal's time, 3 s by default; goal 3, no tokens (no interceptions)
+      await page.getByRole('button', { name: tr('game.settings_button') }).click();
+      const settings = page.getByRole('dialog', { name: tr('game.settings.title') });
+      await settings.waitFor();
+      assertEqual(await settings.getByLabel(tr('game.settings.reveal_time')).inputValue(), '3', 'reveal time by default');
+      await settings.getByLabel(tr('game.settings.goal')).fill('3');
+      await settings.getByLabel(tr('game.settings.start_tokens')).fill('0');
+      await settings.getByRole('button', { name: tr('game.settings.save') }).click();
+      await settings.waitFor({ state: 'detached' });
+      await eventually(async () => assertEqual((await gameOf(c, id)).goal, 3, 'goal saved'));
+      await page.getByText(new RegExp(tr('game.summary_reveal', { count: 3 }))).waitFor();
+
+      // when the reveal moment is on A's screen and off again (Date.now in the page)
+      await page.evaluate(() => {
+        const w = window as unknown as { __reveal: { on: boolean; at: number }[] };
+        w.__reveal = [];
+        new MutationObserver(() => {
+          const on = !!document.querySelector('[data-testid=reveal-moment]');
+          if (w.__reveal.at(-1)?.on !== on) w.__reveal.push({ on, at: Date.now() });
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      const moments = (): Promise<{ on: boolean; at: number }[]> => page.evaluate(() => (window as unknown as { __reveal: { on: boolean; at: number }[] }).__reveal);
+
+      const aId = (await (await page.request.get('/api/users/me')).json()).id as string;
+      const bId = (await (await b.page.request.get('/api/users/me')).json()).id as string;
+      /** A player's move over REST, from his own session. */
+      const act = async (player: string, method: string, path: string, body?: unknown): Promise<number> => {
+        if (player === c.id) return (await c.request(method, path, body)).status;
+        const ctx = player === aId ? page.request : b.page.request;
+        return (await ctx.fetch(path, { method, ...(body === undefined ? {} : { data: body }) })).status();
+      };
+      await page.getByRole('button', { name: tr('game.start') }).click();
+      const checked = { timing: false, axe: false };
+      let g = await until(c, id, (x) => x.state !== 'Open');
+      for (let step = 0; step < 40 && g.state !== 'Open'; step++) {
+        const turn = g.players.find((p) => p.turn_player);
+        assert(turn, 'a turn player');
+        if (g.state === 'Guessing') {
+          // wrong until both checks are done (nobody may win before), then right
+          const year = g.clue ? demoYears.get(clueKey(g.clue)) : undefined;
+          assert(year !== undefined, 'the card is in the demo catalogue');
+          const want = checked.timing && checked.axe;
+          const slot = turn.slots.find((sl) => isCorrect(sl, year) === want) ?? turn.slots[0];
+          assertEqual(await act(turn.id, 'POST', `/api/games/${id}/guess`, { id: slot?.id }), 200, 'a placement');
+        } else if (g.state === 'Intercepting') {
+          // a confirmed answer earns a token, which may intercept: declined
+          for (const p of g.players.filter((q) => q.state === 'Intercepting')) assertEqual(await act(p.id, 'POST', `/api/games/${id}/guess`, { id: null }), 200, 'a declined interception');
+        } else if (g.state === 'Confirming') {
+          const confirmer = g.players.find((p) => p.state === 'Confirming');
+          assert(confirmer, 'a confirmer');
+          await page.getByTestId('reveal-moment').waitFor();
+          if (confirmer.id !== aId && !checked.timing) {
+            // confirmed at once: the next turn begins on the server, yet A's screen keeps the revealed card 3 s
+            assertEqual(await act(confirmer.id, 'POST', `/api/games/${id}/confirm`, { confirm: true }), 200, 'the confirmation');
+            const confirmedAt = Date.now();
+            assertEqual((await gameOf(c, id)).state, 'Guessing', 'the server is in the next turn');
+            assert(await page.getByTestId('reveal-moment').isVisible(), 'the reveal stays after the confirmation');
+            await page.getByTestId('reveal-moment').waitFor({ state: 'detached', timeout: 10_000 });
+            const [on, off] = (await moments()).slice(-2);
+            assert(on?.on && off && !off.on, `the reveal came and went: ${JSON.stringify(await moments())}`);
+            // 3 s from when it is on screen (a timer may fire a millisecond early)
+            assert(off.at - on.at >= 2990, `the reveal was on screen ${off.at - on.at} ms`);
+            assert(off.at - confirmedAt >= 1500, `the next turn showed ${off.at - confirmedAt} ms after the confirmation`);
+            checked.timing = true;
+          } else if (confirmer.id === aId && !checked.axe) {
+            // the reveal stays while A has not answered: every variant of it is checked
+            await checkScreen(page, lang, 'reveal', problems);
+            // with the system's reduced motion the card fades in instead of turning over
+            const animation = (): Promise<string> => page.locator('.hl-flip-card').evaluate((el) => getComputedStyle(el).animationName);
+            assertEqual(await animation(), 'hl-flip', 'the card turns over');
+            await page.emulateMedia({ reducedMotion: 'reduce' });
+            assertEqual(await animation(), 'hl-fade-in', 'with reduced motion it fades in');
+            await page.emulateMedia({ reducedMotion: 'no-preference' });
+            assert(await page.getByTestId('reveal-moment').isVisible(), 'the reveal stays while the confirmer thinks');
+            await page.getByRole('button', { name: tr('game.guess.yes'), exact: true }).click();
+            checked.axe = true;
+          } else {
+            await page.waitForTimeout(3000);
+            assertEqual(await act(confirmer.id, 'POST', `/api/games/${id}/confirm`, { confirm: true }), 200, 'the confirmation');
+          }
+        }
+        g = await changed(c, id, g, 15_000);
+      }
+      assert(checked.timing && checked.axe, `the reveal was checked: ${JSON.stringify(checked)}`);
+      assertEqual(g.state, 'Open', 'the game ended');
+
+      // the celebration, after the winning card had its moment
+      const ended = page.getByRole('dialog', { name: tr('game.ended.title') });
+      await ended.waitFor({ timeout: 10_000 });
+      const outcome = (await page.getByTestId('end-outcome').textContent()) ?? '';
+      assert(outcome.length > 0, 'the winner is named');
+      await ended.getByRole('button', { name: tr('game.ended.play_again') }).waitFor();
+      await ended.getByRole('button', { name: tr('game.ended.back_to_lobby') }).waitFor();
+      assertEqual(await page.getByTestId('confetti').count(), 1, 'confetti');
+      await checkScreen(page, lang, 'ended', problems);
+      // B waits for A; B goes back to the lobby, and leaves the game
+      const endedB = b.page.getByRole('dialog', { name: tr('game.ended.title') });
+      await endedB.waitFor();
+      const creatorName = (await gameOf(c, id)).players.find((p) => p.creator)?.name ?? '';
+      assertEqual(await endedB.getByTestId('waiting-for-creator').textContent(), tr('game.ended.waiting_for', { name: creatorName }), 'B waits for the creator');
+      assertEqual(await endedB.getByRole('button', { name: tr('game.ended.play_again') }).count(), 0, 'Play again for B');
+      await endedB.getByRole('button', { name: tr('game.ended.back_to_lobby') }).click();
+      await b.page.waitForURL((u) => new URL(u).pathname === '/');
+      await eventually(async () => assert(!(await gameOf(c, id)).players.some((p) => p.id === bId), 'B left the game'));
+      // A plays again with the two left: same settings, a new round
+      await ended.getByRole('button', { name: tr('game.ended.play_again') }).click();
+      await ended.waitFor({ state: 'detached' });
+      g = await until(c, id, (x) => x.state === 'Guessing');
+      assertEqual([g.players.length, g.goal, g.reveal_time], [2, 3, 3], 'the same table plays again');
+      if (problems.length) throw new Error(problems.join('\n'));
+    },
+    { timeoutMs: 240_000 },
   );
 }
 

@@ -159,6 +159,8 @@ const SETTING_PATCHES: SettingsPatch[] = [
   { packs: [] },
   { guess_timeout: 20, intercept_timeout: 0, confirm_timeout: 0 },
   { guess_timeout: 0, intercept_timeout: 15, confirm_timeout: 45 },
+  { reveal_time: 0 },
+  { reveal_time: 15 },
 ];
 
 /** Plays one seeded random game; returns when the game is deleted or after `steps` actions. */
@@ -379,7 +381,9 @@ describe('request schemas', () => {
   it('settings update: ranges from LIMITS, strict keys, null = unchanged', () => {
     expectAccepted(P.SettingsUpdateSchema, [
       [{}, {}],
-      [{ goal: 1, start_tokens: 0, hit_duration: 255, guess_timeout: 0, intercept_timeout: 600, confirm_timeout: 60 }],
+      [{ goal: 1, start_tokens: 0, hit_duration: 255, guess_timeout: 0, intercept_timeout: 600, confirm_timeout: 60, reveal_time: 0 }],
+      [{ reveal_time: 15 }],
+      [{ reveal_time: null }, {}],
       [{ goal: 100, packs: [PACK_A, PACK_B], clue_mode: 'card' }],
       [{ packs: [] }],
       [{ goal: null, clue_mode: null }],
@@ -396,6 +400,9 @@ describe('request schemas', () => {
       [{ guess_timeout: 601 }, 'guess_timeout'],
       [{ intercept_timeout: -5 }, 'intercept_timeout'],
       [{ confirm_timeout: true }, 'confirm_timeout'],
+      [{ reveal_time: 16 }, 'reveal_time'],
+      [{ reveal_time: -1 }, 'reveal_time'],
+      [{ reveal_time: 1.5 }, 'reveal_time'],
       [{ packs: 'all' }, 'packs'],
       [{ packs: [PACK_A, 'not-a-uuid'] }, 'packs[1]'],
       [{ clue_mode: 'video' }, 'clue_mode'],
@@ -406,6 +413,8 @@ describe('request schemas', () => {
     ]);
     const wording = P.parseInput(P.SettingsUpdateSchema, { goal: 0 });
     expect(!wording.ok && wording.error.message).toBe('goal must be a whole number from 1 to 100');
+    const reveal = P.parseInput(P.SettingsUpdateSchema, { reveal_time: 20 });
+    expect(!reveal.ok && reveal.error.message).toBe('reveal_time must be a whole number from 0 to 15');
   });
 
   it('create game', () => {

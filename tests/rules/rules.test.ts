@@ -128,7 +128,7 @@ describe('hitKey: the same recording is the same hit', () => {
 describe('settings (rules.md A5, A9)', () => {
   const PACKS = [PACK_A, PACK_B];
 
-  it('defaults: goal 10, 2 tokens, 20 s, guess off, 30 s to intercept, 60 s to confirm, audio, every pack', () => {
+  it('defaults: goal 10, 2 tokens, 20 s, guess off, 30 s to intercept, 60 s to confirm, a 3 s reveal, audio, every pack', () => {
     expect(defaultSettings(PACKS)).toEqual({
       goal: 10,
       start_tokens: 2,
@@ -137,6 +137,7 @@ describe('settings (rules.md A5, A9)', () => {
       guess_timeout: 0,
       intercept_timeout: 30,
       confirm_timeout: 60,
+      reveal_time: 3,
       clue_mode: 'audio',
     } satisfies Settings);
     expect(newGame().settings).toEqual(defaultSettings(PACKS));
@@ -149,6 +150,7 @@ describe('settings (rules.md A5, A9)', () => {
     ['guess_timeout', 0, 600],
     ['intercept_timeout', 0, 600],
     ['confirm_timeout', 0, 600],
+    ['reveal_time', 0, 15],
   ];
 
   it.each(RANGES)('%s accepts %i..%i and rejects values outside with a 400 naming the field', (field, min, max) => {

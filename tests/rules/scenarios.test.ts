@@ -103,10 +103,13 @@ class Table {
   now: number;
   /** Ids of every card of the running round (sorted), set at start. */
   cards: string[] | null = null;
-  log: { action: Action; events: GameEvent[] }[] = [];
+  log: { action: Action; events: GameEvent[]; now: number }[] = [];
+  /** The game before the first action. */
+  readonly first: Game;
 
   constructor(game: Game, now = T0) {
     this.game = game;
+    this.first = game;
     this.now = now;
   }
 
@@ -127,7 +130,7 @@ class Table {
     checkStates(r.game);
     this.checkCards(r.game, action);
     this.game = r.game;
-    this.log.push({ action, events: r.events });
+    this.log.push({ action, events: r.events, now: this.now });
     return r;
   }
 
@@ -1178,6 +1181,87 @@ describe('timeouts (A5)', () => {
     expect(t.game.deadline).toEqual({ state: 'Intercepting', at: t.now + 30_000 });
     declineAll(t);
     expect(t.game.deadline).toEqual({ state: 'Confirming', at: t.now + 60_000 });
+  });
+});
+
+describe('reveal time: the revealed card stays on the table before the next turn', () => {
+  const TIMERS = { guess_timeout: 10, intercept_timeout: 20, confirm_timeout: 30 };
+
+  /** A started game with the timers above and `reveal` seconds of reveal; played to its first reveal at `t.revealedAt`. */
+  function revealed(seed: number, reveal?: number, n = 3): Table & { revealedAt: number } {
+    const t = started(n, { seed, settings: { ...TIMERS, ...(reveal === undefined ? {} : { reveal_time: reveal }) } });
+    place(t, true);
+    declineAll(t);
+    expect(t.game.state).toBe('Confirming');
+    return Object.assign(t, { revealedAt: t.now });
+  }
+
+  it('a confirmation during the reveal starts the next turn, whose timer starts when the reveal ends (default 3 s)', () => {
+    const t = revealed(101);
+    expect(t.game.settings.reveal_time).toBe(3);
+    // the confirmation's own time counts from the reveal
+    expect(t.game.deadline).toEqual({ state: 'Confirming', at: t.revealedAt + 30_000 });
+    const r = t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: true }, 400);
+    expect(t.game.state).toBe('Guessing');
+    const at = t.revealedAt + 3_000 + 10_000;
+    expect(t.game.deadline).toEqual({ state: 'Guessing', at });
+    expect(eventOf(r, 'change_state').deadline).toBe(at);
+    expect(viewGame(t.game, null)?.deadline).toBe(at);
+    // the next turn's actions are accepted during the reveal (the clients just do not offer them yet)
+    const placed = place(t, true);
+    expect(t.now).toBeLessThan(t.revealedAt + 3_000);
+    expect(eventOf(placed, 'change_state').deadline).toBe(t.revealedAt + 3_000 + 20_000);
+    expect(t.reject({ type: 'timeout' }, 19_000).code).toBe('no_deadline');
+  });
+
+  it('a confirmation after the reveal arms the timer from the confirmation, as before', () => {
+    const t = revealed(102, 5);
+    t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: false }, 7_000);
+    expect(t.game.deadline).toEqual({ state: 'Guessing', at: t.now + 10_000 });
+  });
+
+  it('reveal_time 0: the next turn counts from the confirmation', () => {
+    const t = revealed(103, 0);
+    t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: true }, 100);
+    expect(t.game.deadline).toEqual({ state: 'Guessing', at: t.now + 10_000 });
+  });
+
+  it('a confirmation that timed out, or nobody there to confirm, waits for the reveal too', () => {
+    // the reveal and the next turn in one action: the confirmer is not connected
+    const t = started(2, { seed: 104, settings: { ...TIMERS, reveal_time: 7 } });
+    const other = afterTurn(t.game)[0] as Player;
+    t.do({ type: 'presence', player: other.id, connected: false });
+    const r = place(t, true);
+    expect(names(r)).toEqual(['guess', 'change_state', 'change_state']);
+    expect(r.events[1]?.data.state).toBe('Confirming');
+    expect(t.game.state).toBe('Guessing');
+    expect(t.game.deadline).toEqual({ state: 'Guessing', at: t.now + 7_000 + 10_000 });
+    expect(r.events[2]?.data.deadline).toBe(t.now + 7_000 + 10_000);
+  });
+
+  it('the winning reveal leaves nothing behind: a new round right after it times from its start', () => {
+    const t = started(2, { seed: 105, goal: 2, settings: { ...TIMERS, reveal_time: 15 } });
+    while (!isOver(t)) {
+      if (t.game.state === 'Guessing') place(t, true);
+      else if (t.game.state === 'Intercepting') declineAll(t);
+      else t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: true }, 100);
+    }
+    expect(t.game.winner).not.toBeNull();
+    expect(t.game.reveal_until).toBeNull();
+    t.do({ type: 'start', by: uid(1), hits: makeHits(8) }, 100);
+    expect(t.game.deadline).toEqual({ state: 'Guessing', at: t.now + 10_000 });
+  });
+
+  it('replays to the same game: the same actions at the same times give the same deadlines', () => {
+    const t = revealed(106, 4);
+    t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: true }, 250);
+    place(t, false);
+    declineAll(t);
+    t.do({ type: 'confirm', by: confirmerOf(t.game).id, confirm: false }, 6_000);
+    let g = t.first;
+    for (const { action, now } of t.log) g = act(g, action, now).game;
+    expect(g).toEqual(t.game);
+    expect(g.deadline?.state).toBe('Guessing');
   });
 });
 

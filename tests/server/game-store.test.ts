@@ -174,6 +174,37 @@ describe('action log', () => {
     expect(loaded.find((g) => g.game.id === 'storeHs1')?.game).toEqual(restarted);
   });
 
+  it('replays the pause of a reveal: the next turn counts from the end of the reveal; a base stored before reveals took time has none', async () => {
+    const pack = randomUUID();
+    const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Shown ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1950 + i, packs: [pack] }));
+    const creator = { id: randomUUID(), name: 'Ada' };
+    const settings = { goal: 5, guess_timeout: 10, intercept_timeout: 0, confirm_timeout: 0, reveal_time: 5 };
+    const made = createGame({ id: 'storeRvl', mode: 'Public', creator, seed: testSeed(9), packIds: [pack], settings });
+    if (!made.ok) throw new Error(made.error.message);
+    await store.snapshot(made.game, 0, NOW);
+    const counter = { n: 0, seq: 0 };
+    let game = await play(made.game, [{ type: 'join', by: randomUUID(), name: 'Bo' }, { type: 'start', by: creator.id, hits }], counter, NOW);
+    const turn = game.players.find((p) => p.turn_player)!;
+    const other = game.players.find((p) => !p.turn_player)!;
+    game = await play(game, [{ type: 'guess', by: turn.id, slot: 1 }], counter, NOW + 1_000);
+    game = await play(game, [{ type: 'guess', by: other.id, slot: null }], counter, NOW + 2_000);
+    expect(game.state).toBe('Confirming');
+    const confirming = game;
+    const confirmingAt = { ...counter };
+    // the confirmer answers at once: the next turn's 10 s start when the 5 s of the reveal are over
+    game = await play(game, [{ type: 'confirm', by: other.id, confirm: true }], counter, NOW + 2_500);
+    expect(game.deadline).toEqual({ state: 'Guessing', at: NOW + 2_000 + 5_000 + 10_000 });
+    expect((await store.load()).find((g) => g.game.id === 'storeRvl')?.game).toEqual(game);
+
+    // the same table stored by a version without reveal_time: its confirmation replays as it was accepted then
+    const { reveal_until: _until, ...old } = { ...confirming, settings: { ...confirming.settings, reveal_time: undefined } };
+    await store.snapshot(old as unknown as Game, confirmingAt.seq, NOW + 2_000);
+    await store.append('storeRvl', confirmingAt.n + 1, confirmingAt.seq + 1, { type: 'confirm', by: other.id, confirm: true }, NOW + 2_500);
+    const restored = (await store.load()).find((g) => g.game.id === 'storeRvl')!.game;
+    expect(restored.settings.reveal_time).toBe(0);
+    expect(restored.deadline).toEqual({ state: 'Guessing', at: NOW + 2_500 + 10_000 });
+  });
+
   it('restores a base stored before the engine counted drawn cards (no deck_at): the cards still to draw, the same next draw', async () => {
     const pack = randomUUID();
     const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Old ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1950 + i, packs: [pack] }));

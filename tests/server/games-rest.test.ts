@@ -488,6 +488,39 @@ describe('a whole game over REST, watched over SSE', () => {
     w.close();
   });
 
+  it('a reveal keeps the table for reveal_time: a confirmation at once starts the next turn, whose timer starts after it; Part B\'s settings leave it alone', async () => {
+    const [alice, bob] = (await guests(2)) as [User, User];
+    const byId = new Map([alice, bob].map((u) => [u.id, u]));
+    // a client that knows only Part B's settings: the pause is there with its default
+    const created = await createGame(alice, { settings: { goal: 5, start_tokens: 0, hit_duration: 20 } });
+    expect(created.reveal_time).toBe(3);
+    const id = created.id;
+    expectOk(await alice.request('PATCH', `/api/games/${id}/update`, { goal: 4 }), 'game updated successfully');
+    expect((await getGame(alice, id)).reveal_time).toBe(3);
+    expectOk(await alice.request('PATCH', `/api/games/${id}/update`, { ...NO_TIMERS, guess_timeout: 60, reveal_time: 8 }), 'game updated successfully');
+    expectOk(await bob.request('PATCH', `/api/games/${id}/join`), 'joined the game successfully');
+    expectOk(await alice.request('PATCH', `/api/games/${id}/start`), 'started game');
+    // without tokens the placement is revealed at once
+    let g = await getGame(alice, id);
+    const turn = g.players.find((p) => p.turn_player)!;
+    const revealedBefore = Date.now();
+    expectOk(await byId.get(turn.id)!.request('POST', `/api/games/${id}/guess`, { id: turn.slots[0]!.id }), 'guess submitted successfully');
+    g = await getGame(alice, id);
+    expect(g.state).toBe('Confirming');
+    const confirmer = g.players.find((p) => p.state === 'Confirming')!;
+    expectOk(await byId.get(confirmer.id)!.request('POST', `/api/games/${id}/confirm`, { confirm: true }), 'confirmation received');
+    const confirmedAt = Date.now();
+    g = await getGame(alice, id);
+    expect(g.state).toBe('Guessing');
+    // the next turn's 60 s count from the end of the 8 s reveal, not from the confirmation
+    expect(g.deadline).toBeGreaterThanOrEqual(revealedBefore + 8_000 + 60_000);
+    expect(g.deadline).toBeLessThanOrEqual(confirmedAt + 8_000 + 60_000);
+    expect(g.deadline! - 60_000).toBeGreaterThan(confirmedAt);
+    // the next turn's actions are accepted meanwhile (the screens just do not offer them yet)
+    const next = g.players.find((p) => p.turn_player)!;
+    expectOk(await byId.get(next.id)!.request('POST', `/api/games/${id}/guess`, { id: next.slots[0]!.id }), 'guess submitted successfully');
+  });
+
   it('update, leave mid-turn, kick and stop events (A7, A9, A11)', async () => {
     const [alice, bob, carol, dave] = (await guests(4)) as [User, User, User, User];
     const byId = new Map([alice, bob, carol, dave].map((u) => [u.id, u]));
@@ -988,6 +1021,8 @@ describe('bad input', () => {
       [{ intercept_timeout: 601 }, 'intercept_timeout must be a whole number from 0 to 600'],
       [{ confirm_timeout: -5 }, 'confirm_timeout must be a whole number from 0 to 600'],
       [{ guess_timeout: '10' }, 'guess_timeout must be a whole number from 0 to 600'],
+      [{ reveal_time: 16 }, 'reveal_time must be a whole number from 0 to 15'],
+      [{ reveal_time: -1 }, 'reveal_time must be a whole number from 0 to 15'],
       [{ packs: ['not-a-uuid'] }, 'packs[0] must be a UUID'],
       [{ clue_mode: 'video' }, 'clue_mode must be one of "audio", "card"'],
     ] as [Record<string, unknown>, string][]) {

@@ -150,6 +150,7 @@ function expectedState(v: GamePayload, seq: number) {
     guess_timeout: v.guess_timeout,
     intercept_timeout: v.intercept_timeout,
     confirm_timeout: v.confirm_timeout,
+    reveal_time: v.reveal_time,
     clue_mode: v.clue_mode,
     packs: [...v.packs],
     players: v.players.map(playerShape),
@@ -986,7 +987,7 @@ describe('schema projection', () => {
   });
   const payload = (state: GamePayload['state'], players: PlayerPayload[], extra: Partial<GamePayload> = {}): GamePayload => ({
     id: 'AAAAAAAA', players, state, mode: 'Public', goal: 10, start_tokens: 2, hit_duration: 20, packs: [PACK], guess_timeout: 0,
-    intercept_timeout: 30, confirm_timeout: 60, clue_mode: 'card', hit: null, last_scored: null, winner: null, standings: null,
+    intercept_timeout: 30, confirm_timeout: 60, reveal_time: 3, clue_mode: 'card', hit: null, last_scored: null, winner: null, standings: null,
     deadline: null, clue: null, draws: 1, ...extra,
   });
   const A = (hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}) => player(1, hits, guess, extra);

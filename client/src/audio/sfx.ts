@@ -1,7 +1,7 @@
 import { useSettings, volumeToNumber } from '../stores/settings.ts';
 
 /**
- * The sound-effect player (spec §4 "Sound cues"). Effects play only while the
+ * The sound-effect player (spec §4 "Sound cues", plus the countdown's tick). Effects play only while the
  * effects volume is above 0. Howler and the files load on first use, so neither
  * weighs on the first page load; Howler suspends its audio context after 30 s
  * of silence (its autoSuspend), which is the spec's idle-out.
@@ -22,6 +22,7 @@ export const SFX_NAMES = [
   'select_slot',
   'slot_unavailable',
   'stop_hit',
+  'tick',
   'you_fail',
   'you_lose',
   'you_score',
@@ -59,11 +60,13 @@ function load(name: SfxName) {
 export interface PlaySfxOptions {
   /** Stereo position, -1 (left) … 1 (right): local games can place players around the table. */
   pan?: number;
+  /** A share of the effects volume (0..1): a cue repeated every second (the countdown's tick) stays in the background. */
+  gain?: number;
 }
 
 /** Plays a cue at the effects volume; resolves when it started (or was skipped). */
 export async function playSfx(name: SfxName, options: PlaySfxOptions = {}): Promise<void> {
-  const volume = volumeToNumber(useSettings.getState().sfxVolume);
+  const volume = volumeToNumber(useSettings.getState().sfxVolume) * Math.max(0, Math.min(1, options.gain ?? 1));
   if (volume <= 0) return;
   try {
     const howl = await load(name);

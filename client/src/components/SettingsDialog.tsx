@@ -39,8 +39,9 @@ function VolumeSlider({ label, value, onChange }: { label: string; value: string
 /**
  * The settings dialog (spec §2): music and effects volume (0–100, stored as
  * fractions), the game's choices as a list (radio buttons instead of the gaps
- * of the row of cards), language (each button named in its own language, and
- * marked up in it so screen readers pronounce it right), colour scheme.
+ * of the row of cards), the ticking countdown (off by default), language (each
+ * button named in its own language, and marked up in it so screen readers
+ * pronounce it right), colour scheme.
  */
 export function SettingsDialog() {
   const { t } = useTranslation();
@@ -68,6 +69,18 @@ export function SettingsDialog() {
           </Switch.Root>
           <Text id="choices-as-list-help" textStyle="sm" color="fg.muted">
             {t('settings.choices_as_list_help')}
+          </Text>
+        </Stack>
+        <Stack gap="1">
+          <Switch.Root checked={settings.countdownTicks} onCheckedChange={(e) => settings.setCountdownTicks(e.checked)} colorPalette="accent" minH="44px">
+            <Switch.HiddenInput aria-describedby="countdown-ticks-help" />
+            <Switch.Control>
+              <Switch.Thumb />
+            </Switch.Control>
+            <Switch.Label>{t('settings.countdown_ticks')}</Switch.Label>
+          </Switch.Root>
+          <Text id="countdown-ticks-help" textStyle="sm" color="fg.muted">
+            {t('settings.countdown_ticks_help')}
           </Text>
         </Stack>
         <Fieldset.Root>

@@ -1,49 +1,58 @@
-import type { HitLike } from '../format.ts';
 import { create } from 'zustand';
-import { isYou, notify, type Who } from '../a11y/notify.ts';
+import { describeEvent, type Before, type EndedRound, type Meaning, type Reveal } from '../a11y/game-meaning.ts';
+import { notify } from '../a11y/notify.ts';
 import { showError } from '../errors.ts';
 import { i18next } from '../i18n.ts';
 import { useSession } from './session.ts';
-import type { GamePayload, GameState, PlayerPayload, Settings } from '../../../shared/protocol/game.ts';
+import type { GamePayload } from '../../../shared/protocol/game.ts';
 import type { ErrorBody } from '../../../shared/protocol/common.ts';
-import { roomStateToPayload, type RoomEvent, type RoomEventPlayer, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
+import { roomStateToPayload, type RoomEvent, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
 import { gameClock, phaseMs } from './game-clock.ts';
-import { NUMERIC_SETTINGS } from '../../../shared/rules/constants.ts';
-import { localActor } from '../routes/game/game-logic.ts';
 
 /**
  * The game screen's state (only lazily loaded code imports this module): the
  * game as the room synchronizes it, converted to the plain GamePayload shape and
- * validated; the room's events turned into announcements and sound cues
- * (notify.ts); refused actions routed to the error dialog or the log (spec §8);
- * the connection's state; the guess panel's choice, which shortcuts change from
- * anywhere on the screen; and the end dialog's content.
+ * validated; what the room's events mean (game-meaning.ts), said with their
+ * sound cues (notify.ts) and kept for the event feed; the revealed card while it
+ * has its moment; refused actions routed to the error dialog or the log (spec
+ * §8); the connection's state; the guess panel's choice, which shortcuts change
+ * from anywhere on the screen; and the end dialog's content.
  *
  * The room sends its state patch before the events of an action, so the state
  * here is already the new one when an event arrives. What an event must compare
  * with the time before it (a token received on the confirm) comes from
  * `before`: the game as the events so far have described it.
+ *
+ * A reveal holds the screen for the game's `reveal_time`: state patches and
+ * events that come meanwhile (the confirmer answered at once, the next turn
+ * began) wait, and are applied in order when the time is over. The room starts
+ * the next turn's timers only then as well (rules engine), and accepts the next
+ * turn's actions meanwhile; this screen just does not offer them yet.
  */
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'lost' | 'gone';
 
-/** What the game-ended dialog shows; kept until dismissed. */
-export interface EndedRound {
-  winner: PlayerPayload | null;
-  standings: PlayerPayload[];
-  /** The card revealed as the game ended (the one that won it, placed or claimed), when the end event named one. */
-  hit?: HitLike;
-}
+export type { EndedRound } from '../a11y/game-meaning.ts';
 
 /** Sends a room message; the room connection installs it. */
 export type Sender = <K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>) => void;
 
-/** The phase and seats as the events described them, for comparisons across one event. */
-interface Before {
-  state: GameState;
-  players: RoomEventPlayer[];
-  /** The settings (a GamePayload has them among its own fields). */
-  settings: Settings | null;
+/** One entry of the event feed: what an event meant, as it was said. */
+export interface FeedEntry extends Meaning {
+  id: number;
+}
+
+/** Feed entries kept (the screen shows the newest few). */
+export const FEED_KEEP = 30;
+
+/** The revealed card on screen. */
+export interface RevealShown extends Reveal {
+  /** Counts the reveals of this screen (a new one restarts the moment's animation). */
+  id: number;
+  /** When its pause ends (Date.now() ms): the next turn is held back until then. */
+  until: number;
+  /** This device's confirmer answered during the pause: the answer, shown until the next turn. */
+  answered?: boolean;
 }
 
 export interface GameStoreState {
@@ -62,6 +71,10 @@ export interface GameStoreState {
   lastAction: RoomMessageName | null;
   /** The game was deleted by this person's own leaving (he knows it is gone: "You left the game."). */
   closedByOwnLeave: boolean;
+  /** What the room's events meant, oldest first (at most FEED_KEEP): the live region said the same. */
+  feed: FeedEntry[];
+  /** The card just revealed, while it has its moment (its pause, then its Confirming phase). */
+  reveal: RevealShown | null;
 
   reset(gameId: string | null): void;
   setSender(sender: Sender | null): void;
@@ -70,6 +83,8 @@ export interface GameStoreState {
   /** A state patch arrived: `raw` is `room.state.toJSON()`. */
   applyState(raw: unknown): void;
   applyEvent(event: RoomEvent): void;
+  /** The reveal moment `id` is on screen now: its pause counts from here (rendering may take a moment on a busy phone). */
+  revealShown(id: number): void;
   handleError(error: ErrorBody): void;
   send<K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>): boolean;
   setChoice(choice: number | 'none' | null): void;
@@ -103,101 +118,116 @@ const TOAST_ACTIONS = new Set<RoomMessageName>(['skip', 'claim']);
 const errorText = (error: ErrorBody): string => i18next.t(`errors.${error.code}`, { defaultValue: error.message, message: error.message });
 
 // ---------------------------------------------------------------------------
-// events → announcements
+// events → meanings (said, and shown in the feed), and the pause after a reveal
 
-function replacePlayers(players: RoomEventPlayer[], changed: readonly RoomEventPlayer[]): RoomEventPlayer[] {
-  return players.map((p) => changed.find((c) => c.id === p.id) ?? p);
-}
+/** Whether the game still shows revealed card `r` (the phase after it has not begun). */
+const stillRevealing = (game: GamePayload | null, r: Reveal): boolean => !!game && game.state === 'Confirming' && game.hit?.id === r.hit.id;
 
 export const useGame = create<GameStoreState>()((set, get) => {
   let before: Before | null = null;
-
-  const who = (p: Pick<PlayerPayload, 'id' | 'name'>): Who => {
-    return { name: p.name, you: isYou(p.id, useSession.getState().user?.id, get().game?.mode ?? 'Local') };
-  };
-
-  /** Whose turn it is now, said once per turn (not in the spec's list; screen-reader users have no other cue). */
-  const announceTurn = (players: readonly RoomEventPlayer[]): void => {
-    const turn = players.find((p) => p.turn_player);
-    if (!turn) return;
-    const w = who(turn);
-    notify.notification(w.you ? i18next.t('game.announce.turn_you') : i18next.t('game.announce.turn_other', { name: turn.name }), { toast: false });
-  };
-
-  /** How the confirmation of `turn`'s answer ended (`by`: the confirmer), before the next turn is announced. */
-  const announceAnswer = (turn: RoomEventPlayer, cause: RoomEvent['data']['cause'], by: RoomEventPlayer | undefined): void => {
-    if (cause !== 'confirmed' && cause !== 'rejected' && cause !== 'timeout' && cause !== 'absent') return;
-    const key = `game.announce.answer_${cause}`;
-    const owner = who(turn);
-    const confirmer = by ? who(by) : null;
-    // a Local game's creator confirms every seat's answer, his own too: the answer is what matters
-    const local = get().game?.mode === 'Local' && (cause === 'confirmed' || cause === 'rejected');
-    const variant = local ? '_local' : confirmer?.you ? '_by_you' : owner.you ? '_you' : '';
-    notify.notification(i18next.t(key + variant, { name: owner.name, by: confirmer?.name ?? '' }), { toast: false });
-  };
-
-  /** Players who lost their connection or came back (not in Local games, whose seats share one screen). */
-  const announceConnections = (was: readonly RoomEventPlayer[], now: readonly RoomEventPlayer[]): void => {
-    if (get().game?.mode === 'Local') return;
-    for (const p of now) {
-      const old = was.find((q) => q.id === p.id);
-      if (!old || p.virtual || old.connected === p.connected || who(p).you) continue;
-      notify.notification(i18next.t(p.connected ? 'game.announce.connection_back' : 'game.announce.connection_lost', { name: p.name }), { toast: false });
-    }
-  };
-
-  /** Players who took another name (a guest renamed himself: his seats follow), said as the table shows it. */
-  const announceRenames = (was: readonly RoomEventPlayer[], now: readonly RoomEventPlayer[]): void => {
-    for (const p of now) {
-      const old = was.find((q) => q.id === p.id);
-      if (!old || old.name === p.name || who(p).you) continue;
-      notify.notification(i18next.t('people:announce.renamed', { old: old.name, name: p.name }), { toast: false });
-    }
-  };
-
-  /** Local games ask the seats one by one whether to intercept: who is asked now, said once per seat. */
+  /** Local games: the seat last asked to intercept (game-meaning.ts). */
   let askedLocal: string | null = null;
   /** The event just handled was this person leaving by himself. */
   let ownLeaveJustBefore = false;
-  const askLocalInterceptor = (): void => {
-    const g = get().game;
-    if (!g || g.mode !== 'Local' || g.state !== 'Intercepting') {
-      askedLocal = null;
-      return;
-    }
-    const seat = localActor(g);
-    const turn = g.players.find((p) => p.turn_player);
-    // once per seat and card: the same seat may be asked first in the next turn
-    const key = seat ? `${g.draws}:${seat.id}` : null;
-    if (!seat || !turn || key === askedLocal || seat.state !== 'Intercepting') return;
-    askedLocal = key;
-    notify.notification(i18next.t('game.announce.intercept_local', { name: seat.name, turn: turn.name }), { toast: false });
+  /** The last state the room sent, applied or held. */
+  let lastRaw: unknown = null;
+  let nextFeedId = 1;
+  let nextRevealId = 1;
+
+  /**
+   * While a revealed card has its time on the table (`reveal_time`): what came
+   * meanwhile, in order, applied when the time is over. The whole screen stays
+   * on the reveal (the next turn's card, actions and audio wait), and what the
+   * held events mean is said and shown as the next turn appears.
+   */
+  interface Held {
+    /** What came meanwhile; an event with the moment it came (Date.now() ms). */
+    queue: ({ raw: unknown } | { event: RoomEvent; at: number })[];
+    timer: ReturnType<typeof setTimeout>;
+    /** The end dialog the reveal leads to, opened when the pause is over. */
+    ended?: EndedRound | null;
+    /** The game on screen was changed ahead of the room (an answer sent during the pause). */
+    ahead: boolean;
+    /** The reveal it holds for (its id), when it was handled (Date.now() ms) and when the pause ends. */
+    reveal: number;
+    since: number;
+    until: number;
+  }
+  let held: Held | null = null;
+
+  const stopHolding = (): void => {
+    if (held) clearTimeout(held.timer);
+    held = null;
   };
 
-  /** Card clue mode: the new card, which someone reads aloud to the turn player. */
-  const announceClue = (clue: RoomEvent['data']['clue']): void => {
-    if (!clue) return;
-    const key = clue.belongs_to ? 'game.announce.clue_belongs_to' : 'game.announce.clue';
-    notify.notification(i18next.t(key, { title: clue.title, artist: clue.artist, belongs_to: clue.belongs_to }), { toast: false });
+  /** An event that came at `at`: handled now or, during a pause, when the pause is over. */
+  const receive = (event: RoomEvent, at: number, live: boolean): void => {
+    if (held) held.queue.push({ event, at });
+    else handleEvent(event, at, live);
   };
 
-  /** What the creator changed in the settings, each as its label and new value. */
-  const announceSettings = (was: Settings | null, now: Settings): void => {
-    const t = (key: string, params?: Record<string, unknown>) => i18next.t(key, params ?? {});
-    const changes: string[] = [];
-    for (const k of NUMERIC_SETTINGS) {
-      if (was && was[k] === now[k]) continue;
-      const off = now[k] === 0 && k.endsWith('_timeout');
-      changes.push(`${t(`game.settings.${k}`)}: ${off ? t('game.announce.no_limit') : now[k]}`);
+  /**
+   * The pause is over: the end dialog it kept back opens, and what came
+   * meanwhile is applied in order (a reveal among it starts a new pause, which
+   * holds the rest back in turn).
+   */
+  const release = (): void => {
+    const h = held;
+    if (!h) return;
+    held = null;
+    if (h.ended !== undefined) set({ ended: h.ended });
+    for (const item of h.queue) {
+      if ('raw' in item) get().applyState(item.raw);
+      else receive(item.event, item.at, false);
     }
-    if (!was || was.clue_mode !== now.clue_mode) changes.push(`${t('game.settings.clue_mode')}: ${t(`game.settings.clue_${now.clue_mode}`)}`);
-    if (!was || was.packs.length !== now.packs.length || was.packs.some((id, i) => id !== now.packs[i])) {
-      changes.push(`${t('game.settings.packs')}: ${now.packs.length}`);
+    if (held) return;
+    // an answer shown ahead of the room, and nothing came after it: back to what the room says
+    if (h.ahead && !h.queue.some((i) => 'raw' in i) && lastRaw !== null) get().applyState(lastRaw);
+    const r = get().reveal;
+    if (r && !stillRevealing(get().game, r)) set({ reveal: null });
+  };
+
+  /**
+   * Handles one event that came at `at`; `live`: it is handled as it came (not
+   * after a pause), so its deadline tells the server's clock.
+   */
+  const handleEvent = (event: RoomEvent, at: number, live: boolean): void => {
+    const { seq, game } = get();
+    if (event.seq <= seq) return;
+    set({ seq: event.seq });
+    const ownLeaveBefore = ownLeaveJustBefore;
+    const data = event.data;
+    // a live event's deadline was armed just now (game-clock.ts); one that came during a reveal's
+    // pause was armed for the pause's end, which says nothing about the server's time now
+    if (live && data.deadline !== undefined && game) gameClock.armed(data.deadline, phaseMs(game, data.state ?? game.state));
+    const outcome = describeEvent(event, { before, game, userId: useSession.getState().user?.id, askedLocal, ownLeaveBefore });
+    before = outcome.before;
+    askedLocal = outcome.askedLocal;
+    ownLeaveJustBefore = outcome.ownLeave;
+    for (const m of outcome.meanings) notify.meaning(m);
+    if (outcome.meanings.length > 0) {
+      const entries = outcome.meanings.map((m): FeedEntry => ({ ...m, id: nextFeedId++ }));
+      set((s) => ({ feed: [...s.feed, ...entries].slice(-FEED_KEEP) }));
     }
-    if (changes.length === 0) return;
-    const creator = get().game?.players.find((p) => p.creator);
-    const mine = !!creator && who(creator).you;
-    notify.notification(t(mine ? 'game.announce.settings_changed_you' : 'game.announce.settings_changed', { changes: changes.join('; ') }), { toast: false });
+    if (outcome.closed) set({ closedByOwnLeave: outcome.closed.byOwnLeave });
+    if (outcome.clearChoice) set({ choice: null });
+    let ended = outcome.ended;
+    if (outcome.reveal) {
+      // counted from when the reveal came: one that waited behind another pause has had part of its time
+      const pause = Math.max(0, at + (game?.reveal_time ?? 0) * 1000 - Date.now());
+      const id = nextRevealId++;
+      const now = Date.now();
+      if (pause > 0) {
+        stopHolding();
+        held = { queue: [], timer: setTimeout(release, pause), ahead: false, reveal: id, since: now, until: now + pause };
+        // the end dialog waits until the winning card has had its moment
+        if (ended !== undefined) held.ended = ended;
+        ended = undefined;
+      }
+      // without a pause a reveal is shown while its phase lasts (not at all when it ended the game)
+      if (pause > 0 || !outcome.reveal.final) set({ reveal: { ...outcome.reveal, id, until: now + pause } });
+    }
+    if (ended !== undefined) set({ ended });
   };
 
   return {
@@ -211,13 +241,17 @@ export const useGame = create<GameStoreState>()((set, get) => {
     sender: null,
     lastAction: null,
     closedByOwnLeave: false,
+    feed: [],
+    reveal: null,
 
     reset(gameId) {
       before = null;
       askedLocal = null;
       ownLeaveJustBefore = false;
+      lastRaw = null;
+      stopHolding();
       gameClock.reset();
-      set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null, closedByOwnLeave: false });
+      set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null, closedByOwnLeave: false, feed: [], reveal: null });
     },
 
     setSender(sender) {
@@ -235,6 +269,11 @@ export const useGame = create<GameStoreState>()((set, get) => {
     },
 
     applyState(raw) {
+      lastRaw = raw;
+      if (held) {
+        held.queue.push({ raw });
+        return;
+      }
       const converted = toGamePayload(raw);
       if (!converted) return;
       const { game, seq } = converted;
@@ -243,142 +282,26 @@ export const useGame = create<GameStoreState>()((set, get) => {
       if (game.deadline !== null) gameClock.seen(game.deadline, phaseMs(game, game.state));
       // the first snapshot sets the sequence; events up to it are history
       set((s) => ({ game, seq: s.game ? s.seq : seq }));
+      // a reveal leaves the screen when the game moves on (its pause, if any, is over)
+      const r = get().reveal;
+      if (r && !stillRevealing(game, r)) set({ reveal: null });
     },
 
     applyEvent(event) {
-      const { seq, game } = get();
-      if (event.seq <= seq) return;
-      set({ seq: event.seq });
-      const ownLeaveBefore = ownLeaveJustBefore;
-      ownLeaveJustBefore = false;
-      const prev: Before = before ?? { state: game?.state ?? 'Open', players: game?.players ?? [], settings: game ?? null };
-      const data = event.data;
-      // events are sent once, as they happen: a deadline in one was armed just now (game-clock.ts)
-      if (data.deadline !== undefined && game) gameClock.armed(data.deadline, phaseMs(game, data.state ?? game.state));
-      const changed = data.players ?? [];
-      const first = changed[0];
-      switch (event.event) {
-        case 'join':
-          if (first) notify.joined(who(first));
-          before = { ...prev, players: [...prev.players, ...changed] };
-          return;
-        case 'leave':
-          if (first) notify.left(who(first), data.removed_by ? who(data.removed_by) : undefined);
-          // the game's last events may be this leave, then the deleting change_state
-          // (by id: a Local game says no "you", yet its creator's own leaving deletes it)
-          ownLeaveJustBefore = !!first && !data.removed_by && first.id === useSession.getState().user?.id;
-          before = { ...prev, players: prev.players.filter((p) => !changed.some((c) => c.id === p.id)) };
-          return;
-        case 'guess':
-          // the turn player's placement is free; an interceptor's slot costs a token
-          if (first) {
-            const missed = data.cause === 'timeout' || data.cause === 'absent' ? data.cause : undefined;
-            notify.guessed(who(first), first.guess, !!first.guess && !first.turn_player, missed);
-          }
-          before = { ...prev, players: replacePlayers(prev.players, changed) };
-          askLocalInterceptor();
-          return;
-        case 'skip':
-          if (first && data.hit) notify.skippedHit(who(first), data.hit);
-          before = { ...prev, players: replacePlayers(prev.players, changed) };
-          announceClue(data.clue);
-          return;
-        case 'claim':
-          if (first && data.hit) notify.claimedHit(who(first), data.hit);
-          before = { ...prev, players: replacePlayers(prev.players, changed) };
-          return;
-        case 'update':
-          if (data.settings) announceSettings(prev.settings, data.settings);
-          before = { ...prev, settings: data.settings ?? prev.settings };
-          return;
-        case 'change_state':
-          break;
-      }
-      // change_state: the seats are the state's, which the patch before this event brought
-      const state = data.state ?? prev.state;
-      const players = get().game?.players ?? prev.players;
-      before = { ...prev, state, players };
-      // the game was deleted; the room closes next
-      if (event.final) {
-        set({ closedByOwnLeave: ownLeaveBefore });
-        return;
-      }
-      announceConnections(prev.players, players);
-      announceRenames(prev.players, players);
-      if (prev.state === 'Open' && state === 'Guessing') {
-        notify.gameStarted();
-        set({ ended: null, choice: null });
-        announceTurn(players);
-        announceClue(data.clue);
-        return;
-      }
-      if (state === 'Intercepting' && prev.state === 'Guessing') {
-        const turn = players.find((p) => p.turn_player);
-        const mine = players.find((p) => p.state === 'Intercepting' && who(p).you);
-        if (turn && mine) notify.notification(i18next.t('game.announce.intercept_you', { name: turn.name }), { toast: false });
-        askLocalInterceptor();
-        return;
-      }
-      if (state === 'Confirming') {
-        const turn = players.find((p) => p.turn_player);
-        const confirmer = players.find((p) => p.state === 'Confirming');
-        const asked = prev.players.find((p) => p.state === 'Confirming');
-        if (prev.state !== 'Confirming') {
-          // the outcome interrupts: the last guess, queued just before, is read as part of it (announcer.ts); the reveal follows
-          notify.scored(data.last_scored ? who(data.last_scored) : null);
-          if (data.hit) notify.hitRevealed(data.hit);
-        } else if (!confirmer || confirmer.id === asked?.id) {
-          return;
-        }
-        // asked to confirm: after the reveal, or when the one asked before is gone
-        if (turn && confirmer && (who(confirmer).you || get().game?.mode === 'Local')) {
-          // card mode shows title and artist to everybody: the question is the exact year instead
-          const key = get().game?.clue_mode === 'card' ? 'game.announce.confirm_card' : 'game.announce.confirm';
-          notify.notification(i18next.t(key, { name: turn.name }), { toast: false });
-        }
-        return;
-      }
-      if (state === 'Open' && prev.state !== 'Open') {
-        if (data.cause === 'stopped') {
-          // stopped, not won: no result and no end dialog
-          const by = data.by ? who(data.by) : null;
-          const text = by?.you ? i18next.t('game.announce.stopped_you') : i18next.t('game.announce.stopped', { name: by?.name ?? '' });
-          notify.notification(text, { interrupt: true, toast: by?.you ? false : 'info' });
-          set({ ended: null, choice: null });
-          return;
-        }
-        // the last answer's outcome first, when the round ended because no card was left after it
-        const lastTurn = prev.players.find((p) => p.turn_player);
-        if (prev.state === 'Confirming' && lastTurn) announceAnswer(lastTurn, data.cause, data.by);
-        const winner = data.winner ?? null;
-        notify.gameEnded(winner ? who(winner) : null);
-        if (data.hit) notify.hitRevealed(data.hit);
-        set({ ended: { winner, standings: data.standings ?? [], ...(data.hit ? { hit: data.hit } : {}) }, choice: null });
-        return;
-      }
-      if (state === 'Guessing' && prev.state !== 'Guessing') {
-        const oldTurn = prev.players.find((p) => p.turn_player);
-        const now = oldTurn && players.find((p) => p.id === oldTurn.id);
-        if (prev.state === 'Confirming' && oldTurn) announceAnswer(oldTurn, data.cause, data.by);
-        // spec §4: Confirming → Guessing with the turn player's tokens up = a token received
-        if (prev.state === 'Confirming' && oldTurn && now && now.tokens > oldTurn.tokens) notify.tokenReceived(who(now));
-        set({ choice: null });
-        announceTurn(players);
-        announceClue(data.clue);
-        return;
-      }
-      const oldTurn = prev.players.find((p) => p.turn_player);
-      if (state === 'Guessing' && oldTurn?.id !== players.find((p) => p.turn_player)?.id) {
-        // the turn passed without a reveal: time out (an absent turn player was just announced, one who left too)
-        if (oldTurn && data.cause === 'timeout') {
-          const w = who(oldTurn);
-          // shown too: the card and the turn just change, and everybody should see why
-          notify.notification(i18next.t(w.you ? 'game.announce.guess_timeout_you' : 'game.announce.guess_timeout', { name: w.name }), { toast: w.you ? 'warning' : 'info' });
-        }
-        set({ choice: null });
-        announceTurn(players);
-        announceClue(data.clue);
-      }
+      receive(event, Date.now(), true);
+    },
+
+    revealShown(id) {
+      // the pause is the time the card is on screen: the moment it took to get there is added
+      if (!held || held.reveal !== id) return;
+      const late = Date.now() - held.since;
+      if (late <= 0) return;
+      held.since += late;
+      held.until += late;
+      clearTimeout(held.timer);
+      held.timer = setTimeout(release, held.until - Date.now());
+      const until = held.until;
+      set((s) => (s.reveal?.id === id ? { reveal: { ...s.reveal, until } } : {}));
     },
 
     handleError(error) {
@@ -403,6 +326,16 @@ export const useGame = create<GameStoreState>()((set, get) => {
       if (!sender) return false;
       set({ lastAction: type });
       sender(type, payload);
+      // answered during a reveal's pause: the room moves on at once, the screen only when the pause is over;
+      // meanwhile the answer shows as given (the question goes away, as it will)
+      if (type === 'confirm' && held) {
+        held.ahead = true;
+        const yes = (payload as RoomMessageInput<'confirm'>).confirm;
+        set((s) => ({
+          game: s.game && { ...s.game, players: s.game.players.map((p) => (p.state === 'Confirming' ? { ...p, state: 'Waiting' as const } : p)) },
+          reveal: s.reveal && { ...s.reveal, answered: yes },
+        }));
+      }
       return true;
     },
 

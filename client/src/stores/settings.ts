@@ -5,8 +5,9 @@ import { create } from 'zustand';
  * reloads and follow other tabs: colour scheme, music and effects volumes
  * (strings "0.0"–"1.0", as the reference client stored them), the welcome flag
  * (true once the welcome dialog was dismissed), the chosen language (absent =
- * follow the browser) and whether the game screen shows its choices as a list
- * (radio buttons) instead of the gaps of a row of cards (off unless "true").
+ * follow the browser), whether the game screen shows its choices as a list
+ * (radio buttons) instead of the gaps of a row of cards, and the ticking
+ * countdown (both off unless "true").
  */
 
 export const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
@@ -22,6 +23,7 @@ export const STORAGE_KEYS = {
   welcome: 'welcome',
   language: 'language',
   choicesAsList: 'choicesAsList',
+  countdownTicks: 'countdownTicks',
 } as const;
 
 export interface SettingsState {
@@ -36,12 +38,15 @@ export interface SettingsState {
   language: Language | null;
   /** The game's choices (the gaps of the timeline) shown as a list of radio buttons. */
   choicesAsList: boolean;
+  /** A countdown ticks through its last 10 seconds (off by default). */
+  countdownTicks: boolean;
   setColorScheme(scheme: ColorScheme): void;
   setMusicVolume(fraction: number): void;
   setSfxVolume(fraction: number): void;
   setWelcome(dismissed: boolean): void;
   setLanguage(language: Language): void;
   setChoicesAsList(on: boolean): void;
+  setCountdownTicks(on: boolean): void;
 }
 
 /** A volume as stored: a fraction of 1 with one decimal at least ("1.0", "0.35"). */
@@ -87,7 +92,7 @@ export const isLanguage = (v: unknown): v is Language => LANGUAGES.includes(v as
 const isVolume = (v: string | null): v is string => v !== null && v.trim() !== '' && Number(v) >= 0 && Number(v) <= 1;
 
 /** The stored values, validated; anything unreadable falls back to its default. */
-export function loadSettings(): Pick<SettingsState, 'colorScheme' | 'musicVolume' | 'sfxVolume' | 'welcome' | 'language' | 'choicesAsList'> {
+export function loadSettings(): Pick<SettingsState, 'colorScheme' | 'musicVolume' | 'sfxVolume' | 'welcome' | 'language' | 'choicesAsList' | 'countdownTicks'> {
   const scheme = read(STORAGE_KEYS.colorScheme);
   const music = read(STORAGE_KEYS.musicVolume);
   const sfx = read(STORAGE_KEYS.sfxVolume);
@@ -99,6 +104,7 @@ export function loadSettings(): Pick<SettingsState, 'colorScheme' | 'musicVolume
     welcome: read(STORAGE_KEYS.welcome) === 'true',
     language: isLanguage(language) ? language : null,
     choicesAsList: read(STORAGE_KEYS.choicesAsList) === 'true',
+    countdownTicks: read(STORAGE_KEYS.countdownTicks) === 'true',
   };
 }
 
@@ -129,6 +135,9 @@ export const useSettings = create<SettingsState>()((set) => ({
   setChoicesAsList(choicesAsList) {
     write(STORAGE_KEYS.choicesAsList, String(choicesAsList));
     set({ choicesAsList });
+  setCountdownTicks(countdownTicks) {
+    write(STORAGE_KEYS.countdownTicks, String(countdownTicks));
+    set({ countdownTicks });
   },
 }));
 

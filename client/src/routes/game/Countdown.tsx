@@ -3,10 +3,14 @@ import { Badge } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../a11y/notify.ts';
+import { useSettings } from '../../stores/settings.ts';
 import { gameClock } from '../../stores/game-clock.ts';
 import { useGame } from '../../stores/game.ts';
 import { ClockIcon } from './icons.tsx';
-import { secondsLeft, shouldAnnounce } from './game-logic.ts';
+import { secondsLeft, shouldAnnounce, shouldTick } from './game-logic.ts';
+
+/** The tick's share of the effects volume: it repeats every second, so it stays in the background. */
+const TICK_GAIN = 0.6;
 
 /** "1:05", "0:09". */
 const clock = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
@@ -18,7 +22,8 @@ const clock = (seconds: number): string => `${Math.floor(seconds / 60)}:${String
  * no live region: when `speak` (this device has to act), it is said at a few
  * moments only (60, 30, 10, 5 seconds left), never every second, and an
  * interrupting message may drop such a notice (it is stale a moment later),
- * and nothing is said while the connection is down.
+ * and nothing is said while the connection is down. With the ticking countdown
+ * on (the app's settings), its last 10 seconds tick.
  */
 export function Countdown({ deadline, speak }: { deadline: number; speak: boolean }) {
   const { t } = useTranslation();
@@ -26,10 +31,12 @@ export function Countdown({ deadline, speak }: { deadline: number; speak: boolea
   // the phase's length, to leave out "60 seconds left" of a 45-second phase
   const total = useRef(secondsLeft(deadline, gameClock.now()));
   const said = useRef<number | null>(null);
+  const ticked = useRef<number | null>(null);
 
   useEffect(() => {
     total.current = secondsLeft(deadline, gameClock.now());
     said.current = null;
+    ticked.current = null;
     setNow(gameClock.now());
     const timer = setInterval(() => setNow(gameClock.now()), 250);
     return () => clearInterval(timer);
@@ -43,6 +50,14 @@ export function Countdown({ deadline, speak }: { deadline: number; speak: boolea
     said.current = left;
     notify.notification(t('game.countdown.left', { time: t('count.seconds', { count: left }) }), { toast: false, transient: true });
   }, [left, speak, connected, t]);
+
+  // the optional ticking countdown (the app's settings): a tick each of the last seconds, on every device that has it on
+  const ticks = useSettings((s) => s.countdownTicks);
+  useEffect(() => {
+    if (!ticks || !connected || !shouldTick(left, ticked.current)) return;
+    ticked.current = left;
+    notify.playSfx('tick', { gain: TICK_GAIN });
+  }, [left, ticks, connected]);
 
   return (
     <Badge

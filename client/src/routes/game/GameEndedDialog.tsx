@@ -1,36 +1,132 @@
 import './recipes.ts';
-import { Badge, Button, Stack, Table, Text } from '@chakra-ui/react';
+import './moments.css';
+import { Badge, Box, Button, Heading, Portal, Stack, Table, Text } from '@chakra-ui/react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
+import type { HitPayload } from '../../../../shared/protocol/game.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
 import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import { hitText } from '../../format.ts';
+import * as actions from './game-actions.ts';
 import { endResult } from './game-logic.ts';
+import { usePerspective } from './use-perspective.ts';
+
+/** Whether the system asks for less motion (no confetti then). */
+const reducedMotion = (): boolean => typeof matchMedia !== 'undefined' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /**
- * The game-ended dialog (spec §2, rules A11): you win / no one wins / X wins,
- * and the final score table (player, tokens, hit count) from the standings the
- * game-ended event carried.
+ * The end of a game as a celebration (spec §2, rules A11, issue 26): the
+ * winner's name large, the timeline that won laid out in year order, the final
+ * standings, confetti as the game has just ended (not with reduced motion, nor
+ * when the results are looked at again), and the two next steps: "Play again"
+ * (the creator starts the same table again: same players, same settings; the
+ * others see whom they wait for) and "Back to the lobby" (a player leaves the
+ * game, so his empty seat does not hold up the next round). The win or lose
+ * sound came with the winning card (the end event). A dialog: the winner is
+ * its first words, focused as it opens.
  */
 export function GameEndedDialog() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const ended = useGame((s) => s.ended);
   const mode = useGame((s) => s.game?.mode);
+  const open = useGame((s) => s.game?.state === 'Open');
+  const playerCount = useGame((s) => s.game?.players.length ?? 0);
+  const creator = useGame((s) => s.game?.players.find((p) => p.creator) ?? null);
   const userId = useSession((s) => s.user?.id);
+  const { me } = usePerspective();
+  const headlineRef = useRef<HTMLParagraphElement>(null);
   const close = (): void => useGame.getState().showEnded(null);
-  const result = ended ? endResult(ended.standings, ended.winner, userId, mode === 'Local') : null;
+  const local = mode === 'Local';
+  const result = ended ? endResult(ended.standings, ended.winner, userId, local) : null;
 
   const headline = !result ? '' : result.outcome === 'you' ? t('game.ended.you') : result.outcome === 'nobody' ? t('game.ended.nobody') : t('game.ended.other', { name: result.winnerName });
+  const winner = ended?.winner ?? null;
+  const timeline = winner ? [...winner.hits].sort((a, b) => a.year - b.year || a.title.localeCompare(b.title)) : [];
+  const tooFew = playerCount < MIN_PLAYERS;
+
+  const playAgain = (): void => actions.startStop(() => undefined);
+  const backToLobby = (): void => {
+    // a seat left empty would hold up the next round (its turns wait for the absent player)
+    if (me) actions.leave();
+    close();
+    void navigate('/');
+  };
 
   return (
-    <AppDialog open={!!result} onClose={close} title={t('game.ended.title')} footer={<Button onClick={close}>{t('common.close')}</Button>}>
+    <AppDialog
+      open={!!result}
+      onClose={close}
+      size="lg"
+      title={t('game.ended.title')}
+      initialFocusEl={() => headlineRef.current}
+      footer={
+        <Stack direction={{ base: 'column', sm: 'row' }} gap="3" w="full" align="stretch">
+          {me?.creator ? (
+            <Button colorPalette="accent" size="lg" flex="1" disabled={!open || tooFew} onClick={playAgain} aria-describedby="play-again-hint">
+              {tooFew ? t('game.not_enough_players') : t('game.ended.play_again')}
+            </Button>
+          ) : (
+            creator && (
+              <Text flex="1" alignSelf="center" color="fg.muted" textAlign={{ base: 'center', sm: 'start' }} data-testid="waiting-for-creator">
+                {t('game.ended.waiting_for', { name: creator.name })}
+              </Text>
+            )
+          )}
+          <Button size="lg" variant="outline" flex="1" onClick={backToLobby} aria-describedby={me ? 'back-to-lobby-hint' : undefined}>
+            {t('game.ended.back_to_lobby')}
+          </Button>
+          {me?.creator && (
+            <Text id="play-again-hint" srOnly>
+              {t('game.ended.play_again_hint')}
+            </Text>
+          )}
+          {me && (
+            <Text id="back-to-lobby-hint" srOnly>
+              {t('game.ended.back_to_lobby_hint')}
+            </Text>
+          )}
+        </Stack>
+      }
+    >
       {result && (
-        <Stack gap="4">
-          <Text fontSize={{ base: 'xl', sm: '2xl' }} lineHeight="short" overflowWrap="anywhere" fontWeight="bold" color={result.outcome === 'you' ? 'accent.fg' : undefined} data-testid="end-outcome">
-            {headline}
-          </Text>
-          {/* the card that ended it is shown nowhere else (the game goes Open at once); only as the game ends, not under "Show results" later */}
-          {ended?.hit && <Text>{t('game.ended.last_card', { hit: hitText(ended.hit) })}</Text>}
+        <Stack gap="6">
+          <Stack gap="1" align="center" textAlign="center" pt="2">
+            <Trophy tone={result.outcome === 'nobody' ? 'gray' : 'accent'} />
+            <Text
+              ref={headlineRef}
+              tabIndex={-1}
+              className="hl-pop"
+              fontSize={{ base: '3xl', sm: '4xl' }}
+              lineHeight="short"
+              overflowWrap="anywhere"
+              fontWeight="black"
+              color={result.outcome === 'nobody' ? undefined : 'accent.fg'}
+              outline="none"
+              data-testid="end-outcome"
+            >
+              {headline}
+            </Text>
+            {/* the card that ended it is shown nowhere else (the game goes Open at once); only as the game ends, not under "Show results" later */}
+            {ended?.hit && <Text color="fg.muted">{t('game.ended.last_card', { hit: hitText(ended.hit) })}</Text>}
+          </Stack>
+
+          {winner && timeline.length > 0 && (
+            <Box as="section" aria-labelledby="winner-timeline">
+              <Heading as="h3" id="winner-timeline" size="sm" mb="2" overflowWrap="anywhere">
+                {result.outcome === 'you' ? t('game.ended.timeline_you') : t('game.ended.timeline', { name: winner.name })}
+              </Heading>
+              <Box as="ol" display="flex" flexWrap="wrap" gap="2" data-testid="winner-timeline">
+                {timeline.map((hit) => (
+                  <TimelineCard key={hit.id} hit={hit} last={hit.id === ended?.hit?.id} />
+                ))}
+              </Box>
+            </Box>
+          )}
+
           {result.rows.length > 0 && (
             <Table.Root size="sm" variant="line">
               <Table.Caption captionSide="top" textAlign="start" mb="2" color="fg.muted">
@@ -69,6 +165,72 @@ export function GameEndedDialog() {
           )}
         </Stack>
       )}
+      {result && ended?.celebrate && result.outcome !== 'nobody' && !reducedMotion() && <Confetti />}
     </AppDialog>
+  );
+}
+
+/** One card of the winning timeline: the year large, artist and title small; the card that won the game marked. */
+function TimelineCard({ hit, last }: { hit: HitPayload; last: boolean }) {
+  return (
+    <Box
+      as="li"
+      w={{ base: '6rem', sm: '7.5rem' }}
+      p="2"
+      borderRadius="l2"
+      borderWidth={last ? '2px' : '1px'}
+      borderColor={last ? 'accent.solid' : 'border'}
+      bg={last ? 'accent.subtle' : 'bg.subtle'}
+      textAlign="center"
+      data-last={last || undefined}
+    >
+      <Text fontSize="xl" fontWeight="bold" lineHeight="1.2" fontVariantNumeric="tabular-nums">
+        {hit.year}
+      </Text>
+      <Text fontSize="xs" fontWeight="semibold" lineClamp={2} overflowWrap="anywhere">
+        {hit.artist}
+      </Text>
+      <Text fontSize="xs" fontStyle="italic" lineClamp={2} overflowWrap="anywhere">
+        {hit.title}
+      </Text>
+    </Box>
+  );
+}
+
+/** A cup, drawn for the end screen (decorative). */
+function Trophy({ tone }: { tone: 'accent' | 'gray' }) {
+  return (
+    <Box color={`${tone}.fg`} className="hl-pop" aria-hidden="true">
+      <svg width="56" height="56" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" focusable="false">
+        <path d="M8 21h8M12 17v4M7 4h10v5a5 5 0 01-10 0zM7 6H4a3 3 0 003 4M17 6h3a3 3 0 01-3 4" />
+      </svg>
+    </Box>
+  );
+}
+
+/** Confetti over everything while the celebration opens; the code loads only now. */
+function Confetti() {
+  const ref = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    let stop: (() => void) | null = null;
+    let gone = false;
+    void import('./confetti.ts').then(({ launchConfetti }) => {
+      if (!gone && ref.current) stop = launchConfetti(ref.current);
+    });
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, []);
+  return (
+    <Portal>
+      <canvas
+        ref={ref}
+        aria-hidden="true"
+        data-testid="confetti"
+        // over the dialog (Chakra's dialogs sit at the popover layer, 1500), under toasts (1700)
+        style={{ position: 'fixed', inset: 0, width: '100vw', height: '100dvh', pointerEvents: 'none', zIndex: 1650 }}
+      />
+    </Portal>
   );
 }

@@ -15,6 +15,7 @@ import { useSession } from '../../stores/session.ts';
 import { AddPlayerDialog } from './AddPlayerDialog.tsx';
 import { ConfirmDialog, type Confirmation } from './ConfirmDialog.tsx';
 import { GameActions } from './GameActions.tsx';
+import { EventFeed } from './EventFeed.tsx';
 import { GameEndedDialog } from './GameEndedDialog.tsx';
 import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
 import { GuessPanel, listNames } from './GuessPanel.tsx';
@@ -145,6 +146,7 @@ export default function GameScreen() {
     <GamePage title={title || t('game.page_title', { id: id ?? gameId })} heading={heading} actions={tableFirst ? null : actionsBar}>
       {!tableFirst && <SettingsSummary />}
       <ConnectionBanner status={status} onRetry={retry} />
+      <EventFeed />
       <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) minmax(18rem, 24rem)' }} gap={{ base: '5', lg: '8' }} alignItems="start">
         <Stack gap={{ base: '4', md: '5' }} minW="0">
           <TableDnd>
@@ -162,6 +164,7 @@ export default function GameScreen() {
               <SettingsSummary />
             </Stack>
           )}
+          <EventFeed at="side" />
           <PlayerTable onAddPlayer={() => setAddOpen(true)} />
         </Stack>
       </Grid>
@@ -210,6 +213,8 @@ export function SettingsSummary() {
   const limits = (['guess', 'intercept', 'confirm'] as const)
     .filter((k) => settings[`${k}_timeout`] > 0)
     .map((k) => t(`game.summary_limit_${k}`, { count: settings[`${k}_timeout`] }));
+  // and how long each reveal holds the table (0: no pause, left out)
+  if (settings.reveal_time > 0) limits.push(t('game.summary_reveal', { count: settings.reveal_time }));
   const summary = t('game.summary', { goal: t('count.hits', { count: settings.goal }), tokens: settings.start_tokens, clue, mode: t(`game.mode.${mode}`) });
   return (
     <Text color="fg.muted" mt="-3">

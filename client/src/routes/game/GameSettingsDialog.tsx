@@ -12,7 +12,7 @@ import * as actions from './game-actions.ts';
 import { byName, clampRandomCount, clampSetting, DEFAULT_RANDOM_PACKS, randomPacks, selectAllState, toggleAll } from './game-logic.ts';
 import { usePerspective } from './use-perspective.ts';
 
-const NUMBER_FIELDS: readonly NumericSetting[] = ['goal', 'start_tokens', 'hit_duration', 'guess_timeout', 'intercept_timeout', 'confirm_timeout'];
+const NUMBER_FIELDS: readonly NumericSetting[] = ['goal', 'start_tokens', 'hit_duration', 'guess_timeout', 'intercept_timeout', 'confirm_timeout', 'reveal_time'];
 const TIMEOUTS = new Set<NumericSetting>(['guess_timeout', 'intercept_timeout', 'confirm_timeout']);
 
 type Numbers = Record<NumericSetting, string>;
@@ -41,6 +41,7 @@ export function useGameSettings(): Settings | null {
       guess_timeout: g.guess_timeout,
       intercept_timeout: g.intercept_timeout,
       confirm_timeout: g.confirm_timeout,
+      reveal_time: g.reveal_time,
       clue_mode: g.clue_mode,
       packs: g.packs,
     };
@@ -57,7 +58,8 @@ export function saveLabel(creator: boolean, open: boolean): 'save' | 'not_creato
 
 /**
  * The game settings dialog (spec §2, rules A5/A9): goal, start tokens, hit
- * duration, the three timeouts, the clue mode, and the packs (a select-all
+ * duration, the three timeouts, the time each reveal stays on the table, the
+ * clue mode, and the packs (a select-all
  * tri-state checkbox, N packs at random, a toggle per pack with its hit count).
  * Everyone may look; only the creator edits, and only while the game is Open.
  * Saving sends the room's `update` message; a refusal shows in the error dialog.
@@ -164,7 +166,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
                   onChange={(e) => setNumber(key, e.target.value)}
                   onBlur={(e) => setNumber(key, String(clampSetting(key, e.target.value)))}
                 />
-                <Field.HelperText>{t(TIMEOUTS.has(key) ? 'game.settings.range_off' : 'game.settings.range', { min, max })}</Field.HelperText>
+                <Field.HelperText>{t(TIMEOUTS.has(key) ? 'game.settings.range_off' : key === 'reveal_time' ? 'game.settings.reveal_time_range' : 'game.settings.range', { min, max })}</Field.HelperText>
               </Field.Root>
             );
           })}

@@ -8,6 +8,7 @@ import { useSession } from '../../stores/session.ts';
 import * as actions from './game-actions.ts';
 import { canClaim, canSkip, claimCandidates } from './game-logic.ts';
 import { currentSource, prepare, useHitAudio } from './hit-audio.ts';
+import { RevealMoment } from './RevealMoment.tsx';
 import { usePerspective } from './use-perspective.ts';
 import { ClaimDialog } from './table/ClaimDialog.tsx';
 import { HitCard } from './table/HitCard.tsx';
@@ -16,8 +17,8 @@ import { DraggableCard } from './table/TableDnd.tsx';
 /**
  * The hit section (spec §2): 'no game running', the hidden hit ('unknown', or
  * in `card` clue mode the card's title and artist to read aloud), or the
- * revealed hit with who won it; play/stop, and skip and claim with their cost,
- * beside it (claim asks first). Shaped like the game's cards: artist on top,
+ * revealed hit with who won it (its moment: RevealMoment); play/stop, and skip
+ * and claim with their cost, beside it (claim asks first). Shaped like the game's cards: artist on top,
  * the year large in the middle, title below. While this device places it, the
  * card can be dragged into a gap of the turn player's row.
  */
@@ -38,6 +39,10 @@ export function HitSection() {
   const playing = useHitAudio((s) => s.playing);
   // the seat asked "claim for 3 tokens?" ('' for one's own), null when not asking
   const [claimFor, setClaimFor] = useState<string | null>(null);
+  // a revealed card has its moment (RevealMoment); when the game already went on underneath
+  // (the round ended with it, or nobody was there to confirm), nothing of the next turn shows meanwhile
+  const moment = useGame((s) => !!s.reveal);
+  const beyond = useGame((s) => !!s.reveal && (s.game?.state !== 'Confirming' || s.game.hit?.id !== s.reveal.hit.id));
 
   const source = mode ? currentSource({ id, mode, state, clue_mode: clueMode, draws, hit_duration: hitDuration, hit }, !!perspective.me) : null;
   const sourceKey = source?.key ?? null;
@@ -74,46 +79,50 @@ export function HitSection() {
   };
 
   // before a game there is no card: the guess panel says what the table waits for
-  if (!running) return null;
+  if (!running && !moment) return null;
 
   return (
     <Box as="section" id="hit-section" aria-labelledby="hit-heading" scrollMarginTop="5rem">
       <Heading as="h2" id="hit-heading" srOnly>
         {t('game.hit.heading')}
       </Heading>
-      {running && (
-        <Flex gap={{ base: '3', md: '5' }} align="center" justify="center">
-          <Stack gap="1" align="center" flexShrink={0}>
-            {/* card mode: the card's text is read aloud by the turn player */}
-            {clue && !revealed && (
-              <Text color="fg.muted" fontSize="xs">
-                {t('game.hit.clue')}
-              </Text>
-            )}
-            <DraggableCard enabled={picking}>
-              {/* a new draw is a new card (keyed), so a revealed card never flips back */}
-              <HitCard
-                key={`${draws}-${hit?.id ?? ''}`}
-                data-testid="hit-card"
-                mystery
-                size="lg"
-                revealed={!!revealed}
-                playing={!!source && playing === source.key && !revealed}
-                year={revealed ? hit.year : null}
-                artist={revealed ? hit.artist : (clue?.artist ?? null)}
-                title={revealed ? hit.title : (clue?.title ?? null)}
-                boxShadow={revealed ? 'glow' : picking ? 'overlay' : 'raised'}
-                borderRadius="card"
-              />
-            </DraggableCard>
-            {(revealed ? hit.belongs_to : clue?.belongs_to) && (
-              <Text color="fg.muted" fontSize="xs" textAlign="center" maxW="10.5rem" data-testid="hit-belongs-to">
-                {t('game.hit.belongs_to', { name: revealed ? hit.belongs_to : (clue?.belongs_to ?? '') })}
-              </Text>
-            )}
-          </Stack>
+      <Flex gap={{ base: '3', md: '5' }} align="center" justify="center" direction={moment ? 'column' : 'row'}>
+        {moment ? (
+          <RevealMoment />
+        ) : (
+            <Stack gap="1" align="center" flexShrink={0}>
+              {/* card mode: the card's text is read aloud by the turn player */}
+              {clue && !revealed && (
+                <Text color="fg.muted" fontSize="xs">
+                  {t('game.hit.clue')}
+                </Text>
+              )}
+              <DraggableCard enabled={picking}>
+                {/* a new draw is a new card (keyed), so a revealed card never flips back */}
+                <HitCard
+                  key={`${draws}-${hit?.id ?? ''}`}
+                  data-testid="hit-card"
+                  mystery
+                  size="lg"
+                  revealed={!!revealed}
+                  playing={!!source && playing === source.key && !revealed}
+                  year={revealed ? hit.year : null}
+                  artist={revealed ? hit.artist : (clue?.artist ?? null)}
+                  title={revealed ? hit.title : (clue?.title ?? null)}
+                  boxShadow={revealed ? 'glow' : picking ? 'overlay' : 'raised'}
+                  borderRadius="card"
+                />
+              </DraggableCard>
+              {(revealed ? hit.belongs_to : clue?.belongs_to) && (
+                <Text color="fg.muted" fontSize="xs" textAlign="center" maxW="10.5rem" data-testid="hit-belongs-to">
+                  {t('game.hit.belongs_to', { name: revealed ? hit.belongs_to : (clue?.belongs_to ?? '') })}
+                </Text>
+              )}
+            </Stack>
+        )}
+        {running && !beyond && (
           {/* beside the card: play, and skip and claim (which exist only before the placement, rules B8, A3) with their cost */}
-          <Stack gap="2" minW="0" flexShrink={1} align="stretch">
+          <Stack gap="2" minW="0" flexShrink={1} align="stretch" direction={moment ? 'row' : 'column'}>
             {source && (
               <Button colorPalette="accent" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
                 {playing === source.key ? t('game.hit.stop') : t('game.hit.play')}
@@ -160,9 +169,9 @@ export function HitSection() {
               </Menu.Root>
             )}
           </Stack>
-        </Flex>
-      )}
-      {scoredText && (
+        )}
+      </Flex>
+      {scoredText && !moment && (
         <Text mt="2" textAlign="center" fontWeight="semibold">
           {scoredText}
         </Text>

@@ -262,7 +262,10 @@ export function playerStatus(p: PlayerPayload): string {
 export function togglePlay(): void {
   const c = current();
   const game = c?.game;
-  const source = c ? currentSource(c.game, !!c.perspective.me) : null;
+  // while a revealed card has its moment, the next turn's clip waits (the game may already be there underneath)
+  const reveal = useGame.getState().reveal;
+  const held = !!reveal && (game?.state !== 'Confirming' || game.hit?.id !== reveal.hit.id);
+  const source = c && !held ? currentSource(c.game, !!c.perspective.me) : null;
   if (!source) return blocked(game?.clue_mode === 'card' && game.state !== 'Open' ? 'errors.no_audio_card_mode' : 'errors.audio_not_running');
   toggle(source);
 }

@@ -236,3 +236,9 @@ export function shouldAnnounce(left: number, total: number): boolean {
   if (left === 30 || left === 60) return total >= left + 10;
   return false;
 }
+
+/** The last seconds of a time limit that tick, when the ticking countdown is on. */
+export const TICK_SECONDS = 10;
+
+/** Whether a countdown now at `left` seconds ticks (once per second: `ticked` is the second that ticked last). */
+export const shouldTick = (left: number, ticked: number | null): boolean => left > 0 && left <= TICK_SECONDS && left !== ticked;

@@ -1,0 +1,122 @@
+import './recipes.ts';
+import './moments.css';
+import { Box, HStack, Stack, Text } from '@chakra-ui/react';
+import { useLayoutEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Actor } from '../../a11y/game-meaning.ts';
+import { slotText } from '../../format.ts';
+import { useGame, type RevealShown } from '../../stores/game.ts';
+
+/**
+ * The reveal as a moment (issue 26): the card turns over to show its year,
+ * says who placed it right (or that nobody did) in green or red, and where it
+ * goes: the winner's timeline or the discard pile. It stays while the game's
+ * `reveal_time` holds the next turn back (a bar shows the pause running out)
+ * and for the rest of the confirmation. With reduced motion the card fades in
+ * instead of turning. Not a live region: the live region has said all of it.
+ */
+export function RevealMoment() {
+  const reveal = useGame((s) => s.reveal);
+  if (!reveal) return null;
+  // a new reveal is a new moment: its animations start over
+  return <Moment key={reveal.id} reveal={reveal} />;
+}
+
+function Moment({ reveal }: { reveal: RevealShown }) {
+  const { t } = useTranslation();
+  const { hit, winner, turn, guess, answered } = reveal;
+  // the pause counts from the moment the card is on screen (the store moves its end by the time rendering took)
+  useLayoutEffect(() => useGame.getState().revealShown(reveal.id), [reveal.id]);
+  // the pause as it was when the moment began (the bar runs on its own from there)
+  const [pauseMs] = useState(() => Math.max(0, reveal.until - Date.now()));
+  const youOr = (a: Actor, key: string, params: Record<string, unknown> = {}): string => t(a.you ? `${key}_you` : key, { name: a.name, ...params });
+  const won = !!winner;
+  const tone = won ? 'green' : 'red';
+  const result = !winner ? t('game.reveal.nobody') : winner.id === turn?.id ? youOr(winner, 'game.reveal.right') : youOr(winner, 'game.reveal.intercepted');
+  const destination = winner ? youOr(winner, 'game.reveal.to_timeline') : t('game.reveal.to_discard');
+
+  return (
+    // a column on phones; the card beside what it means from tablets on (the screen's action stays in view)
+    <Stack
+      direction={{ base: 'column', md: 'row' }}
+      gap={{ base: '3', md: '6' }}
+      align="center"
+      justify="center"
+      textAlign={{ base: 'center', md: 'start' }}
+      data-testid="reveal-moment"
+      data-outcome={won ? 'won' : 'discarded'}
+    >
+      <Box className={won ? 'hl-card-won' : 'hl-card-discarded'} w="full" maxW={{ base: 'sm', md: '16rem' }} flexShrink={0}>
+        <Box className="hl-flip-scene">
+          <Box className="hl-flip-card">
+            <Stack
+              className="hl-face"
+              gap="1"
+              borderWidth="3px"
+              borderColor={`${tone}.solid`}
+              borderRadius="l3"
+              bg="bg"
+              p="4"
+              boxShadow="md"
+              data-testid="hit-card"
+            >
+              <Text fontWeight="semibold" overflowWrap="anywhere">
+                <Text as="span" srOnly>
+                  {t('game.hit.artist')}:{' '}
+                </Text>
+                {hit.artist}
+              </Text>
+              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" color={`${tone}.fg`} fontVariantNumeric="tabular-nums">
+                <Text as="span" srOnly>
+                  {t('game.hit.year')}:{' '}
+                </Text>
+                {hit.year}
+              </Text>
+              <Text fontStyle="italic" overflowWrap="anywhere">
+                <Text as="span" srOnly>
+                  {t('game.hit.title')}:{' '}
+                </Text>
+                {hit.title}
+              </Text>
+              {hit.belongs_to && (
+                <Text color="fg.muted" fontSize="sm">
+                  {t('game.hit.belongs_to', { name: hit.belongs_to })}
+                </Text>
+              )}
+            </Stack>
+            {/* the card's back, seen while it turns over */}
+            <Box className="hl-face hl-face-back" aria-hidden="true" borderRadius="l3" bg="accent.solid" color="accent.contrast" display="grid" placeItems="center">
+              <Text fontSize="5xl" fontWeight="bold">
+                ?
+              </Text>
+            </Box>
+          </Box>
+        </Box>
+      </Box>
+      <Stack gap="3" align={{ base: 'center', md: 'start' }} w="full" minW="0">
+        <Text fontSize="lg" fontWeight="bold" color={`${tone}.fg`} data-testid="reveal-result">
+          {result}
+        </Text>
+        {turn && guess && (
+          <Text color="fg.muted" fontSize="sm">
+            {youOr(turn, 'game.reveal.guess', { slot: slotText(guess) })}
+          </Text>
+        )}
+        <HStack className="hl-slide-down" gap="2" px="3" py="1" borderRadius="full" borderWidth="1px" borderColor={`${tone}.muted`} bg={`${tone}.subtle`} data-destination={winner?.id ?? 'discard'}>
+          <Text as="span" aria-hidden="true" color={`${tone}.fg`} fontWeight="bold">
+            →
+          </Text>
+          <Text as="span" fontSize="sm" fontWeight="medium">
+            {destination}
+          </Text>
+        </HStack>
+        {answered !== undefined && <Text fontSize="sm">{t(answered ? 'game.reveal.answered_yes' : 'game.reveal.answered_no')}</Text>}
+        {pauseMs > 0 && (
+          <Box w="full" maxW="sm" h="1" borderRadius="full" bg="bg.emphasized" overflow="hidden" aria-hidden="true">
+            <Box className="hl-shrink" h="full" bg={`${tone}.solid`} style={{ animationDuration: `${pauseMs}ms` }} />
+          </Box>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
