@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { latestHitYear } from '../rules/constants.ts';
 import { cleanText, CountSchema, UuidSchema } from './common.ts';
-import { HitPayloadSchema, YearSchema } from './game.ts';
+import { HitPayloadSchema } from './game.ts';
 
 /**
  * The hit catalogue on the wire: packs, hits, search and download progress
@@ -40,6 +41,16 @@ const PlaybackOffsetSchema = z.int().min(0).max(65_535);
 const ShownYtIdSchema = z.union([YtIdSchema, z.literal('')]);
 
 /**
+ * A catalogue hit's release year: 1 up to the current year ({@link latestHitYear},
+ * read when the request is checked, not when the server started). Games show
+ * hits with game.ts's wider YearSchema: a hit stored before the rule stays playable.
+ */
+export const HitYearSchema = z
+  .int()
+  .min(1)
+  .refine((year) => year <= latestHitYear(), { error: () => `must be at most ${latestHitYear()} (the current year)` });
+
+/**
  * `POST /api/hits` and `PATCH /api/hits/{id}` body (a full replacement). `id`,
  * `downloaded` and `issues` of a fetched hit are dropped, as in Part B. A hit
  * without a yt_id (null, left out, or the `""` a fetched hit has) gets its
@@ -49,7 +60,7 @@ export const HitBodySchema = z.object({
   title: cleanText(1, 300),
   artist: cleanText(1, 300),
   belongs_to: cleanText(0, 300).default(''),
-  year: YearSchema,
+  year: HitYearSchema,
   packs: z
     .array(UuidSchema)
     .default([])

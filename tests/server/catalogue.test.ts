@@ -18,7 +18,7 @@ import {
   type FullHitPayload,
   type SortKey,
 } from '../../shared/protocol/index.ts';
-import { remainingDeck } from '../../shared/rules/index.ts';
+import { latestHitYear, remainingDeck } from '../../shared/rules/index.ts';
 import { bootServer, SseReader, User, type Reply, type TestServer } from './harness.ts';
 
 /**
@@ -563,7 +563,9 @@ describe('hits', () => {
       [{ ...good, yt_id: 'short' }, /^yt_id must be 11 characters/],
       [{ ...good, yt_id: 'https://youtu.be/dQw4w9WgXcQ' }, /^yt_id /],
       [{ ...good, year: 0 }, /^year must be at least 1/],
-      [{ ...good, year: 10_000 }, /^year must be at most 9999/],
+      [{ ...good, year: 10_000 }, /^year must be at most \d{4} \(the current year\)$/],
+      [{ ...good, year: latestHitYear() + 1 }, new RegExp(`^year must be at most ${latestHitYear()} \\(the current year\\)$`)],
+      [{ ...good, year: 2099 }, /^year must be at most \d{4} \(the current year\)$/],
       [{ ...good, year: '1999' }, /^year must be /],
       [{ ...good, playback_offset: -1 }, /^playback_offset must be at least 0/],
       [{ ...good, title: '  ' }, /^title must not be empty/],
@@ -583,6 +585,12 @@ describe('hits', () => {
     expectError(await editor.request('DELETE', '/api/hits/not-a-uuid'), 400, 'invalid_input', 'hitId must be a UUID');
     expect(await counts()).toEqual(before);
     expect((await editor.request('GET', `/api/hits/${target.id}`)).body).toEqual(targetBefore);
+  });
+
+  it("takes this year's hits (a year to come is refused above)", async () => {
+    const made = await createHit({ title: 'Brand New', artist: 'Fresh', year: latestHitYear() });
+    expect(made.year).toBe(latestHitYear());
+    expectSuccess(await editor.request('DELETE', `/api/hits/${made.id}`), 'hit deleted successfully');
   });
 
   it('leaves export and import to their own routes (static segments beat the id)', async () => {
