@@ -935,7 +935,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         operationId: 'exportHits',
         summary: 'Export hits as YAML',
         description:
-          'Needs the write_hits permission. The matching hits and only the packs they use, in the `hits.yml` format (api.md Part B §5.1) that the import reads: hits in natural, case-sensitive order of "artist title year belongs_to", their pack ids ascending, packs by name, `last_modified` = when the row last changed. The same catalogue always gives the same bytes. `query` matches as the search does; `pack` (Part B\'s name; `packs` is accepted too) is repeatable: a hit in any listed pack, and an empty value (`pack=`) = the hits without a pack.',
+          'Needs the write_hits permission. The matching hits and only the packs they use, in the `hits.yml` format (api.md Part B §5.1) that the import reads: hits in natural, case-sensitive order of "artist title year belongs_to", their pack ids ascending, each followed by the pack\'s name as a YAML comment (`- <id> # <name>`: for people; every reader skips it), packs by name, `last_modified` = when the row last changed. The same catalogue always gives the same bytes. `query` matches as the search does; `pack` (Part B\'s name; `packs` is accepted too) is repeatable: a hit in any listed pack, and an empty value (`pack=`) = the hits without a pack.',
         security: SESSION,
         requestParams: {
           query: z.object({
@@ -964,9 +964,9 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         operationId: 'importHits',
         summary: 'Import a hits.yml (dry run, or apply)',
         description: [
-          'Needs the write_hits permission. The body is the file itself (`Content-Type: application/x-yaml` or `text/yaml`, UTF-8, at most 20 MB), the format of the export (api.md Part B §5.1; `yt_id` and `last_modified` optional, unknown keys ignored). Texts follow the rules of `POST /api/hits`: a row whose title, artist, belongs_to or pack name holds control, text-direction or invisible characters is rejected with that reason.',
+          'Needs the write_hits permission. The body is the file itself (`Content-Type: application/x-yaml` or `text/yaml`, UTF-8, at most 20 MB), the format of the export (api.md Part B §5.1; `yt_id` and `last_modified` optional, unknown keys ignored). A hit row without an `id` is a new hit: it gets a new id when applied. A year after the current one is refused, as in `POST /api/hits`. Texts follow the rules of `POST /api/hits`: a row whose title, artist, belongs_to or pack name holds control, text-direction or invisible characters is rejected with that reason.',
           'Without `apply` (or `apply=false`) nothing is written: the answer is the diff against the catalogue (added, changed with the fields, unchanged, rejected rows with every reason). With `apply=true` the same diff is written in one transaction and the answer is the report with `applied: true`; a file with any rejected row writes nothing and is answered 400 `import_rejected`, whose body carries the whole report besides `type`, `code` and `message`.',
-          'Rows match the catalogue by id; a hit with an unknown id but a known yt_id is that hit (kept under the catalogue\'s id), a pack with an unknown id but a known name (ignoring case) is that pack. Hits and packs missing from the file are never touched. Importing the same file twice changes nothing the second time. An applied import that changed something sends `hits_changed`.',
+          'Rows match the catalogue by id; a hit with an unknown id but a known yt_id is that hit (kept under the catalogue\'s id), a pack with an unknown id but a known name (ignoring case) is that pack. Hits and packs missing from the file are never touched. Importing the same file twice changes nothing the second time (but for hit rows without an id, which are added again). An applied import that changed something sends `hits_changed`.',
         ].join('\n\n'),
         security: SESSION,
         requestParams: {
