@@ -277,7 +277,9 @@ test('register, log out and log in through the forms', async () => {
   assert(await submit.isDisabled(), 'submit stays disabled while the passwords differ');
   await page.getByLabel(t('en', 'register.repeat')).fill(password);
   await submit.click();
-  await page.locator('main').getByRole('status').filter({ hasText: t('en', 'register.success', { name }) }).waitFor();
+  // on to the lobby, as after logging in, with the welcome said and shown
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByText(t('en', 'register.success', { name })).first().waitFor({ state: 'attached' });
   await header.getByRole('button', { name: t('en', 'user.logged_in_as', { name }) }).waitFor();
 
   // log out: back in the lobby as a (new) guest, told so politely
