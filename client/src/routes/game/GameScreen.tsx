@@ -6,7 +6,6 @@ import { useNavigate, useParams } from 'react-router';
 import { useShortcuts } from '../../a11y/shortcuts.ts';
 import { notify } from '../../a11y/notify.ts';
 import { unlockAudio } from '../../audio/sfx.ts';
-import { ErrorPage } from '../../components/ErrorPage.tsx';
 import { LoadingScreen } from '../../components/LoadingScreen.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n.ts';
@@ -15,6 +14,7 @@ import { AddPlayerDialog } from './AddPlayerDialog.tsx';
 import { ConfirmDialog, type Confirmation } from './ConfirmDialog.tsx';
 import { GameActions } from './GameActions.tsx';
 import { GameEndedDialog } from './GameEndedDialog.tsx';
+import { GameGone } from './GameGone.tsx';
 import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
 import { GuessPanel, listNames } from './GuessPanel.tsx';
 import { HitSection } from './HitSection.tsx';
@@ -97,7 +97,7 @@ export default function GameScreen() {
   );
 
   if (!hasGame) {
-    if (loadError && isGone(loadError)) return <ErrorPage status={404} message={t('errors.game_id_not_found')} />;
+    if (loadError && isGone(loadError)) return <GameGone />;
     if (loadError) {
       return (
         <Alert.Root status="error" role="alert" mt="8">
