@@ -109,7 +109,8 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
   // ---- packs
 
   r.get('/hits/packs', async (_req, res) => {
-    res.json({ packs: await catalogue.packs() });
+    const [packs, total] = await Promise.all([catalogue.packs(), catalogue.packedHits()]);
+    res.json({ packs, total });
   });
 
   r.post('/hits/packs', canWritePacks, async (req, res) => {

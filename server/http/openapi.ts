@@ -869,7 +869,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         tags: ['catalogue'],
         operationId: 'listPacks',
         summary: 'Packs',
-        responses: { 200: ok('Every pack with its number of hits.', PackListSchema) },
+        responses: { 200: ok('Every pack with its number of hits, and `total`: the hits in any pack, each counted once.', PackListSchema) },
       },
       post: {
         tags: ['catalogue'],

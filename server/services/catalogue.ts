@@ -135,6 +135,15 @@ export class CatalogueService {
       .sort((a, b) => packCollator.compare(a.name, b.name) || byCode(a.name, b.name) || byCode(a.id, b.id));
   }
 
+  /** How many hits are in any pack, each counted once (what games can deal from; the welcome's total). */
+  async packedHits(): Promise<number> {
+    const row = await this.db
+      .selectFrom('hit_packs')
+      .select(({ fn }) => fn.count<number>('hit_id').distinct().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** Creates a pack; refused when another pack has the name, case-insensitively. */
   async createPack(name: string): Promise<PackWriteResult> {
     const now = isoNow();

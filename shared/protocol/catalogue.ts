@@ -23,9 +23,14 @@ export const PackPayloadSchema = z.strictObject({
   hits: CountSchema,
 });
 
-/** `GET /api/hits/packs` reply. */
+/**
+ * `GET /api/hits/packs` reply: the packs, and (Hitline's addition) `total`, the
+ * number of hits in any pack, each counted once (the packs' `hits` added up
+ * count a hit in two packs twice).
+ */
 export const PackListSchema = z.strictObject({
   packs: z.array(PackPayloadSchema),
+  total: CountSchema,
 });
 
 // ---------------------------------------------------------------------------

@@ -206,7 +206,7 @@ test('the lobby with the keyboard only: tab order, the create menu, Alt+Shift+U'
     await press('Tab');
     order.push(await focusedName(page));
   }
-  const hits = [t('en', 'hit_status.finished'), t('en', 'hit_status.processing'), t('en', 'hit_status.processing_only'), t('en', 'hit_status.unknown')];
+  const hits = [t('en', 'hit_status.finished'), t('en', 'hit_status.no_audio'), t('en', 'hit_status.processing'), t('en', 'hit_status.processing_only'), t('en', 'hit_status.unknown')];
   assert(hits.includes(order[2] ?? ''), `third stop is the hit status, got ${order[2]}`);
   assertEqual(
     [order[0], order[1], order[3], order[4], order[5]],

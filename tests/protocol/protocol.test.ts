@@ -321,7 +321,7 @@ describe('reply and event schemas refuse what must never be sent', () => {
     expect(P.UserCookieSchema.safeParse({ ...cookie, permissions: { write_hits: true } }).success).toBe(false);
     expect(P.UserPayloadSchema.safeParse({ id: uid(1), name: 'x', virtual: false }).success).toBe(true);
     expect(P.GameListSchema.safeParse({ games: [game] }).success).toBe(true);
-    expect(P.PackListSchema.safeParse({ packs: [{ id: PACK_A, name: 'Classics', hits: 1 }] }).success).toBe(true);
+    expect(P.PackListSchema.safeParse({ packs: [{ id: PACK_A, name: 'Classics', hits: 1 }], total: 1 }).success).toBe(true);
     expect(P.PackListSchema.safeParse({ packs: [{ id: PACK_A, name: 'Classics', hits: -1 }] }).success).toBe(false);
     const page = { results: [hit, { ...hit, downloaded: true }], total: 7, start: 3, end: 4 };
     expect(P.HitSearchReplySchema.safeParse(page).success).toBe(true);

@@ -370,6 +370,14 @@ describe('packs', () => {
     expect(packs.find((p) => p.name === 'Pack 1')?.hits).toBe(0);
   });
 
+  it('says how many hits are in packs, each counted once (a hit in two packs is one hit)', async () => {
+    const { packs, total } = PackListSchema.parse((await anonymous.request('GET', '/api/hits/packs')).body);
+    const packed = [...seeded.values()].filter((h) => h.packs.length > 0);
+    expect(total).toBe(packed.length);
+    // two seeded hits are in two packs each: the packs' counts added up say two more
+    expect(packs.reduce((sum, p) => sum + p.hits, 0)).toBe(packed.length + 2);
+  });
+
   it('needs a session and write_packs to create, rename or delete', async () => {
     const someId = ids.film;
     for (const u of [anonymous, guest, hitsOnly]) {
