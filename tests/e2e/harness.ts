@@ -115,6 +115,8 @@ export interface BrowserOptions {
   colorScheme?: Scheme;
   /** Marks the welcome dialog as dismissed before the first page loads (default), as for a returning visitor. */
   welcomeSeen?: boolean;
+  /** A touch screen without mouse or trackpad, as a phone (touch events; `pointer: coarse`, no `any-pointer: fine`). */
+  touch?: boolean;
 }
 
 export interface Browser {
@@ -145,6 +147,7 @@ export async function openBrowser(app: App, options: BrowserOptions = {}): Promi
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     locale: options.locale ?? 'en',
     colorScheme: options.colorScheme ?? 'light',
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
   });
   context.setDefaultTimeout(10_000);
   if (options.welcomeSeen ?? true) {
