@@ -44,6 +44,8 @@ import {
   LoginBodySchema,
   PackBodySchema,
   PackListSchema,
+  PlayableCountsSchema,
+  PlayableQuerySchema,
   PackPayloadSchema,
   PermissionsSchema,
   PlayerPayloadSchema,
@@ -146,6 +148,8 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
       description: 'Everything the hit editor needs. `yt_id` and `playback_offset` are the hit\'s only for a caller with write_hits; anybody else gets `""` and 0. `yt_id` is `""` for a hit without a video too.',
     },
   ],
+  [PlayableCountsSchema, { id: 'PlayableCounts', description: 'Hits of a pack selection a game can deal, each hit once: `hits` with cards, `audio` with audio (ready to play).' }],
+  [PlayableQuerySchema.shape.packs, { description: 'Pack ids (repeat the parameter); absent = every pack.' }],
   [HitSearchReplySchema, { id: 'HitSearchReply', description: 'A page of results: `total` counts before paging, `start` echoes the 1-based request, `end` = start + returned − 1.' }],
   [ProcessHitsSchema, { id: 'ProcessHits', description: 'Audio pipeline progress: hits ready to play, jobs downloading, jobs processing.' }],
   [JoinEventSchema, { id: 'JoinEvent' }],
@@ -926,6 +930,21 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         responses: {
           200: ok('A page of matching hits (past the end: no results, with the total).', HitSearchReplySchema),
           ...errorResponses([INVALID('A query parameter', 'amount must be at most 1000'), TOO_MANY]),
+        },
+      },
+    },
+    '/api/hits/playable': {
+      get: {
+        tags: ['catalogue'],
+        operationId: 'playableHits',
+        summary: 'How many hits of a pack selection can be played',
+        description:
+          'The hits of the chosen packs a game can deal with cards (`hits`: all of them) and with audio (`audio`: those whose audio is ready), each hit once. A game whose clue mode is automatic (`clue_mode_auto`) starts with audio when `audio` reaches players × goal × 2 (the figure of "not enough hits"), else with cards. Unknown pack ids count nothing. `Cache-Control: no-cache`.',
+        security: OPTIONAL_SESSION,
+        requestParams: { query: PlayableQuerySchema },
+        responses: {
+          200: ok('The counts.', PlayableCountsSchema),
+          ...errorResponses([INVALID('A query parameter', 'packs[0] must be a list of pack ids (UUIDs)'), TOO_MANY]),
         },
       },
     },

@@ -161,6 +161,20 @@ export const HitSearchQuerySchema = z.object({
   ),
 });
 
+/** `GET /api/hits/playable` query: a pack selection (`packs`, repeatable, as the search's); absent = every pack. */
+export const PlayableQuerySchema = z.object({
+  packs: z.preprocess(asList, z.array(UuidSchema, { error: 'must be a list of pack ids (UUIDs)' }).max(1000)).optional(),
+});
+
+/**
+ * `GET /api/hits/playable` reply: how many hits of the selection a game can deal,
+ * each hit once: `hits` with cards, `audio` with audio (its audio is ready).
+ */
+export const PlayableCountsSchema = z.strictObject({
+  hits: CountSchema,
+  audio: CountSchema,
+});
+
 /** A page of results: `start` is the 1-based echo of the request, `end` = start + returned − 1, `total` counts before paging. */
 export function paginated<T extends z.ZodType>(item: T) {
   return z.strictObject({
@@ -268,6 +282,7 @@ export type CatalogueHit = z.infer<typeof CatalogueHitSchema>;
 export type FullHitPayload = z.infer<typeof FullHitPayloadSchema>;
 export type HitSearchQuery = z.output<typeof HitSearchQuerySchema>;
 export type HitSearchReply = z.infer<typeof HitSearchReplySchema>;
+export type PlayableCounts = z.infer<typeof PlayableCountsSchema>;
 export type ProcessHits = z.infer<typeof ProcessHitsSchema>;
 export type HitParts = z.output<typeof HitPartsSchema>;
 export type ImportReportPayload = z.infer<typeof ImportReportSchema>;

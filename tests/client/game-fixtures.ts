@@ -56,6 +56,7 @@ export function game(players: PlayerPayload[], facts: Partial<GamePayload> = {})
     confirm_timeout: 60,
     packs: [PACK],
     clue_mode: 'audio',
+    clue_mode_auto: false,
     ...facts,
   };
 }

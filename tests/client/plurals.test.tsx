@@ -89,6 +89,17 @@ describe('game screen: the settings summary', () => {
     renderApp(<SettingsSummary />);
     expect(screen.getByText(text)).toBeTruthy();
   });
+
+  it('an automatic clue mode: "clips if enough hits have audio, else cards" until the start, then the mode it decided', async () => {
+    await act(() => applyLanguage('en'));
+    useGame.getState().reset('AbCd1234');
+    const open = game([player('ana'), player('ben')], { clue_mode_auto: true, clue_mode: 'audio', guess_timeout: 0, intercept_timeout: 0, confirm_timeout: 0 });
+    act(() => useGame.setState({ game: open }));
+    renderApp(<SettingsSummary />);
+    expect(screen.getByText('Goal: 10 hits · start tokens: 2 · 20-second clips if enough hits have audio, else cards · public game')).toBeTruthy();
+    act(() => useGame.setState({ game: { ...open, state: 'Guessing', clue_mode: 'card' } }));
+    expect(screen.getByText('Goal: 10 hits · start tokens: 2 · cards instead of audio · public game')).toBeTruthy();
+  });
 });
 
 /** A dry-run (or applied) import report with `added` new hits and no other change. */

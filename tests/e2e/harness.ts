@@ -72,7 +72,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
  * leaves it (server/services/audio/pipeline.ts): `<AUDIO_DIR>/<hit id>.opus`
  * and `.mp3`, and `audio_state` 'ready'. The file is one real tone made with
  * the server's own ffmpeg, `seconds` long, linked (not copied) for every hit.
- * With 40 or more such hits a new game defaults to the `audio` clue mode.
+ * With enough such hits (players × goal × 2) an automatic game starts in the `audio` clue mode.
  * Returns the number of hits.
  */
 export async function giveHitsAudio(app: App, seconds = 30): Promise<number> {

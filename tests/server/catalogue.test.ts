@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
 import { sql } from 'kysely';
@@ -13,6 +14,7 @@ import {
   HitSearchReplySchema,
   PackListSchema,
   PackPayloadSchema,
+  PlayableCountsSchema,
   SORT_KEYS,
   type CatalogueHit,
   type FullHitPayload,
@@ -804,5 +806,98 @@ describe('changes', () => {
       .execute();
     if (full.packs.length > 0) await t.server.db.insertInto('hit_packs').values(full.packs.map((pack_id) => ({ hit_id: gone.id, pack_id }))).execute();
     expectSuccess(await host.request('PATCH', `/api/games/${gameId}/stop`), 'stopped game');
+  });
+});
+
+describe('the clue mode of a game: decided at its start, from its packs, unless the creator chose one', () => {
+  const NO_TIMERS = { guess_timeout: 0, intercept_timeout: 0, confirm_timeout: 0 } as const;
+  let withAudio = '';
+  let cardsOnly = '';
+  const made: string[] = [];
+
+  beforeAll(async () => {
+    withAudio = await createPack('Auto With Audio');
+    cardsOnly = await createPack('Auto Cards Only');
+    const db = t.server.db;
+    const audioDir = t.server.config.AUDIO_DIR;
+    mkdirSync(audioDir, { recursive: true });
+    const now = new Date().toISOString();
+    // 8 hits whose audio is ready (their processed files are there), 8 without audio
+    for (let i = 0; i < 16; i++) {
+      const id = randomUUID();
+      made.push(id);
+      const ready = i < 8;
+      await db.insertInto('hits').values({ id, title: `Auto ${i}`, artist: 'Automaton', year: 1960 + i, belongs_to: '', yt_id: null, playback_offset: 0, audio_state: ready ? 'ready' : 'none', created_at: now, updated_at: now }).execute();
+      await db.insertInto('hit_packs').values({ hit_id: id, pack_id: ready ? withAudio : cardsOnly }).execute();
+      if (ready) for (const ext of ['opus', 'mp3']) writeFileSync(join(audioDir, `${id}.${ext}`), 'stands in for processed audio');
+    }
+    t.server.catalogue.forgetPlayable();
+  });
+
+  afterAll(async () => {
+    await t.server.db.deleteFrom('hits').where('id', 'in', made).execute();
+    for (const id of [withAudio, cardsOnly]) expectSuccess(await editor.request('DELETE', `/api/hits/packs/${id}`), 'pack deleted successfully');
+  });
+
+  it('counts what a pack selection can deal, with cards and with audio, each hit once', async () => {
+    const counts = async (query: string) => {
+      const r = await anonymous.request('GET', `/api/hits/playable${query}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.headers.get('cache-control')).toBe('no-cache');
+      return PlayableCountsSchema.parse(r.body);
+    };
+    expect(await counts(`?packs=${withAudio}`)).toEqual({ hits: 8, audio: 8 });
+    expect(await counts(`?packs=${cardsOnly}`)).toEqual({ hits: 8, audio: 0 });
+    expect(await counts(`?packs=${withAudio}&packs=${cardsOnly}&packs=${withAudio}`)).toEqual({ hits: 16, audio: 8 });
+    // no selection: every pack (what a new game plays with)
+    const all = await counts('');
+    expect(all.audio).toBe(8);
+    expect(all.hits).toBe((await anonymous.request('GET', '/api/hits/packs')).body.total);
+    expect(await counts(`?packs=${randomUUID()}`)).toEqual({ hits: 0, audio: 0 });
+    expectError(await anonymous.request('GET', '/api/hits/playable?packs=nope'), 400, 'invalid_input', /^packs/);
+  });
+
+  it('plays audio when enough hits of the chosen packs have audio (players × goal × 2), else cards; a chosen mode stays', async () => {
+    const host = await User.guest(t.base);
+    const created = await host.request('POST', '/api/games', { mode: 'Local', settings: { goal: 2, packs: [cardsOnly], ...NO_TIMERS } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.clue_mode_auto).toBe(true);
+    const id = created.body.id as string;
+    expectSuccess(await host.request('PATCH', `/api/games/${id}/join/Bob`), 'joined the game successfully');
+    const game = async () => (await host.request('GET', `/api/games/${id}`)).body as { state: string; clue_mode: string; clue_mode_auto: boolean; clue: unknown };
+    /** Starts, reads the clue mode the game plays in, stops. */
+    const playedWith = async (): Promise<string> => {
+      expectSuccess(await host.request('PATCH', `/api/games/${id}/start`), 'started game');
+      const g = await game();
+      expect(g.state).not.toBe('Open');
+      // card mode shows the card to the table; audio mode never does
+      expect(g.clue !== null).toBe(g.clue_mode === 'card');
+      expectSuccess(await host.request('PATCH', `/api/games/${id}/stop`), 'stopped game');
+      return g.clue_mode;
+    };
+    const update = async (settings: Record<string, unknown>) => expectSuccess(await host.request('PATCH', `/api/games/${id}/update`, settings), 'game updated successfully');
+
+    // 2 players to a goal of 2 need 8 hits: the cards-only pack has no audio
+    expect(await playedWith()).toBe('card');
+    // the creator picks the pack with audio: the next start plays it
+    await update({ packs: [withAudio] });
+    expect(await playedWith()).toBe('audio');
+    expect((await game()).clue_mode_auto).toBe(true);
+    // a goal of 3 needs 12 with audio, there are 8: cards (from both packs)
+    await update({ packs: [withAudio, cardsOnly], goal: 3 });
+    expect(await playedWith()).toBe('card');
+    // the creator's choice is kept, enough audio or not
+    await update({ packs: [withAudio], goal: 2, clue_mode: 'card' });
+    expect((await game()).clue_mode_auto).toBe(false);
+    expect(await playedWith()).toBe('card');
+    await update({ clue_mode: 'audio' });
+    await update({ packs: [cardsOnly] });
+    // (an audio game without audio cannot be dealt)
+    const refused = await host.request('PATCH', `/api/games/${id}/start`);
+    expectError(refused, 409, 'not_enough_hits', /\(0 individual hits in the currently selected packs, 8 hits are required\)/);
+    // back to automatic
+    await update({ clue_mode_auto: true, packs: [withAudio] });
+    expect(await playedWith()).toBe('audio');
+    expectError(await host.request('PATCH', `/api/games/${id}/update`, { clue_mode_auto: 'yes' }), 400, 'invalid_input', /^clue_mode_auto/);
   });
 });

@@ -9,6 +9,7 @@ import type { ErrorBody } from '../../../shared/protocol/common.ts';
 import { roomStateToPayload, type RoomEvent, type RoomEventPlayer, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
 import { gameClock, phaseMs } from './game-clock.ts';
 import { NUMERIC_SETTINGS } from '../../../shared/rules/constants.ts';
+import { clueChoice } from '../../../shared/rules/settings.ts';
 import { localActor } from '../routes/game/game-logic.ts';
 
 /**
@@ -181,7 +182,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
       const off = now[k] === 0 && k.endsWith('_timeout');
       changes.push(`${t(`game.settings.${k}`)}: ${off ? t('game.announce.no_limit') : now[k]}`);
     }
-    if (!was || was.clue_mode !== now.clue_mode) changes.push(`${t('game.settings.clue_mode')}: ${t(`game.settings.clue_${now.clue_mode}`)}`);
+    // the creator's choice (an automatic game's mode of the last start is no change of his)
+    if (!was || clueChoice(was) !== clueChoice(now)) changes.push(`${t('game.settings.clue_mode')}: ${t(`game.settings.clue_${clueChoice(now)}`)}`);
     if (!was || was.packs.length !== now.packs.length || was.packs.some((id, i) => id !== now.packs[i])) {
       changes.push(`${t('game.settings.packs')}: ${now.packs.length}`);
     }

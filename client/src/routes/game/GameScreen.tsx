@@ -166,8 +166,15 @@ export function SettingsSummary() {
   const { t } = useTranslation();
   const settings = useGameSettings();
   const mode = useGame((s) => s.game?.mode);
+  const open = useGame((s) => s.game?.state === 'Open');
   if (!settings || !mode) return null;
-  const clue = settings.clue_mode === 'card' ? t('game.summary_card') : t('game.summary_audio', { count: settings.hit_duration });
+  // an automatic game's mode is the start's to decide (while it runs, the decided one)
+  const clue =
+    open && settings.clue_mode_auto
+      ? t('game.summary_auto', { count: settings.hit_duration })
+      : settings.clue_mode === 'card'
+        ? t('game.summary_card')
+        : t('game.summary_audio', { count: settings.hit_duration });
   // the time limits matter to everybody at the table (0: no limit, left out)
   const limits = (['guess', 'intercept', 'confirm'] as const)
     .filter((k) => settings[`${k}_timeout`] > 0)
