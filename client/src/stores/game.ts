@@ -2,7 +2,7 @@ import type { HitLike } from '../format.ts';
 import { create } from 'zustand';
 import { isYou, notify, type Who } from '../a11y/notify.ts';
 import { showError } from '../errors.ts';
-import { i18next } from '../i18n.ts';
+import { errorValues, i18next } from '../i18n.ts';
 import { useSession } from './session.ts';
 import type { GamePayload, GameState, PlayerPayload, Settings } from '../../../shared/protocol/game.ts';
 import type { ErrorBody } from '../../../shared/protocol/common.ts';
@@ -101,7 +101,7 @@ const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'joi
 /** Said and shown as a toast: a blocked skip or claim names its reason. */
 const TOAST_ACTIONS = new Set<RoomMessageName>(['skip', 'claim']);
 
-const errorText = (error: ErrorBody): string => i18next.t(`errors.${error.code}`, { defaultValue: error.message, message: error.message });
+const errorText = (error: ErrorBody): string => i18next.t(`errors.${error.code}`, errorValues(error.message));
 
 // ---------------------------------------------------------------------------
 // events → announcements
