@@ -402,17 +402,17 @@ describe('GameSettingsDialog', () => {
     const auto = within(dialog).getByRole('radio', { name: 'Automatic: audio when enough hits have it, else cards' }) as HTMLInputElement;
     expect(auto.checked).toBe(true);
     const count = await within(dialog).findByText(/^12 of 30 hits in the chosen packs can be played with audio\./);
-    expect(count.textContent).toBe('12 of 30 hits in the chosen packs can be played with audio. Audio with 2 players and a goal of 10 needs 40, so the game will be played with cards.');
+    expect(count.textContent).toBe('12 of 30 hits in the chosen packs can be played with audio. Audio with 2 players and a goal of 10 needs 40 of them, so the game will be played with cards.');
     expect(asked).toEqual([`/api/hits/playable?packs=${packs[0]!.id}&packs=${packs[1]!.id}`]);
     // every choice is described by the count
     for (const radio of within(dialog).getAllByRole('radio')) expect(radio.getAttribute('aria-describedby')?.split(' ')).toContain(count.id);
     // a goal of 3 needs 12: enough (the count is the selection's, not asked again)
     fireEvent.change(within(dialog).getByLabelText('Goal (hits to win)'), { target: { value: '3' } });
-    expect(count.textContent).toBe('12 of 30 hits in the chosen packs can be played with audio. Enough for audio with 2 players and a goal of 3 (12 needed).');
+    expect(count.textContent).toBe('12 of 30 hits in the chosen packs can be played with audio. Enough for audio with 2 players and a goal of 3 (12 of them needed).');
     fireEvent.change(within(dialog).getByLabelText('Goal (hits to win)'), { target: { value: '10' } });
     // audio chosen with too few: said before the start refuses it
     fireEvent.click(within(dialog).getByRole('radio', { name: 'Audio: listen to the hit' }));
-    await waitFor(() => expect(count.textContent).toMatch(/needs 40: too few to start with audio\.$/));
+    await waitFor(() => expect(count.textContent).toMatch(/needs 40 of them: too few to start with audio\.$/));
     const card = within(dialog).getByRole('radio', { name: 'Card: read title and artist aloud' }) as HTMLInputElement;
     fireEvent.click(card);
     await waitFor(() => expect(card.checked).toBe(true));

@@ -108,6 +108,15 @@ test('words: no key hints on a touch screen; the shortcuts table keeps its keys 
     assertEqual(text, touch ? t('en', 'lobby.create_Public') : `${t('en', 'lobby.create_Public')}\nAlt+Shift+U`, `the menu item's text (touch: ${touch})`);
     await screenshot(page, `words-create-menu-${touch ? 'touch' : 'mouse'}-390`);
   }
+  {
+    // the hint names the keys as the keyboard does; ARIA keeps its own names
+    const { page } = await openBrowser(app, { width: 1366, height: 800, locale: 'de' });
+    await gotoReady(page, '/');
+    await page.getByRole('button', { name: t('de', 'lobby.create') }).click();
+    const item = page.getByRole('menuitem', { name: new RegExp(t('de', 'lobby.create_Public')) });
+    assertEqual((await item.innerText()).trim(), `${t('de', 'lobby.create_Public')}\nAlt+Umschalt+U`, 'the German hint');
+    assertEqual(await item.getAttribute('aria-keyshortcuts'), 'Alt+Shift+U', 'aria-keyshortcuts in German');
+  }
   for (const lang of ['en', 'de'] as const) {
     for (const width of [360, 390]) {
       const { page } = await openBrowser(app, { width, height: 844, locale: lang, touch: true });

@@ -34,7 +34,8 @@ export function CreateGameMenu({ disabled, creating, onCreate }: { disabled: boo
               {/* the key hint is for keyboards: hidden on a touch screen without a mouse or trackpad
                   (the shortcut itself stays, and aria-keyshortcuts names it to screen readers) */}
               <Menu.ItemCommand css={{ [NO_KEYBOARD_HINTS]: { display: 'none' } }}>
-                {formatKeys(key)}
+                {/* the keys as the keyboard names them ("Umschalt" in German); aria-keyshortcuts keeps ARIA's names */}
+                {`Alt+${t('shortcuts.key_names.Shift')}+${key}`}
               </Menu.ItemCommand>
             </Menu.Item>
           ))}
