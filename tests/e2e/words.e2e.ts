@@ -58,7 +58,7 @@ test('words: the welcome and the header say what is true of the catalogue', asyn
     await page.getByRole('region', { name: t(lang, 'hit_status.no_audio') }).getByText(t(lang, 'hit_status.cards')).waitFor();
     assertEqual(await page.locator('header').getByRole('button', { name: t(lang, 'hit_status.finished') }).count(), 0, 'a "ready" button');
   }
-});
+}, { timeoutMs: 180_000 });
 
 test('words: a stale game link says the game is over or never existed, with the way to the lobby', async () => {
   for (const lang of ['en', 'de'] as const) {
@@ -77,7 +77,7 @@ test('words: a stale game link says the game is over or never existed, with the 
       await page.getByRole('heading', { level: 1, name: t(lang, 'lobby.title') }).waitFor();
     }
   }
-});
+}, { timeoutMs: 180_000 });
 
 test('words: a game deleted while it is open goes back to the lobby and says so', async () => {
   const creator = await User.guest(app.base);
@@ -94,7 +94,7 @@ test('words: a game deleted while it is open goes back to the lobby and says so'
   // and its link, opened again, is a stale one
   await gotoReady(page, `/game/${id}`);
   await page.getByRole('heading', { level: 1, name: t('en', 'game.gone_title') }).waitFor();
-});
+}, { timeoutMs: 180_000 });
 
 test('words: no key hints on a touch screen; the shortcuts table keeps its keys on a phone', async () => {
   const hint = (page: Page) => page.getByRole('menuitem', { name: new RegExp(t('en', 'lobby.create_Public')) });
@@ -138,7 +138,7 @@ test('words: no key hints on a touch screen; the shortcuts table keeps its keys 
       await screenshot(page, `words-shortcuts-${lang}-${width}`);
     }
   }
-});
+}, { timeoutMs: 180_000 });
 
 test('words: the import reads a file picked again under its name, and takes rows without an id as new hits', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hitline-e2e-words-'));
@@ -176,6 +176,35 @@ test('words: the import reads a file picked again under its name, and takes rows
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-});
+}, { timeoutMs: 180_000 });
+
+test('words: the game settings count the hits that can be played with audio; an automatic game without them starts with cards', async () => {
+  const hits = Number((await app.server.db.selectFrom('hit_packs').select(({ fn }) => fn.count<number>('hit_id').distinct().as('n')).executeTakeFirstOrThrow()).n);
+  for (const lang of ['en', 'de'] as const) {
+    const { page } = await openBrowser(app, { width: 390, height: 844, locale: lang });
+    await gotoReady(page, '/');
+    await page.getByRole('button', { name: t(lang, 'lobby.create') }).click();
+    await page.getByRole('menuitem', { name: new RegExp(t(lang, 'lobby.create_Public')) }).click();
+    await page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
+    const id = page.url().split('/').pop() as string;
+    const other = await User.guest(app.base);
+    assertEqual((await other.request('PATCH', `/api/games/${id}/join`)).status, 200, 'the other player joins');
+    await page.getByText(t(lang, 'game.summary_auto', { count: 20 }), { exact: false }).waitFor();
+    await page.getByRole('button', { name: t(lang, 'game.settings_button') }).first().click();
+    const dialog = page.getByRole('dialog', { name: t(lang, 'game.settings.title') });
+    const auto = dialog.getByRole('radio', { name: t(lang, 'game.settings.clue_auto') });
+    assert(await auto.isChecked(), 'automatic is the choice of a new game');
+    const count = dialog.getByTestId('playable-count');
+    const expected = `${t(lang, 'game.settings.playable', { audio: 0, hits })} ${t(lang, 'game.settings.playable_short_auto', { players: 2, goal: 10, needed: 40 })}`;
+    await eventually(async () => assertEqual((await count.textContent())?.replace(/\u00a0/g, ' '), expected, 'the count'));
+    await count.scrollIntoViewIfNeeded();
+    await expectAccessible(page, `words-game-settings-${lang}`);
+    await screenshot(page, `words-game-settings-${lang}-390`);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: t(lang, 'game.start') }).click();
+    await page.getByText(t(lang, 'game.summary_card'), { exact: false }).waitFor();
+    assertEqual(((await other.request('GET', `/api/games/${id}`)).body as { clue_mode: string }).clue_mode, 'card', 'the clue mode the start decided');
+  }
+}, { timeoutMs: 180_000 });
 
 await runTests(import.meta.filename);
