@@ -623,7 +623,7 @@ function gamePaths(): ZodOpenApiPathsObject {
       patch: gameAction({
         operationId: 'startGame',
         summary: 'Start a game',
-        description: 'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits).',
+        description: 'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits). A game with `clue_mode_auto` is given its clue mode here: `audio` when that many hits of its packs have audio, else `card` (see `GET /api/hits/playable`).',
         message: 'started game',
         errors: [rule('not_enough_players'), rule('already_running'), rule('creator_only_start'), rule('not_enough_hits', { x: 25, y: 40 }), NOT_A_PLAYER, GAME_NOT_FOUND],
       }),
