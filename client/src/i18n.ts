@@ -151,9 +151,19 @@ export function errorText(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown } | null;
   const message = typeof e?.message === 'string' && e.message !== '' ? e.message : i18next.t('errors.unknown');
   if (typeof e?.code === 'string' && /^[a-z][a-z0-9_]*$/.test(e.code)) {
-    return i18next.t(`errors.${e.code}`, { defaultValue: message, message });
+    return i18next.t(`errors.${e.code}`, errorValues(message));
   }
   return message;
+}
+
+/**
+ * The values of a server error's translation: its English message (the fallback,
+ * and `{{message}}`), and the message's numbers in order as `{{n0}}`, `{{n1}}`…, so
+ * a translation can say "40 hits are required" in its own words.
+ */
+export function errorValues(message: string): Record<string, string> {
+  const numbers = message.match(/\d+/g) ?? [];
+  return { defaultValue: message, message, ...Object.fromEntries(numbers.map((n, i) => [`n${i}`, n])) };
 }
 
 export { i18next };

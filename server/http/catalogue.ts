@@ -9,12 +9,14 @@ import {
   HitSearchQuerySchema,
   INVALID_INPUT_CODE,
   PackBodySchema,
+  PlayableQuerySchema,
   UuidSchema,
   type AudioState,
   type CatalogueHit,
   type FullHitPayload,
   type HitParts,
   type HitSearchReply,
+  type PlayableCounts,
 } from '../../shared/protocol/index.ts';
 import { hasPermission, requirePermission } from './auth.ts';
 import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
@@ -47,7 +49,7 @@ export const HIT_NOT_FOUND = apiError(404, 'hit_not_found', 'hit not found');
 export const YT_ID_TAKEN = apiError(409, 'yt_id_taken', 'a hit for that YouTube ID already exists');
 
 /** Static segments under /hits that are never a hit id (route precedence, Part B §1.4). */
-const RESERVED = new Set(['packs', 'search', 'export', 'import']);
+const RESERVED = new Set(['packs', 'search', 'playable', 'export', 'import']);
 
 const audioState = (s: string): AudioState => ((AUDIO_STATES as readonly string[]).includes(s) ? (s as AudioState) : 'none');
 
@@ -109,7 +111,8 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
   // ---- packs
 
   r.get('/hits/packs', async (_req, res) => {
-    res.json({ packs: await catalogue.packs() });
+    const [packs, total] = await Promise.all([catalogue.packs(), catalogue.packedHits()]);
+    res.json({ packs, total });
   });
 
   r.post('/hits/packs', canWritePacks, async (req, res) => {
@@ -155,6 +158,16 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
     });
     const reply: HitSearchReply = { results: hits.map((h) => catalogueHit(h, parts)), total, start: q.start, end: q.start + hits.length - 1 };
     res.json(reply);
+  });
+
+  // what a game of a pack selection can deal: the game settings show it (an automatic game's start decides by it)
+  r.get('/hits/playable', deps.limits.search, async (req, res) => {
+    const q = parseOr400(res, PlayableQuerySchema, req.query, 'query');
+    if (!q) return;
+    const counts: PlayableCounts = await catalogue.playableCounts(q.packs ?? (await catalogue.packIds()));
+    // audio becomes ready at any moment: never from a cache
+    res.set('Cache-Control', 'no-cache');
+    res.json(counts);
   });
 
   // ---- single hits

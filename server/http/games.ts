@@ -159,12 +159,8 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
   /** Makes `user`'s game as `body` asks, and answers 201 with it. */
   const createGame = async (res: Response, body: CreateGameBody, user: { id: string; name: string }): Promise<void> => {
     const packIds = await deps.catalogue.packIds();
+    // the clue mode is decided at the start, from the packs chosen by then (clue_mode_auto), unless the body chooses one
     const settings: Record<string, unknown> = { ...(body.settings ?? {}) };
-    // a catalogue without enough playable audio starts in card mode, so a newcomer can play at once
-    if (settings.clue_mode === undefined) {
-      const packs = (settings.packs as string[] | undefined)?.length ? (settings.packs as string[]) : packIds;
-      if ((await deps.catalogue.countWithAudio(packs)) < 40) settings.clue_mode = 'card';
-    }
     const checked = applySettingsPatch(defaultSettings(packIds), settings, packIds);
     if (!checked.ok) return sendError(res, checked.error);
     let id = newGameId();

@@ -46,6 +46,8 @@ import {
   LoginBodySchema,
   PackBodySchema,
   PackListSchema,
+  PlayableCountsSchema,
+  PlayableQuerySchema,
   PackPayloadSchema,
   PermissionsSchema,
   PlayerPayloadSchema,
@@ -152,6 +154,8 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
       description: 'Everything the hit editor needs. `yt_id` and `playback_offset` are the hit\'s only for a caller with write_hits; anybody else gets `""` and 0. `yt_id` is `""` for a hit without a video too.',
     },
   ],
+  [PlayableCountsSchema, { id: 'PlayableCounts', description: 'Hits of a pack selection a game can deal, each hit once: `hits` with cards, `audio` with audio (ready to play).' }],
+  [PlayableQuerySchema.shape.packs, { description: 'Pack ids (repeat the parameter); absent = every pack.' }],
   [HitSearchReplySchema, { id: 'HitSearchReply', description: 'A page of results: `total` counts before paging, `start` echoes the 1-based request, `end` = start + returned − 1.' }],
   [ProcessHitsSchema, { id: 'ProcessHits', description: 'Audio pipeline progress: hits ready to play, jobs downloading, jobs processing.' }],
   [JoinEventSchema, { id: 'JoinEvent' }],
@@ -673,7 +677,7 @@ function gamePaths(): ZodOpenApiPathsObject {
       patch: gameAction({
         operationId: 'startGame',
         summary: 'Start a game',
-        description: 'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits).',
+        description: 'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits). A game with `clue_mode_auto` is given its clue mode here: `audio` when that many hits of its packs have audio, else `card` (see `GET /api/hits/playable`).',
         message: 'started game',
         errors: [rule('not_enough_players'), rule('already_running'), rule('creator_only_start'), rule('not_enough_hits', { x: 25, y: 40 }), NOT_A_PLAYER, GAME_NOT_FOUND],
       }),
@@ -923,7 +927,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         tags: ['catalogue'],
         operationId: 'listPacks',
         summary: 'Packs',
-        responses: { 200: ok('Every pack with its number of hits.', PackListSchema) },
+        responses: { 200: ok('Every pack with its number of hits, and `total`: the hits in any pack, each counted once.', PackListSchema) },
       },
       post: {
         tags: ['catalogue'],
@@ -983,13 +987,28 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         },
       },
     },
+    '/api/hits/playable': {
+      get: {
+        tags: ['catalogue'],
+        operationId: 'playableHits',
+        summary: 'How many hits of a pack selection can be played',
+        description:
+          'The hits of the chosen packs a game can deal with cards (`hits`: all of them) and with audio (`audio`: those whose audio is ready), each hit once. A game whose clue mode is automatic (`clue_mode_auto`) starts with audio when `audio` reaches players × goal × 2 (the figure of "not enough hits"), else with cards. Unknown pack ids count nothing. `Cache-Control: no-cache`.',
+        security: OPTIONAL_SESSION,
+        requestParams: { query: PlayableQuerySchema },
+        responses: {
+          200: ok('The counts.', PlayableCountsSchema),
+          ...errorResponses([INVALID('A query parameter', 'packs[0] must be a list of pack ids (UUIDs)'), TOO_MANY]),
+        },
+      },
+    },
     '/api/hits/export': {
       get: {
         tags: ['catalogue'],
         operationId: 'exportHits',
         summary: 'Export hits as YAML',
         description:
-          'Needs the write_hits permission. The matching hits and only the packs they use, in the `hits.yml` format (api.md Part B §5.1) that the import reads: hits in natural, case-sensitive order of "artist title year belongs_to", their pack ids ascending, packs by name, `last_modified` = when the row last changed. The same catalogue always gives the same bytes. `query` matches as the search does; `pack` (Part B\'s name; `packs` is accepted too) is repeatable: a hit in any listed pack, and an empty value (`pack=`) = the hits without a pack.',
+          'Needs the write_hits permission. The matching hits and only the packs they use, in the `hits.yml` format (api.md Part B §5.1) that the import reads: hits in natural, case-sensitive order of "artist title year belongs_to", their pack ids ascending, each followed by the pack\'s name as a YAML comment (`- <id> # <name>`: for people; every reader skips it), packs by name, `last_modified` = when the row last changed. The same catalogue always gives the same bytes. `query` matches as the search does; `pack` (Part B\'s name; `packs` is accepted too) is repeatable: a hit in any listed pack, and an empty value (`pack=`) = the hits without a pack.',
         security: SESSION,
         requestParams: {
           query: z.object({
@@ -1018,9 +1037,9 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         operationId: 'importHits',
         summary: 'Import a hits.yml (dry run, or apply)',
         description: [
-          'Needs the write_hits permission. The body is the file itself (`Content-Type: application/x-yaml` or `text/yaml`, UTF-8, at most 20 MB), the format of the export (api.md Part B §5.1; `yt_id` and `last_modified` optional, unknown keys ignored). Texts follow the rules of `POST /api/hits`: a row whose title, artist, belongs_to or pack name holds control, text-direction or invisible characters is rejected with that reason.',
+          'Needs the write_hits permission. The body is the file itself (`Content-Type: application/x-yaml` or `text/yaml`, UTF-8, at most 20 MB), the format of the export (api.md Part B §5.1; `yt_id` and `last_modified` optional, unknown keys ignored). A hit row without an `id` is a new hit: it gets a new id when applied. A year after the current one is refused, as in `POST /api/hits`. Texts follow the rules of `POST /api/hits`: a row whose title, artist, belongs_to or pack name holds control, text-direction or invisible characters is rejected with that reason.',
           'Without `apply` (or `apply=false`) nothing is written: the answer is the diff against the catalogue (added, changed with the fields, unchanged, rejected rows with every reason). With `apply=true` the same diff is written in one transaction and the answer is the report with `applied: true`; a file with any rejected row writes nothing and is answered 400 `import_rejected`, whose body carries the whole report besides `type`, `code` and `message`.',
-          'Rows match the catalogue by id; a hit with an unknown id but a known yt_id is that hit (kept under the catalogue\'s id), a pack with an unknown id but a known name (ignoring case) is that pack. Hits and packs missing from the file are never touched. Importing the same file twice changes nothing the second time. An applied import that changed something sends `hits_changed`.',
+          'Rows match the catalogue by id; a hit with an unknown id but a known yt_id is that hit (kept under the catalogue\'s id), a pack with an unknown id but a known name (ignoring case) is that pack. Hits and packs missing from the file are never touched. Importing the same file twice changes nothing the second time (but for hit rows without an id, which are added again). An applied import that changed something sends `hits_changed`.',
         ].join('\n\n'),
         security: SESSION,
         requestParams: {

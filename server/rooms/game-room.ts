@@ -4,6 +4,7 @@ import { parseCookie } from 'cookie';
 import { FLOODING_CLOSE_CODE, parseRoomMessage, ROOM_MESSAGES, roomEvent, type RoomMessage } from '../../shared/protocol/index.ts';
 import {
   applyAction,
+  autoClueMode,
   audioAccess,
   canView,
   createGame,
@@ -406,7 +407,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     const { catalogue, log } = roomServices();
     try {
       if (action.type === 'start') {
-        action.hits = await catalogue.playableHits(this.game.settings.packs, this.game.settings.clue_mode);
+        await this.dealFor(action);
       } else if (action.type === 'update') {
         action.pack_ids = await catalogue.packIds();
       }
@@ -431,6 +432,26 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       log.error({ err, game: this.roomId, action: action.type, by: 'by' in action ? action.by : undefined }, 'action failed');
       return { ok: false, error: { code: 'internal', status: 409, message: 'the action could not be applied' } as RuleError };
     }
+  }
+
+  /**
+   * Fills a start with the hits it deals from. A game with `clue_mode_auto` gets
+   * its clue mode decided here, from the chosen packs as they are now: audio when
+   * enough of their hits have audio for this table (autoClueMode), else cards; the
+   * decision travels in the action (and its log entry), so a replay needs no catalogue.
+   */
+  private async dealFor(action: Extract<Action, { type: 'start' }>): Promise<void> {
+    const { catalogue } = roomServices();
+    const { packs, clue_mode, clue_mode_auto, goal } = this.game.settings;
+    delete action.clue_mode;
+    if (!clue_mode_auto) {
+      action.hits = await catalogue.playableHits(packs, clue_mode);
+      return;
+    }
+    const withAudio = await catalogue.playableHits(packs, 'audio');
+    const mode = autoClueMode(withAudio.length, this.game.players.length, goal);
+    action.clue_mode = mode;
+    action.hits = mode === 'audio' ? withAudio : await catalogue.playableHits(packs, 'card');
   }
 
   /**

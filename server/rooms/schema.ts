@@ -57,6 +57,7 @@ export const GameState = schema(
     confirm_timeout: t.number(),
     reveal_time: t.number(),
     clue_mode: t.string(),
+    clue_mode_auto: t.boolean(),
     packs: t.array('string'),
     players: t.array(PlayerState),
     /** JSON of the revealed hit (HitPayload), '' for none. */
@@ -119,6 +120,7 @@ export class StateMirror {
     if (was?.confirm_timeout !== g.confirm_timeout) s.confirm_timeout = g.confirm_timeout;
     if (was?.reveal_time !== g.reveal_time) s.reveal_time = g.reveal_time;
     if (was?.clue_mode !== g.clue_mode) s.clue_mode = g.clue_mode;
+    if (was?.clue_mode_auto !== g.clue_mode_auto) s.clue_mode_auto = g.clue_mode_auto;
     if (!was || !sameList(was.packs, g.packs)) s.packs.splice(0, s.packs.length, ...g.packs);
     syncPlayers(s.players, was?.players ?? null, g.players);
     if (!was || !sameHit(was.hit, g.hit)) s.hit = g.hit ? hitJson(g.hit) : '';

@@ -135,6 +135,15 @@ export class CatalogueService {
       .sort((a, b) => packCollator.compare(a.name, b.name) || byCode(a.name, b.name) || byCode(a.id, b.id));
   }
 
+  /** How many hits are in any pack, each counted once (what games can deal from; the welcome's total). */
+  async packedHits(): Promise<number> {
+    const row = await this.db
+      .selectFrom('hit_packs')
+      .select(({ fn }) => fn.count<number>('hit_id').distinct().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** Creates a pack; refused when another pack has the name, case-insensitively. */
   async createPack(name: string): Promise<PackWriteResult> {
     const now = isoNow();
@@ -387,17 +396,25 @@ export class CatalogueService {
     return hits;
   }
 
-  /** How many hits of `packIds` have ready audio (decides a new game's default clue mode). */
-  async countWithAudio(packIds: readonly string[]): Promise<number> {
-    if (packIds.length === 0) return 0;
-    const row = await this.db
-      .selectFrom('hits')
-      .innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id')
-      .select(({ fn }) => fn.count<number>('hits.id').distinct().as('n'))
-      .where('hit_packs.pack_id', 'in', [...packIds])
-      .where('hits.audio_state', '=', 'ready')
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+  /**
+   * How many hits of `packIds` a game can deal: `hits` in card mode (all of them),
+   * `audio` in audio mode (their audio is ready), each hit once. What the game
+   * settings show of a pack selection; an automatic game's start decides by the
+   * same count (playableHits).
+   */
+  async playableCounts(packIds: readonly string[]): Promise<{ hits: number; audio: number }> {
+    if (packIds.length === 0) return { hits: 0, audio: 0 };
+    const count = async (audioOnly: boolean): Promise<number> => {
+      let q = this.db
+        .selectFrom('hits')
+        .innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id')
+        .select(({ fn }) => fn.count<number>('hits.id').distinct().as('n'))
+        .where('hit_packs.pack_id', 'in', [...new Set(packIds)]);
+      if (audioOnly) q = q.where('hits.audio_state', '=', 'ready');
+      return Number((await q.executeTakeFirst())?.n ?? 0);
+    };
+    const [hits, audio] = await Promise.all([count(false), count(true)]);
+    return { hits, audio };
   }
 
   /** Audio progress for `process_hits`: ready hits, hits waiting for or in download, hits being processed. */

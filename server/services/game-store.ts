@@ -74,6 +74,8 @@ function storedGame(json: string): Game {
   const game = JSON.parse(json) as Game;
   game.deck_at ??= 0;
   game.settings.reveal_time ??= 0;
+  // stored before the automatic clue mode: the game keeps the mode it was given
+  game.settings.clue_mode_auto ??= false;
   return fillMissingLooks(game);
 }
 

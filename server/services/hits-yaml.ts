@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { UuidSchema } from '../../shared/protocol/common.ts';
+import { latestHitYear } from '../../shared/rules/constants.ts';
 import { shownSafely, textProblem } from '../../shared/rules/names.ts';
 import { isoNow, type Db } from '../db/index.ts';
 import { foldWord, queryWords, textTerms, type HitSearchIndex } from './search.ts';
@@ -22,6 +24,11 @@ import { foldWord, queryWords, textTerms, type HitSearchIndex } from './search.t
  * (flow style, JSON) are parsed whole, up to {@link MAX_WHOLE_PARSE_BYTES}.
  *
  * Import rules (decisions, see also the report types):
+ * - a hit row without an `id` (left out, null or empty) is a new hit: it gets a
+ *   new id when applied (a dry run reports another new one: nothing refers to it
+ *   yet), unless its yt_id is a database hit's (below). Such rows are added
+ *   again by every import of the file: a curator adding songs by hand should
+ *   not have to invent ids, and the export writes them back with their ids.
  * - a hit matches a database hit by `id`; a hit whose id is unknown but whose
  *   yt_id belongs to a database hit (not itself matched by id) IS that hit: it is
  *   updated under the database's id, which games, audio and issues refer to. The
@@ -65,7 +72,6 @@ const SLICE_MS = 8;
 const TEXT_MAX = 300;
 const PACK_NAME_MAX = 100;
 const YEAR_MIN = 1;
-const YEAR_MAX = 9999;
 const OFFSET_MAX = 65_535;
 const YT_ID = /^[A-Za-z0-9_-]{11}$/;
 const CONTROL_CHARACTERS = /\p{Cc}/u;
@@ -100,7 +106,10 @@ export interface RejectedRow {
 export interface HitRow {
   index: number;
   line: number;
+  /** The file's id, or a new one when the row has none ({@link idGiven} false). */
   id: string;
+  /** Whether the file gave the id; a row without one is a new hit (or a database hit's, by its yt_id). */
+  idGiven: boolean;
   artist: string;
   title: string;
   belongs_to: string;
@@ -388,9 +397,20 @@ function simpleScalar(v: string): unknown {
 }
 
 /**
+ * A list item's text without the comment the export writes after it (`3f2c… # Seventies`).
+ * A plain scalar cannot hold " #" (it starts a comment), and a single-quoted one that
+ * holds it is cut where {@link simpleScalar} refuses the rest (an unbalanced quote),
+ * so what stays is the scalar exactly when the YAML parser would read it so.
+ */
+function withoutComment(item: string): string {
+  const at = item.indexOf(' #');
+  return at === -1 ? item : item.slice(0, at).trimEnd();
+}
+
+/**
  * Reads a row written in the export's own shapes (`key: scalar` lines, and lists
  * of scalars under a bare `key:`), some fifty times faster than the YAML parser.
- * Returns undefined for anything else (comments, other quoting, nesting, anchors,
+ * Returns undefined for anything else (other comments, other quoting, nesting, anchors,
  * CRLF …), which then goes to the YAML parser: an optimisation that never reads a
  * row differently (the tests compare both on real files).
  */
@@ -415,7 +435,7 @@ function fastRow(text: string, chunk: Chunk): unknown {
     // list items sit at the key's indentation (the reference writer) or two deeper (most others)
     if (list !== null && line.startsWith('- ', i) && (listIndent === -1 ? i === indent || i === indent + 2 : i === listIndent)) {
       listIndent = i;
-      const item = simpleScalar(line.slice(i + 2));
+      const item = simpleScalar(withoutComment(line.slice(i + 2)));
       if (item === undefined) return undefined;
       list.push(item);
       continue;
@@ -575,14 +595,16 @@ function textField(row: Rec, key: string, min: number, max: number, reasons: str
   return undefined;
 }
 
-function wholeNumber(row: Rec, key: string, min: number, max: number, reasons: string[]): number | undefined {
+/** `max` given as `[value, why]` names its reason in the message ("from 1 to 2026 (the current year)"). */
+function wholeNumber(row: Rec, key: string, min: number, max: number | [number, string], reasons: string[]): number | undefined {
+  const [top, why] = typeof max === 'number' ? [max, ''] : [max[0], ` (${max[1]})`];
   if (!Object.hasOwn(row, key)) {
     reasons.push(`${key} is missing`);
     return undefined;
   }
   const v = row[key];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    reasons.push(`${key} must be a whole number from ${min} to ${max}, not ${typeof v === 'number' || typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > top) {
+    reasons.push(`${key} must be a whole number from ${min} to ${top}${why}, not ${typeof v === 'number' || typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
     return undefined;
   }
   return v;
@@ -637,7 +659,7 @@ function validateHit(raw: RawRow, clean: boolean): HitRow | RejectedRow {
   const artist = textField(row, 'artist', 1, TEXT_MAX, reasons, clean);
   const title = textField(row, 'title', 1, TEXT_MAX, reasons, clean);
   const belongsTo = textField(row, 'belongs_to', 0, TEXT_MAX, reasons, clean);
-  const year = wholeNumber(row, 'year', YEAR_MIN, YEAR_MAX, reasons);
+  const year = wholeNumber(row, 'year', YEAR_MIN, [latestHitYear(), 'the current year'], reasons);
   let packs: string[] | undefined;
   if (!Object.hasOwn(row, 'packs')) reasons.push('packs is missing');
   else if (row.packs === null) packs = [];
@@ -651,7 +673,9 @@ function validateHit(raw: RawRow, clean: boolean): HitRow | RejectedRow {
     packs = [...ids].sort();
   }
   const offset = wholeNumber(row, 'playback_offset', 0, OFFSET_MAX, reasons);
-  const id = uuid(row, 'id', reasons);
+  // a curator adding songs by hand leaves the id out: the row is a new hit, with an id made here
+  const idGiven = row.id !== undefined && row.id !== null && row.id !== '';
+  const id = idGiven ? uuid(row, 'id', reasons) : randomUUID();
   let ytId: string | null | undefined = null;
   if (row.yt_id !== undefined && row.yt_id !== null) {
     if (typeof row.yt_id !== 'string' || !YT_ID.test(row.yt_id)) {
@@ -667,6 +691,7 @@ function validateHit(raw: RawRow, clean: boolean): HitRow | RejectedRow {
     index: raw.index,
     line: raw.line,
     id: id!,
+    idGiven,
     artist: artist!,
     title: title!,
     belongs_to: belongsTo!,
@@ -808,7 +833,7 @@ function checkRows(rawHits: RawRow[], rawPacks: RawRow[], clean: boolean): Parse
       reasons.push(bad ? `pack ${p} is rejected (${where('packs', bad)})` : `pack ${p} is not defined under packs:`);
     }
     if (reasons.length > 0) {
-      out.rejectedHits.push({ index: r.index, line: r.line, id: r.id, label: `${r.artist} – ${r.title}`, reasons });
+      out.rejectedHits.push({ index: r.index, line: r.line, ...(r.idGiven ? { id: r.id } : {}), label: `${r.artist} – ${r.title}`, reasons });
       continue;
     }
     hitById.set(r.id, r);
@@ -1006,7 +1031,7 @@ function plan(file: ParsedHitsFile, snap: Snapshot, packsAllowed = true): Plan {
       if (bad) reasons.push(`pack ${p} is rejected (${where('packs', bad)})`);
     }
     if (reasons.length > 0) {
-      rejectedHits.push({ index: h.index, line: h.line, id: h.id, label: `${h.artist} – ${h.title}`, reasons });
+      rejectedHits.push({ index: h.index, line: h.line, ...(h.idGiven ? { id: h.id } : {}), label: `${h.artist} – ${h.title}`, reasons });
       continue;
     }
     const packs = [...new Set(h.packs.map((p) => packIdMap.get(p)!))].sort();
@@ -1039,7 +1064,7 @@ function plan(file: ParsedHitsFile, snap: Snapshot, packsAllowed = true): Plan {
       title: h.title,
       year: h.year,
       matched_by: target.by,
-      ...(target.id !== h.id ? { file_id: h.id } : {}),
+      ...(target.id !== h.id && h.idGiven ? { file_id: h.id } : {}),
       changes,
     });
   }
@@ -1322,6 +1347,9 @@ export function yamlScalar(s: string): string {
   return s;
 }
 
+/** A pack name as a YAML comment: on one line whatever it holds (every reader ignores it; it only helps people). */
+const commentText = (name: string): string => name.replace(new RegExp(NEEDS_ESCAPES.source, 'g'), '\uFFFD');
+
 /** The sort key of a hit in the file (Part B §5.1). */
 const hitSortKey = (h: ExportHit): string => `${h.artist} ${h.title} ${h.year} ${h.belongs_to}`;
 
@@ -1330,12 +1358,16 @@ const hitSortKey = (h: ExportHit): string => `${h.artist} ${h.title} ${h.year} $
  * order of "artist title year belongs_to" (ties by id), their pack ids ascending,
  * then the packs sorted by natural order of name (ties by id). Keys in the
  * reference writer's order; `yt_id` is left out for a hit without one. The same
- * input always gives the same bytes.
+ * input always gives the same bytes. Unlike the reference writer, each pack id of
+ * a hit is followed by the pack's name as a comment (`- 3f2c… # Seventies`), so a
+ * person reading or editing the file sees which packs a hit is in; every YAML
+ * reader (the reference server's too) skips comments, so the data is the same.
  */
 export function formatHitsYaml(hits: readonly ExportHit[], packs: readonly ExportPack[]): string {
   const keyed = hits.map((h) => ({ h, key: hitSortKey(h) }));
   keyed.sort((a, b) => naturalCompare(a.key, b.key) || (a.h.id < b.h.id ? -1 : a.h.id > b.h.id ? 1 : 0));
   const sortedPacks = [...packs].sort((a, b) => naturalCompare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const packNames = new Map(packs.map((p) => [p.id, p.name]));
   const out: string[] = [];
   if (keyed.length === 0) out.push('hits: []');
   else out.push('hits:');
@@ -1345,7 +1377,10 @@ export function formatHitsYaml(hits: readonly ExportHit[], packs: readonly Expor
     if (ids.length === 0) out.push('  packs: []');
     else {
       out.push('  packs:');
-      for (const p of ids) out.push(`  - ${yamlScalar(p)}`);
+      for (const p of ids) {
+        const name = packNames.get(p);
+        out.push(name === undefined ? `  - ${yamlScalar(p)}` : `  - ${yamlScalar(p)} # ${commentText(name)}`);
+      }
     }
     out.push(`  playback_offset: ${h.playback_offset}`, `  id: ${yamlScalar(h.id)}`);
     if (h.yt_id !== null) out.push(`  yt_id: ${yamlScalar(h.yt_id)}`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { latestHitYear } from '../rules/constants.ts';
 import { cleanText, CountSchema, UuidSchema } from './common.ts';
-import { HitPayloadSchema, YearSchema } from './game.ts';
+import { HitPayloadSchema } from './game.ts';
 
 /**
  * The hit catalogue on the wire: packs, hits, search and download progress
@@ -22,9 +23,14 @@ export const PackPayloadSchema = z.strictObject({
   hits: CountSchema,
 });
 
-/** `GET /api/hits/packs` reply. */
+/**
+ * `GET /api/hits/packs` reply: the packs, and (Hitline's addition) `total`, the
+ * number of hits in any pack, each counted once (the packs' `hits` added up
+ * count a hit in two packs twice).
+ */
 export const PackListSchema = z.strictObject({
   packs: z.array(PackPayloadSchema),
+  total: CountSchema,
 });
 
 // ---------------------------------------------------------------------------
@@ -40,6 +46,16 @@ const PlaybackOffsetSchema = z.int().min(0).max(65_535);
 const ShownYtIdSchema = z.union([YtIdSchema, z.literal('')]);
 
 /**
+ * A catalogue hit's release year: 1 up to the current year ({@link latestHitYear},
+ * read when the request is checked, not when the server started). Games show
+ * hits with game.ts's wider YearSchema: a hit stored before the rule stays playable.
+ */
+export const HitYearSchema = z
+  .int()
+  .min(1)
+  .refine((year) => year <= latestHitYear(), { error: () => `must be at most ${latestHitYear()} (the current year)` });
+
+/**
  * `POST /api/hits` and `PATCH /api/hits/{id}` body (a full replacement). `id`,
  * `downloaded` and `issues` of a fetched hit are dropped, as in Part B. A hit
  * without a yt_id (null, left out, or the `""` a fetched hit has) gets its
@@ -49,7 +65,7 @@ export const HitBodySchema = z.object({
   title: cleanText(1, 300),
   artist: cleanText(1, 300),
   belongs_to: cleanText(0, 300).default(''),
-  year: YearSchema,
+  year: HitYearSchema,
   packs: z
     .array(UuidSchema)
     .default([])
@@ -143,6 +159,20 @@ export const HitSearchQuerySchema = z.object({
     asList,
     z.array(z.union([z.literal(''), UuidSchema], { error: 'must be a pack id (UUID), or empty for "no pack"' })).optional(),
   ),
+});
+
+/** `GET /api/hits/playable` query: a pack selection (`packs`, repeatable, as the search's); absent = every pack. */
+export const PlayableQuerySchema = z.object({
+  packs: z.preprocess(asList, z.array(UuidSchema, { error: 'must be a list of pack ids (UUIDs)' }).max(1000)).optional(),
+});
+
+/**
+ * `GET /api/hits/playable` reply: how many hits of the selection a game can deal,
+ * each hit once: `hits` with cards, `audio` with audio (its audio is ready).
+ */
+export const PlayableCountsSchema = z.strictObject({
+  hits: CountSchema,
+  audio: CountSchema,
 });
 
 /** A page of results: `start` is the 1-based echo of the request, `end` = start + returned − 1, `total` counts before paging. */
@@ -252,6 +282,7 @@ export type CatalogueHit = z.infer<typeof CatalogueHitSchema>;
 export type FullHitPayload = z.infer<typeof FullHitPayloadSchema>;
 export type HitSearchQuery = z.output<typeof HitSearchQuerySchema>;
 export type HitSearchReply = z.infer<typeof HitSearchReplySchema>;
+export type PlayableCounts = z.infer<typeof PlayableCountsSchema>;
 export type ProcessHits = z.infer<typeof ProcessHitsSchema>;
 export type HitParts = z.output<typeof HitPartsSchema>;
 export type ImportReportPayload = z.infer<typeof ImportReportSchema>;

@@ -74,7 +74,10 @@ export const SettingsSchema = z.strictObject({
   ...SETTING_NUMBERS,
   /** Selected pack ids; empty only when the catalogue has no packs. */
   packs: z.array(UuidSchema),
+  /** How the hidden hit is presented; while `clue_mode_auto` is on, decided when the game starts. */
   clue_mode: ClueModeSchema,
+  /** The start decides the clue mode from the chosen packs (audio when enough of their hits have audio, else card); off once the creator chose one. */
+  clue_mode_auto: z.boolean(),
 });
 
 /** A player's colour: an index into the palette of PLAYER_COLORS (0..9). */
@@ -212,7 +215,9 @@ export const SettingsUpdateSchema = z.strictObject({
   confirm_timeout: unchangedIfNull(SETTING_NUMBERS.confirm_timeout),
   reveal_time: unchangedIfNull(SETTING_NUMBERS.reveal_time),
   packs: unchangedIfNull(z.array(UuidSchema)),
+  /** A clue mode chosen: it also turns `clue_mode_auto` off, unless the same change sets that. */
   clue_mode: unchangedIfNull(ClueModeSchema),
+  clue_mode_auto: unchangedIfNull(z.boolean()),
 });
 
 /** `POST /api/games` body, optional as a whole: mode defaults to Public, missing settings to the defaults. */

@@ -37,3 +37,15 @@ export const DISCONNECT_GRACE_SECONDS = 60;
 export const GAME_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const GAME_ID_LENGTH = 8;
 export const GAME_ID_PATTERN = /^[A-Za-z0-9]{8}$/;
+
+/** How far the latest time zone on Earth (UTC+14, Kiribati) is ahead of UTC, ms. */
+const LATEST_ZONE_AHEAD_MS = 14 * 3_600_000;
+/**
+ * The newest release year a catalogue hit may have: the current year where it is
+ * latest on Earth, so a song released on New Year's Day is never refused for the
+ * server's time zone. Read at each call (never kept), so a server running over
+ * New Year follows the calendar. A later year is a typo ("2099" for "1999").
+ */
+export function latestHitYear(now: number = Date.now()): number {
+  return new Date(now + LATEST_ZONE_AHEAD_MS).getUTCFullYear();
+}

@@ -1,8 +1,8 @@
-import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, HITS_PER_PLAYER_GOAL, MAX_PLAYERS, MAX_TOKENS, MIN_PLAYERS, NAME_MAX, NAME_MIN, PLAYER_COLORS } from './constants.ts';
+import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, MAX_PLAYERS, MAX_TOKENS, MIN_PLAYERS, NAME_MAX, NAME_MIN, PLAYER_COLORS } from './constants.ts';
 import { fail, ruleError, RuleFailure, type ErrorCode } from './errors.ts';
 import { parseAction } from './parse-action.ts';
 import { Rng, streamFrom, type RngState } from './rng.ts';
-import { applySettingsPatch, defaultSettings } from './settings.ts';
+import { applySettingsPatch, defaultSettings, hitsNeeded } from './settings.ts';
 import { hitKey, isCorrect, slotsFor } from './slots.ts';
 import { clueOf, hitPayload, playerPayload } from './views.ts';
 import { isAvatar, isCleanName } from './names.ts';
@@ -517,8 +517,10 @@ const HANDLERS: Handlers = {
     for (const h of a.hits) {
       if (h.packs.some((p) => selected.has(p)) && !byKey.has(hitKey(h))) byKey.set(hitKey(h), h);
     }
-    const required = g.players.length * g.settings.goal * HITS_PER_PLAYER_GOAL;
+    const required = hitsNeeded(g.players.length, g.settings.goal);
     if (byKey.size < required) fail('not_enough_hits', { x: byKey.size, y: required });
+    // an automatic game plays in the mode the server decided from its packs (the hits are that mode's)
+    if (g.settings.clue_mode_auto && a.clue_mode) g.settings = { ...g.settings, clue_mode: a.clue_mode };
     const played = new Set(g.played);
     const fresh: Hit[] = [];
     const heard: Hit[] = [];

@@ -1,5 +1,5 @@
 import { ruleError } from './errors.ts';
-import type { Action, Hit, RuleError } from './types.ts';
+import { CLUE_MODES, type Action, type ClueMode, type Hit, type RuleError } from './types.ts';
 
 /**
  * Checks the shape of an action that may come from anywhere (a fuzzer, a bad
@@ -40,7 +40,10 @@ const CHECKS: Record<Action['type'], (a: Fields) => string | null> = {
     isId(a.by) && isRecord(a.settings) && Array.isArray(a.pack_ids) && a.pack_ids.every((p) => typeof p === 'string')
       ? null
       : 'update needs by, settings and pack_ids',
-  start: (a) => (isId(a.by) && Array.isArray(a.hits) && a.hits.every(isHit) ? null : 'start needs by and a list of hits'),
+  start: (a) =>
+    isId(a.by) && Array.isArray(a.hits) && a.hits.every(isHit) && (a.clue_mode === undefined || CLUE_MODES.includes(a.clue_mode as ClueMode))
+      ? null
+      : 'start needs by, a list of hits and an optional clue mode',
   stop: (a) => (isId(a.by) ? null : 'stop needs by'),
   guess: (a) =>
     isId(a.by) && optionalId(a.player) && (a.slot === null || (Number.isInteger(a.slot) && (a.slot as number) >= 0 && (a.slot as number) <= 255))

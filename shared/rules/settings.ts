@@ -1,4 +1,4 @@
-import { LIMITS, NUMERIC_SETTINGS } from './constants.ts';
+import { HITS_PER_PLAYER_GOAL, LIMITS, MIN_PLAYERS, NUMERIC_SETTINGS } from './constants.ts';
 import { ruleError } from './errors.ts';
 import { CLUE_MODES, type ClueMode, type RuleError, type Settings, type SettingsPatch } from './types.ts';
 
@@ -14,15 +14,38 @@ export function defaultSettings(packIds: readonly string[]): Settings {
     confirm_timeout: LIMITS.confirm_timeout.default,
     reveal_time: LIMITS.reveal_time.default,
     clue_mode: 'audio',
+    clue_mode_auto: true,
   };
 }
+
+/** Distinct hits a start needs: players × goal × 2 (rules.md A14; fewer is `not_enough_hits`). */
+export function hitsNeeded(players: number, goal: number): number {
+  return players * goal * HITS_PER_PLAYER_GOAL;
+}
+
+/**
+ * The clue mode of a game that starts with `clue_mode_auto` on: `audio` when at
+ * least as many hits of the chosen packs have audio as the start needs (the
+ * figure of `not_enough_hits`), so an audio game can be dealt; else `card`,
+ * which every hit can be played in. `players` below MIN_PLAYERS counts as
+ * MIN_PLAYERS (what a settings dialog shows before the table is full).
+ */
+export function autoClueMode(withAudio: number, players: number, goal: number): ClueMode {
+  return withAudio >= hitsNeeded(Math.max(players, MIN_PLAYERS), goal) ? 'audio' : 'card';
+}
+
+/** What the creator chose: a clue mode, or `auto` (decided at the start). */
+export type ClueChoice = ClueMode | 'auto';
+export const clueChoice = (s: Pick<Settings, 'clue_mode' | 'clue_mode_auto'>): ClueChoice => (s.clue_mode_auto ? 'auto' : s.clue_mode);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Applies a settings patch after validating every field (rules.md A9). Unknown
  * fields, wrong types, out-of-range numbers and unknown pack ids give a 400 naming
- * the field. An empty pack list means every pack that exists now.
+ * the field. An empty pack list means every pack that exists now. A `clue_mode`
+ * is the creator's choice: it turns `clue_mode_auto` off, unless the same patch
+ * sets `clue_mode_auto` itself.
  */
 export function applySettingsPatch(
   current: Settings,
@@ -44,6 +67,10 @@ export function applySettingsPatch(
         return { ok: false, error: ruleError('invalid_setting', { field: key, rule: `one of ${CLUE_MODES.join(', ')}` }) };
       }
       next.clue_mode = value as ClueMode;
+      if (!Object.hasOwn(patch, 'clue_mode_auto') || patch.clue_mode_auto === undefined) next.clue_mode_auto = false;
+    } else if (key === 'clue_mode_auto') {
+      if (typeof value !== 'boolean') return { ok: false, error: ruleError('invalid_setting', { field: key, rule: 'true or false' }) };
+      next.clue_mode_auto = value;
     } else if (key === 'packs') {
       if (!Array.isArray(value) || !value.every((p) => typeof p === 'string')) {
         return { ok: false, error: ruleError('invalid_setting', { field: key, rule: 'a list of pack ids' }) };

@@ -66,7 +66,20 @@ export interface Settings {
    * after it.
    */
   reveal_time: number;
+  /**
+   * How the hidden hit is presented in this game. While {@link clue_mode_auto} is
+   * on, the start decides it (and it holds the last start's choice, or the
+   * default, while the game is Open).
+   */
   clue_mode: ClueMode;
+  /**
+   * The clue mode is decided when the game starts, from the chosen packs
+   * (`autoClueMode`): `audio` when enough of their hits have audio for the
+   * players and the goal, else `card`. On for a new game; choosing a clue mode
+   * (a `clue_mode` in a settings change) turns it off. Games stored before it
+   * have it off (they keep the mode they were given).
+   */
+  clue_mode_auto: boolean;
 }
 
 export interface Player {
@@ -241,7 +254,13 @@ export type Action =
   | { type: 'avatar'; by: string; player?: string; avatar: string }
   | { type: 'leave'; by: string; player?: string }
   | { type: 'update'; by: string; settings: SettingsPatch; pack_ids: string[] }
-  | { type: 'start'; by: string; hits: Hit[] }
+  /**
+   * `hits`: what the selection may deal in the game's clue mode. `clue_mode`: the
+   * mode the server decided for a game whose `clue_mode_auto` is on (the hits are
+   * then that mode's); ignored otherwise. Stored with the action, so a replay
+   * starts the same way whatever the catalogue holds by then.
+   */
+  | { type: 'start'; by: string; hits: Hit[]; clue_mode?: ClueMode }
   | { type: 'stop'; by: string }
   | { type: 'guess'; by: string; player?: string; slot: number | null }
   | { type: 'confirm'; by: string; confirm: boolean }

@@ -316,9 +316,24 @@ describe('GameEndedDialog', () => {
 describe('GameSettingsDialog', () => {
   const packs = Array.from({ length: 7 }, (_, i) => ({ id: `4c1a1c44-2c52-4f43-9d3b-6d0b1f0a0a1${i}`, name: `Pack ${7 - i}`, hits: 10 + i }));
 
+  /** The requests of the dialog (its count of the hits with audio), answered as `counts`. */
+  let asked: string[] = [];
+  const answer = (counts: { hits: number; audio: number }): void => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        asked.push(String(input));
+        return new Response(JSON.stringify(counts), { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+  };
+
   beforeEach(() => {
     useCatalogue.setState({ packs, packsLoaded: true, packsError: null });
+    asked = [];
+    answer({ hits: 100, audio: 0 });
   });
+  afterEach(() => vi.unstubAllGlobals());
 
   const toggles = (dialog: HTMLElement): HTMLButtonElement[] => [...dialog.querySelectorAll<HTMLButtonElement>('button[aria-pressed]')];
   const pressed = (dialog: HTMLElement): number => toggles(dialog).filter((b) => b.getAttribute('aria-pressed') === 'true').length;
@@ -382,9 +397,43 @@ describe('GameSettingsDialog', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Game settings' });
     const card = within(dialog).getByRole('radio', { name: 'Card: read title and artist aloud' });
     expect(card.getAttribute('aria-describedby')).toBeTruthy();
-    const note = document.getElementById(card.getAttribute('aria-describedby') as string);
+    const notes = (card.getAttribute('aria-describedby') as string).split(' ').map((id) => document.getElementById(id));
+    const note = notes.find((n) => n?.textContent?.startsWith('Cards are played on trust'));
     expect(note?.textContent).toMatch(/^Cards are played on trust: .*the year can be looked up/);
     expect(within(dialog).getByText(note?.textContent as string)).toBe(note);
+  });
+
+  it('offers the automatic clue mode, says how many hits of the chosen packs have audio and what follows; saves the choice', async () => {
+    answer({ hits: 30, audio: 12 });
+    show(game([player('ana', { creator: true }), player('ben')], { clue_mode_auto: true, goal: 10, packs: [packs[1]!.id, packs[0]!.id] }));
+    renderApp(<GameSettingsDialog open onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Game settings' });
+    const auto = within(dialog).getByRole('radio', { name: 'Automatic: audio when enough hits have it, else cards' }) as HTMLInputElement;
+    expect(auto.checked).toBe(true);
+    const count = await within(dialog).findByText(/^12 of 30 hits in the chosen packs can be played with audio\./);
+    expect(count.textContent).toBe('12 of 30 hits in the chosen packs can be played with audio. Audio with 2 players and a goal of 10 needs 40 of them, so the game will be played with cards.');
+    expect(asked).toEqual([`/api/hits/playable?packs=${packs[0]!.id}&packs=${packs[1]!.id}`]);
+    // every choice is described by the count
+    for (const radio of within(dialog).getAllByRole('radio')) expect(radio.getAttribute('aria-describedby')?.split(' ')).toContain(count.id);
+    // a goal of 3 needs 12: enough (the count is the selection's, not asked again)
+    fireEvent.change(within(dialog).getByLabelText('Goal (hits to win)'), { target: { value: '3' } });
+    expect(count.textContent).toBe('12 of 30 hits in the chosen packs can be played with audio. Enough for audio with 2 players and a goal of 3 (12 of them needed).');
+    fireEvent.change(within(dialog).getByLabelText('Goal (hits to win)'), { target: { value: '10' } });
+    // audio chosen with too few: said before the start refuses it
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Audio: listen to the hit' }));
+    await waitFor(() => expect(count.textContent).toMatch(/needs 40 of them: too few to start with audio\.$/));
+    const card = within(dialog).getByRole('radio', { name: 'Card: read title and artist aloud' }) as HTMLInputElement;
+    fireEvent.click(card);
+    await waitFor(() => expect(card.checked).toBe(true));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((sent[0] as { payload: { settings: Record<string, unknown> } }).payload.settings).toMatchObject({ clue_mode: 'card', clue_mode_auto: false });
+    // back to automatic: nothing chosen is sent
+    fireEvent.click(auto);
+    await waitFor(() => expect(auto.checked).toBe(true));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const settings = (sent[1] as { payload: { settings: Record<string, unknown> } }).payload.settings;
+    expect(settings.clue_mode_auto).toBe(true);
+    expect(settings).not.toHaveProperty('clue_mode');
   });
 
   it("is read-only for others ('not creator') and while running ('game already running')", async () => {

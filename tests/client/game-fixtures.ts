@@ -60,6 +60,7 @@ export function game(players: PlayerPayload[], facts: Partial<GamePayload> = {})
     reveal_time: 0,
     packs: [PACK],
     clue_mode: 'audio',
+    clue_mode_auto: false,
     ...facts,
   };
 }

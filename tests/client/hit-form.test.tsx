@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadNamespace } from '../../client/src/i18n.ts';
 import { HitForm } from '../../client/src/routes/hits/HitForm.tsx';
@@ -112,6 +112,55 @@ describe('HitForm', () => {
     expect(document.activeElement).toBe(title);
   });
 
+  it('renames and deletes packs where they are made: in the hit form, without sending the form; a deleted pack is no longer chosen', async () => {
+    signInCurator();
+    const requests: string[] = [];
+    const rock = { id: '0b6f6f5e-1c7a-4b7e-9a43-2f1f3c1d0a01', name: 'Rock', hits: 3 };
+    const pop = { id: '0b6f6f5e-1c7a-4b7e-9a43-2f1f3c1d0a02', name: 'Pop', hits: 1 };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const method = init?.method ?? 'GET';
+        requests.push(`${method} ${String(input)}`);
+        const body = method === 'GET' ? { packs: [rock, pop] } : { type: 'success', message: 'ok' };
+        return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    const saved: unknown[] = [];
+    renderApp(
+      <HitForm
+        initial={{ ...EMPTY_VALUES, title: 'Song', artist: 'Band', year: '1999', packs: [rock.id, pop.id] }}
+        packs={[rock, pop]}
+        submitLabel="Save"
+        onSubmit={async (body) => {
+          saved.push(body);
+          return true;
+        }}
+      />,
+    );
+    // one create button (beside the legend), and rename and delete per pack
+    expect(screen.getAllByRole('button', { name: 'Create pack' })).toHaveLength(1);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Rename Rock' })));
+    const field = screen.getByRole('textbox', { name: 'Rename Rock' });
+    fireEvent.change(field, { target: { value: 'Hard Rock' } });
+    await act(async () => fireEvent.keyDown(field, { key: 'Enter' }));
+    expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([`PATCH /api/hits/packs/${rock.id}`]);
+    expect(saved).toEqual([]);
+    // each change reloads the packs
+    await waitFor(() => expect(requests.filter((r) => r.startsWith('GET'))).toHaveLength(1));
+
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Delete Pop' })));
+    const ask = await screen.findByRole('alertdialog', { name: 'Delete pack?' });
+    expect(ask.textContent).toContain('Delete the pack Pop? Its 1 hit stays in the catalogue.');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Yes' })));
+    expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([`PATCH /api/hits/packs/${rock.id}`, `DELETE /api/hits/packs/${pop.id}`]);
+    expect(saved).toEqual([]);
+    await waitFor(() => expect(requests.filter((r) => r.startsWith('GET'))).toHaveLength(2));
+    // the hit keeps its other pack; the deleted one is not sent
+    fireEvent.submit(document.querySelector('input[name="title"]')!.closest('form')!);
+    expect(saved).toEqual([expect.objectContaining({ packs: [rock.id] })]);
+  });
+
   it('the create-pack dialog inside the hit form creates the pack only: the hit form is not sent', async () => {
     signInCurator();
     const requests: string[] = [];
@@ -168,7 +217,8 @@ describe('HitForm', () => {
     expect(name.maxLength).toBe(-1);
     expect(screen.getByText('At most 100 characters.')).toBeTruthy();
     expect(save.disabled).toBe(true);
-    await act(async () => fireEvent.submit(save.closest('form')!));
+    // Return in the field saves (it is no form of its own: the list also sits inside the hit form)
+    await act(async () => fireEvent.keyDown(name, { key: 'Enter' }));
     expect(requests).toEqual([]);
     fireEvent.change(name, { target: { value: 'R'.repeat(100) } });
     expect(screen.queryByText('At most 100 characters.')).toBeNull();

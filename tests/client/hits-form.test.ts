@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HitBodySchema } from '../../shared/protocol/catalogue.ts';
+import { latestHitYear } from '../../shared/rules/constants.ts';
 import { afterCreate, EMPTY_VALUES, hitBody, validateHit, valuesOf, type HitFormValues } from '../../client/src/routes/hits/hit-form.ts';
 import { KEYBOARD_STEP_PX, keyboardStep, reorder } from '../../client/src/routes/hits/SortPriority.tsx';
 import { sortPacks } from '../../client/src/routes/hits/packs.ts';
@@ -23,6 +24,10 @@ describe('the hit form (spec §2, §5)', () => {
     expect(validateHit({ ...valid, videoUrl: 'https://youtu.be/short' })).toEqual({ videoUrl: 'video_url' });
     expect(validateHit({ ...valid, year: '0' })).toEqual({ year: 'year' });
     expect(validateHit({ ...valid, year: '10000' })).toEqual({ year: 'year' });
+    // a year to come is a typo (2099 for 1999); this year's hits are welcome
+    expect(validateHit({ ...valid, year: String(latestHitYear() + 1) })).toEqual({ year: 'year' });
+    expect(validateHit({ ...valid, year: '2099' })).toEqual({ year: 'year' });
+    expect(validateHit({ ...valid, year: String(latestHitYear()) })).toEqual({});
     expect(validateHit({ ...valid, year: '19.5' })).toEqual({ year: 'year' });
     expect(validateHit({ ...valid, offset: '-1' })).toEqual({ offset: 'offset' });
     expect(validateHit({ ...valid, offset: '1.5' })).toEqual({ offset: 'offset' });

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyLanguage, detectLanguage, errorText, formatNumber, i18next } from '../../client/src/i18n.ts';
 import { ApiError } from '../../client/src/net/api.ts';
+import { playerStatus } from '../../client/src/routes/game/game-actions.ts';
+import { player } from './game-fixtures.ts';
 
 describe('language detection', () => {
   it('takes the first available language, by exact tag or by its primary subtag', () => {
@@ -44,6 +46,26 @@ describe('errorText', () => {
   it('carries the server message into texts that need its details', () => {
     const msg = "There aren't enough hits available to start a game (3 individual hits in the currently selected packs, 40 hits are required)";
     expect(errorText(new ApiError(409, 'not_enough_hits', msg))).toBe(msg);
+  });
+
+  it('German: the player who has still to confirm "soll bestätigen" (not "bestätigt": that says it is done)', async () => {
+    await applyLanguage('de');
+    try {
+      expect(playerStatus(player('ben', { state: 'Confirming' }))).toBe('soll bestätigen');
+      expect(i18next.t('game.settings.clue_mode')).toBe('Spielvariante');
+    } finally {
+      await applyLanguage('en');
+    }
+  });
+
+  it('says a server message in German with its numbers, not the English text in brackets', async () => {
+    await applyLanguage('de');
+    try {
+      const msg = "There aren't enough hits available to start a game (3 individual hits in the currently selected packs, 40 hits are required)";
+      expect(errorText(new ApiError(409, 'not_enough_hits', msg))).toBe('Es gibt nicht genug Hits, um das Spiel zu starten: 3 verschiedene Hits in den gewählten Paketen, nötig sind 40.');
+    } finally {
+      await applyLanguage('en');
+    }
   });
 });
 

@@ -52,8 +52,8 @@ describe('plural forms of the messages', () => {
     counted([
       ['en', 1, ['1 hit', '1-second clips', 'This page is past the end of the 1 hit found.']],
       ['en', 2, ['2 hits', '2-second clips', 'This page is past the end of the 2 hits found.']],
-      ['de', 1, ['1 Hit', 'Ausschnitte von 1 Sekunde', 'Diese Seite liegt hinter dem Ende des 1 gefundenen Hits.']],
-      ['de', 2, ['2 Hits', 'Ausschnitte von 2 Sekunden', 'Diese Seite liegt hinter dem Ende der 2 gefundenen Hits.']],
+      ['de', 1, ['1 Hit', 'Ausschnitte von 1 Sekunde', 'Diese Seite liegt hinter dem Ende der Treffer (1 Hit gefunden).']],
+      ['de', 2, ['2 Hits', 'Ausschnitte von 2 Sekunden', 'Diese Seite liegt hinter dem Ende der Treffer (2 Hits gefunden).']],
     ]),
   )('%s, count %i', async (lng, count, [hits, clips, pastEnd]) => {
     await applyLanguage(lng);
@@ -68,8 +68,8 @@ describe('game screen: the settings summary', () => {
     counted([
       ['en', 1, 'Goal: 1 hit · start tokens: 1 · 1-second clips · public game'],
       ['en', 2, 'Goal: 2 hits · start tokens: 2 · 2-second clips · public game'],
-      ['de', 1, 'Ziel: 1 Hit · Start-Chips: 1 · Ausschnitte von 1 Sekunde · Spielart öffentlich'],
-      ['de', 2, 'Ziel: 2 Hits · Start-Chips: 2 · Ausschnitte von 2 Sekunden · Spielart öffentlich'],
+      ['de', 1, 'Ziel: 1 Hit · Start-Chips: 1 · Ausschnitte von 1 Sekunde · Art: öffentlich'],
+      ['de', 2, 'Ziel: 2 Hits · Start-Chips: 2 · Ausschnitte von 2 Sekunden · Art: öffentlich'],
     ]),
   )('%s, goal %i', async (lng, n, text) => {
     await act(() => applyLanguage(lng));
@@ -81,13 +81,24 @@ describe('game screen: the settings summary', () => {
 
   it.each<['en' | 'de', string]>([
     ['en', 'Goal: 3 hits · start tokens: 2 · cards instead of audio · public game · time limits: guess 30 s and confirm 60 s'],
-    ['de', 'Ziel: 3 Hits · Start-Chips: 2 · Karten statt Musik · Spielart öffentlich · Zeitlimits: Raten 30 s und Bestätigen 60 s'],
+    ['de', 'Ziel: 3 Hits · Start-Chips: 2 · Karten statt Musik · Art: öffentlich · Zeitlimits: Raten 30 s und Bestätigen 60 s'],
   ])('%s: the time limits that are set (a QA finding: players could not see them)', async (lng, text) => {
     await act(() => applyLanguage(lng));
     useGame.getState().reset('AbCd1234');
     act(() => useGame.setState({ game: game([player('ana'), player('ben')], { goal: 3, start_tokens: 2, clue_mode: 'card', guess_timeout: 30, intercept_timeout: 0, confirm_timeout: 60 }) }));
     renderApp(<SettingsSummary />);
     expect(screen.getByText(text)).toBeTruthy();
+  });
+
+  it('an automatic clue mode: "clips if enough hits have audio, else cards" until the start, then the mode it decided', async () => {
+    await act(() => applyLanguage('en'));
+    useGame.getState().reset('AbCd1234');
+    const open = game([player('ana'), player('ben')], { clue_mode_auto: true, clue_mode: 'audio', guess_timeout: 0, intercept_timeout: 0, confirm_timeout: 0 });
+    act(() => useGame.setState({ game: open }));
+    renderApp(<SettingsSummary />);
+    expect(screen.getByText('Goal: 10 hits · start tokens: 2 · 20-second clips if enough hits have audio, else cards · public game')).toBeTruthy();
+    act(() => useGame.setState({ game: { ...open, state: 'Guessing', clue_mode: 'card' } }));
+    expect(screen.getByText('Goal: 10 hits · start tokens: 2 · cards instead of audio · public game')).toBeTruthy();
   });
 });
 
@@ -146,8 +157,8 @@ describe('browse hits: a page past the end', () => {
     counted([
       ['en', 1, 'This page is past the end of the 1 hit found.'],
       ['en', 2, 'This page is past the end of the 2 hits found.'],
-      ['de', 1, 'Diese Seite liegt hinter dem Ende des 1 gefundenen Hits.'],
-      ['de', 2, 'Diese Seite liegt hinter dem Ende der 2 gefundenen Hits.'],
+      ['de', 1, 'Diese Seite liegt hinter dem Ende der Treffer (1 Hit gefunden).'],
+      ['de', 2, 'Diese Seite liegt hinter dem Ende der Treffer (2 Hits gefunden).'],
     ]),
   )('%s, %i found', async (lng, total, text) => {
     await act(() => applyLanguage(lng));

@@ -89,25 +89,46 @@ describe('HitStatus', () => {
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.getByRole('button', { name: 'Hits ready' }).getAttribute('aria-expanded')).toBe('false');
   });
+
+  it('says "no audio yet" when no hit has audio, never "ready" beside "0 hits with audio"', () => {
+    useCatalogue.setState({ progress: { available: 0, downloading: 0, processing: 0 } });
+    renderApp(<HitStatus />);
+    expect(screen.queryByRole('button', { name: 'Hits ready' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'No audio yet' }));
+    const panel = screen.getByRole('region', { name: 'No audio yet' });
+    expect(panel.textContent).toContain('No hit has audio yet, so games are played with cards: title and artist are read aloud.');
+    expect(panel.textContent).not.toContain('0 hits');
+  });
 });
 
 describe('WelcomeDialog', () => {
-  it('shows until dismissed, with the hit total summed over packs and the pack count', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () =>
-        json({
-          packs: [
-            { id: '0f8fad5b-d9cb-469f-a165-70867728950a', name: 'Eighties', hits: 1200 },
-            { id: '0f8fad5b-d9cb-469f-a165-70867728950b', name: 'Nineties', hits: 34 },
-          ],
-        }),
-      ),
-    );
+  /** The packs as the server lists them: 1,234 links, but 1,200 hits (34 are in both packs). */
+  const packList = () =>
+    json({
+      packs: [
+        { id: '0f8fad5b-d9cb-469f-a165-70867728950a', name: 'Eighties', hits: 1200 },
+        { id: '0f8fad5b-d9cb-469f-a165-70867728950b', name: 'Nineties', hits: 34 },
+      ],
+      total: 1200,
+    });
+
+  it('says how many hits there are (each once, not the packs added up) and that they are played as cards while none has audio', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => packList()));
+    useCatalogue.setState({ progress: { available: 0, downloading: 0, processing: 0 } });
+    useSettings.setState({ welcome: false });
+    renderApp(<WelcomeDialog />);
+    expect(await screen.findByText('1,200 hits in 2 packs, played as cards: no audio yet')).toBeTruthy();
+    act(() => useCatalogue.setState({ progress: { available: 1100, downloading: 0, processing: 100 } }));
+    expect(screen.getByText('1,200 hits in 2 packs, 1,100 of them with audio')).toBeTruthy();
+  });
+
+  it('shows until dismissed, with the hit total and the pack count', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => packList()));
+    useCatalogue.setState({ progress: null });
     useSettings.setState({ welcome: false });
     renderApp(<WelcomeDialog />);
     expect(await screen.findByRole('dialog', { name: 'Welcome to Hitline!' })).toBeTruthy();
-    expect(await screen.findByText('1,234 hits in 2 packs to play with')).toBeTruthy();
+    expect(await screen.findByText('1,200 hits in 2 packs to play with')).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Basic' }).getAttribute('aria-selected')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: "Let's play" }));
     expect(useSettings.getState().welcome).toBe(true);

@@ -1019,18 +1019,19 @@ test(
       const other = await User.guest(audioApp.base);
 
       const id = await createGame(page, 'Public');
-      // with enough hits that have audio, a new game plays audio
-      await page.getByText(en('game.summary_audio', { count: 20 })).waitFor();
+      // the clue mode is decided at the start: audio, as enough hits have it
+      await page.getByText(en('game.summary_auto', { count: 20 })).waitFor();
       await page.getByRole('button', { name: en('game.settings_button') }).click();
       const settings = page.getByRole('dialog', { name: en('game.settings.title') });
       await settings.getByLabel(en('game.settings.hit_duration')).fill('4');
       await settings.getByLabel(en('game.settings.confirm_timeout')).fill('600');
       await settings.getByRole('button', { name: en('game.settings.save') }).click();
-      await page.getByText(en('game.summary_audio', { count: 4 })).waitFor();
+      await page.getByText(en('game.summary_auto', { count: 4 })).waitFor();
       assertEqual((await other.request('PATCH', `/api/games/${id}/join`)).status, 200, 'the other player joins');
       await page.getByRole('button', { name: en('game.start') }).click();
       let g = await until(other, id, (x) => x.state !== 'Open');
       assertEqual(g.clue_mode, 'audio', 'clue mode');
+      await page.getByText(en('game.summary_audio', { count: 4 })).waitFor();
       const clip = `/api/games/${id}/hit?draw=${g.draws}`;
 
       // the clip of the draw is loaded before anyone presses play

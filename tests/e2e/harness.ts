@@ -72,7 +72,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
  * leaves it (server/services/audio/pipeline.ts): `<AUDIO_DIR>/<hit id>.opus`
  * and `.mp3`, and `audio_state` 'ready'. The file is one real tone made with
  * the server's own ffmpeg, `seconds` long, linked (not copied) for every hit.
- * With 40 or more such hits a new game defaults to the `audio` clue mode.
+ * With enough such hits (players × goal × 2) an automatic game starts in the `audio` clue mode.
  * Returns the number of hits.
  */
 export async function giveHitsAudio(app: App, seconds = 30): Promise<number> {
@@ -115,6 +115,8 @@ export interface BrowserOptions {
   colorScheme?: Scheme;
   /** Marks the welcome dialog as dismissed before the first page loads (default), as for a returning visitor. */
   welcomeSeen?: boolean;
+  /** A touch screen without mouse or trackpad, as a phone (touch events; `pointer: coarse`, no `any-pointer: fine`). */
+  touch?: boolean;
 }
 
 export interface Browser {
@@ -145,6 +147,7 @@ export async function openBrowser(app: App, options: BrowserOptions = {}): Promi
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     locale: options.locale ?? 'en',
     colorScheme: options.colorScheme ?? 'light',
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
   });
   context.setDefaultTimeout(10_000);
   if (options.welcomeSeen ?? true) {

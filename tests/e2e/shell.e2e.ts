@@ -209,7 +209,7 @@ test('the lobby with the keyboard only: tab order, the create menu, Alt+Shift+U'
     await press('Tab');
     order.push(await focusedName(page));
   }
-  const hits = [t('en', 'hit_status.finished'), t('en', 'hit_status.processing'), t('en', 'hit_status.processing_only'), t('en', 'hit_status.unknown')];
+  const hits = [t('en', 'hit_status.finished'), t('en', 'hit_status.no_audio'), t('en', 'hit_status.processing'), t('en', 'hit_status.processing_only'), t('en', 'hit_status.unknown')];
   assert(hits.includes(order[2] ?? ''), `third stop is the hit status, got ${order[2]}`);
   assertEqual(
     [order[0], order[1], order[3], order[4], order[5]],
@@ -280,7 +280,9 @@ test('register, log out and log in through the forms', async () => {
   assert(await submit.isDisabled(), 'submit stays disabled while the passwords differ');
   await page.getByLabel(t('en', 'register.repeat')).fill(password);
   await submit.click();
-  await page.locator('main').getByRole('status').filter({ hasText: t('en', 'register.success', { name }) }).waitFor();
+  // on to the lobby, as after logging in, with the welcome said and shown
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByText(t('en', 'register.success', { name })).first().waitFor({ state: 'attached' });
   await header.getByRole('button', { name: t('en', 'user.logged_in_as', { name }) }).waitFor();
 
   // log out: back in the lobby as a (new) guest, told so politely

@@ -4,6 +4,7 @@ import * as P from '../../shared/protocol/index.ts';
 import {
   applyAction,
   ERRORS,
+  latestHitYear,
   GAME_EVENT_NAMES,
   Rng,
   ruleError,
@@ -333,7 +334,7 @@ describe('reply and event schemas refuse what must never be sent', () => {
     expect(P.UserCookieSchema.safeParse({ ...cookie, permissions: { write_hits: true } }).success).toBe(false);
     expect(P.UserPayloadSchema.safeParse({ id: uid(1), name: 'x', virtual: false }).success).toBe(true);
     expect(P.GameListSchema.safeParse({ games: [game] }).success).toBe(true);
-    expect(P.PackListSchema.safeParse({ packs: [{ id: PACK_A, name: 'Classics', hits: 1 }] }).success).toBe(true);
+    expect(P.PackListSchema.safeParse({ packs: [{ id: PACK_A, name: 'Classics', hits: 1 }], total: 1 }).success).toBe(true);
     expect(P.PackListSchema.safeParse({ packs: [{ id: PACK_A, name: 'Classics', hits: -1 }] }).success).toBe(false);
     const page = { results: [hit, { ...hit, downloaded: true }], total: 7, start: 3, end: 4 };
     expect(P.HitSearchReplySchema.safeParse(page).success).toBe(true);
@@ -592,7 +593,7 @@ describe('request schemas', () => {
     expectAccepted(P.HitBodySchema, [
       [good, good],
       [{ title: ' Song ', artist: 'Band', year: 1 }, { title: 'Song', artist: 'Band', year: 1, belongs_to: '', packs: [], yt_id: null, playback_offset: 0 }],
-      [{ ...good, yt_id: null, year: 9999, playback_offset: 0 }],
+      [{ ...good, yt_id: null, year: latestHitYear(), playback_offset: 0 }],
       // a fetched hit sent back: "" is no video
       [{ ...good, yt_id: '' }, { ...good, yt_id: null }],
       [{ ...good, yt_id: 'a_b-C1234_-' }],
@@ -607,6 +608,8 @@ describe('request schemas', () => {
       [{ ...good, belongs_to: 5 }, 'belongs_to'],
       [{ ...good, year: 0 }, 'year'],
       [{ ...good, year: 10_000 }, 'year'],
+      // a year to come is a typo (2099 for 1999)
+      [{ ...good, year: latestHitYear() + 1 }, 'year'],
       [{ ...good, year: 1999.5 }, 'year'],
       [{ ...good, year: '1999' }, 'year'],
       [{ ...good, packs: ['x'] }, 'packs[0]'],

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   applyAction,
   applySettingsPatch,
+  autoClueMode,
   createGame,
   defaultSettings,
   fillMissingLooks,
   hitKey,
+  hitsNeeded,
   isCorrect,
+  parseAction,
   LIMITS,
   Rng,
   streamFrom,
@@ -128,7 +131,7 @@ describe('hitKey: the same recording is the same hit', () => {
 describe('settings (rules.md A5, A9)', () => {
   const PACKS = [PACK_A, PACK_B];
 
-  it('defaults: goal 10, 2 tokens, 20 s, guess off, 30 s to intercept, 60 s to confirm, a 3 s reveal, audio, every pack', () => {
+  it('defaults: goal 10, 2 tokens, 20 s, guess off, 30 s to intercept, 60 s to confirm, a 3 s reveal, clue mode decided at the start, every pack', () => {
     expect(defaultSettings(PACKS)).toEqual({
       goal: 10,
       start_tokens: 2,
@@ -139,6 +142,7 @@ describe('settings (rules.md A5, A9)', () => {
       confirm_timeout: 60,
       reveal_time: 3,
       clue_mode: 'audio',
+      clue_mode_auto: true,
     } satisfies Settings);
     expect(newGame().settings).toEqual(defaultSettings(PACKS));
   });
@@ -177,6 +181,57 @@ describe('settings (rules.md A5, A9)', () => {
     const bad = applySettingsPatch(base, { clue_mode: 'video' }, PACKS);
     expect(!bad.ok && [bad.error.status, bad.error.code]).toEqual([400, 'invalid_setting']);
     expect(!bad.ok && bad.error.message).toContain('clue_mode');
+  });
+
+  it('a chosen clue_mode turns the automatic choice off; clue_mode_auto turns it back on', () => {
+    const base = defaultSettings(PACKS);
+    const settings = (patch: unknown) => {
+      const r = applySettingsPatch(base, patch, PACKS);
+      if (!r.ok) throw new Error(r.error.message);
+      return [r.settings.clue_mode, r.settings.clue_mode_auto];
+    };
+    expect(settings({})).toEqual(['audio', true]);
+    expect(settings({ goal: 3, packs: [] })).toEqual(['audio', true]);
+    expect(settings({ clue_mode: 'audio' })).toEqual(['audio', false]);
+    expect(settings({ clue_mode: 'card' })).toEqual(['card', false]);
+    expect(settings({ clue_mode: 'card', clue_mode_auto: true })).toEqual(['card', true]);
+    expect(settings({ clue_mode_auto: false })).toEqual(['audio', false]);
+    const chosen = applySettingsPatch(base, { clue_mode: 'card' }, PACKS);
+    const again = chosen.ok && applySettingsPatch(chosen.settings, { clue_mode_auto: true }, PACKS);
+    expect(again && again.ok && [again.settings.clue_mode, again.settings.clue_mode_auto]).toEqual(['card', true]);
+    const bad = applySettingsPatch(base, { clue_mode_auto: 'yes' }, PACKS);
+    expect(!bad.ok && [bad.error.code, bad.error.message]).toEqual(['invalid_setting', 'clue_mode_auto must be true or false']);
+  });
+
+  it('the automatic clue mode is audio when as many hits have audio as the start needs (players × goal × 2), else card', () => {
+    expect(hitsNeeded(2, 10)).toBe(40);
+    expect(autoClueMode(40, 2, 10)).toBe('audio');
+    expect(autoClueMode(39, 2, 10)).toBe('card');
+    expect(autoClueMode(0, 2, 1)).toBe('card');
+    expect(autoClueMode(60, 3, 10)).toBe('audio');
+    expect(autoClueMode(59, 3, 10)).toBe('card');
+    // before the table is full: as for the fewest players a game starts with
+    expect(autoClueMode(39, 1, 10)).toBe('card');
+    expect(autoClueMode(40, 0, 10)).toBe('audio');
+  });
+
+  it('a start decides the clue mode of an automatic game (the mode travels in the action); a chosen mode ignores it', () => {
+    const hits = makeHits(40);
+    const lobby = (settings: Record<string, unknown>) => {
+      let g = newGame('Public', { settings: { goal: 10, ...settings } });
+      g = act(g, { type: 'join', by: uid(2), name: 'b' }).game;
+      return g;
+    };
+    const auto = act(lobby({}), { type: 'start', by: uid(1), hits, clue_mode: 'card' }).game;
+    expect([auto.settings.clue_mode, auto.settings.clue_mode_auto]).toEqual(['card', true]);
+    expect(viewGame(auto, uid(1))?.clue).not.toBeNull();
+    const chosen = act(lobby({ clue_mode: 'audio' }), { type: 'start', by: uid(1), hits, clue_mode: 'card' }).game;
+    expect([chosen.settings.clue_mode, chosen.settings.clue_mode_auto]).toEqual(['audio', false]);
+    // without a decision (a log stored before it) the game keeps its mode
+    const old = act(lobby({}), { type: 'start', by: uid(1), hits }).game;
+    expect(old.settings.clue_mode).toBe('audio');
+    expect(parseAction({ type: 'start', by: uid(1), hits, clue_mode: 'video' })).toMatchObject({ ok: false });
+    expect(parseAction({ type: 'start', by: uid(1), hits, clue_mode: 'card' })).toMatchObject({ ok: true });
   });
 
   it('packs must exist; an empty list means every pack; duplicates collapse', () => {

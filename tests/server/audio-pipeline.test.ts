@@ -665,6 +665,7 @@ describe('import-folder', () => {
       ff([...tone(450), '-c:a', 'libmp3lame', '-metadata', 'title=existing song', '-metadata', 'artist=the EXISTING artist', '-metadata', 'date=1999', join(music, 'existing.mp3')]),
       ff([...tone(500), '-c:a', 'libmp3lame', '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', join(music, 'no tags.mp3')]),
       ff([...tone(550), '-c:a', 'libmp3lame', '-metadata', 'title=Yearless', '-metadata', 'artist=Nobody Knows', join(music, 'no year.mp3')]),
+      ff([...tone(575), '-c:a', 'libmp3lame', '-metadata', 'title=Tomorrow', '-metadata', 'artist=Typo', '-metadata', 'date=2099', join(music, 'future.mp3')]),
       ff([...tone(600), '-c:a', 'flac', '-metadata', 'TITLE=GOOD VIBRATIONS', '-metadata', 'ARTIST=the beach boys', '-metadata', 'DATE=1966', join(music, 'Sixties', 'good vibrations (mono).flac')]),
     ]);
     writeFileSync(join(music, 'broken.mp3'), 'not an mp3 at all'.repeat(100));
@@ -679,15 +680,16 @@ describe('import-folder', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = r.stdout;
-    expect(out).toContain(`${music}: 9 audio files (2 other files ignored)`);
+    expect(out).toContain(`${music}: 10 audio files (2 other files ignored)`);
     expect(out).toMatch(/new hits: +3/);
     expect(out).toMatch(/linked to hits: +1/);
-    expect(out).toMatch(/skipped: +5/);
+    expect(out).toMatch(/skipped: +6/);
     expect(out).toContain('+ good vibrations.mp3: The Beach Boys – Good Vibrations (1966)');
     expect(out).toContain('+ Sixties/space oddity.flac: David Bowie – Space Oddity (1969)');
     expect(out).toContain('= existing.mp3: The Existing Artist – Existing Song (1990); the tags say 1999; the catalogue\'s 1990 is kept');
     expect(out).toContain('! no tags.mp3: skipped, no tags (title, artist and year are missing)');
     expect(out).toContain('! no year.mp3: skipped, no year in the tags');
+    expect(out).toContain("! future.mp3: skipped, the tags' year 2099 is after the current year");
     expect(out).toMatch(/! broken\.mp3: skipped, unreadable/);
     expect(out).toMatch(/! empty\.wav: skipped, unreadable/);
     expect(out).toContain('! Sixties/good vibrations (mono).flac: skipped, duplicate of good vibrations.mp3 (same title and artist)');

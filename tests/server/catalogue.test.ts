@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
 import { sql } from 'kysely';
@@ -13,12 +14,13 @@ import {
   HitSearchReplySchema,
   PackListSchema,
   PackPayloadSchema,
+  PlayableCountsSchema,
   SORT_KEYS,
   type CatalogueHit,
   type FullHitPayload,
   type SortKey,
 } from '../../shared/protocol/index.ts';
-import { remainingDeck } from '../../shared/rules/index.ts';
+import { latestHitYear, remainingDeck } from '../../shared/rules/index.ts';
 import { bootServer, SseReader, User, type Reply, type TestServer } from './harness.ts';
 
 /**
@@ -370,6 +372,14 @@ describe('packs', () => {
     expect(packs.find((p) => p.name === 'Pack 1')?.hits).toBe(0);
   });
 
+  it('says how many hits are in packs, each counted once (a hit in two packs is one hit)', async () => {
+    const { packs, total } = PackListSchema.parse((await anonymous.request('GET', '/api/hits/packs')).body);
+    const packed = [...seeded.values()].filter((h) => h.packs.length > 0);
+    expect(total).toBe(packed.length);
+    // two seeded hits are in two packs each: the packs' counts added up say two more
+    expect(packs.reduce((sum, p) => sum + p.hits, 0)).toBe(packed.length + 2);
+  });
+
   it('needs a session and write_packs to create, rename or delete', async () => {
     const someId = ids.film;
     for (const u of [anonymous, guest, hitsOnly]) {
@@ -563,7 +573,9 @@ describe('hits', () => {
       [{ ...good, yt_id: 'short' }, /^yt_id must be 11 characters/],
       [{ ...good, yt_id: 'https://youtu.be/dQw4w9WgXcQ' }, /^yt_id /],
       [{ ...good, year: 0 }, /^year must be at least 1/],
-      [{ ...good, year: 10_000 }, /^year must be at most 9999/],
+      [{ ...good, year: 10_000 }, /^year must be at most \d{4} \(the current year\)$/],
+      [{ ...good, year: latestHitYear() + 1 }, new RegExp(`^year must be at most ${latestHitYear()} \\(the current year\\)$`)],
+      [{ ...good, year: 2099 }, /^year must be at most \d{4} \(the current year\)$/],
       [{ ...good, year: '1999' }, /^year must be /],
       [{ ...good, playback_offset: -1 }, /^playback_offset must be at least 0/],
       [{ ...good, title: '  ' }, /^title must not be empty/],
@@ -583,6 +595,12 @@ describe('hits', () => {
     expectError(await editor.request('DELETE', '/api/hits/not-a-uuid'), 400, 'invalid_input', 'hitId must be a UUID');
     expect(await counts()).toEqual(before);
     expect((await editor.request('GET', `/api/hits/${target.id}`)).body).toEqual(targetBefore);
+  });
+
+  it("takes this year's hits (a year to come is refused above)", async () => {
+    const made = await createHit({ title: 'Brand New', artist: 'Fresh', year: latestHitYear() });
+    expect(made.year).toBe(latestHitYear());
+    expectSuccess(await editor.request('DELETE', `/api/hits/${made.id}`), 'hit deleted successfully');
   });
 
   it('leaves export and import to their own routes (static segments beat the id)', async () => {
@@ -788,5 +806,98 @@ describe('changes', () => {
       .execute();
     if (full.packs.length > 0) await t.server.db.insertInto('hit_packs').values(full.packs.map((pack_id) => ({ hit_id: gone.id, pack_id }))).execute();
     expectSuccess(await host.request('PATCH', `/api/games/${gameId}/stop`), 'stopped game');
+  });
+});
+
+describe('the clue mode of a game: decided at its start, from its packs, unless the creator chose one', () => {
+  const NO_TIMERS = { guess_timeout: 0, intercept_timeout: 0, confirm_timeout: 0 } as const;
+  let withAudio = '';
+  let cardsOnly = '';
+  const made: string[] = [];
+
+  beforeAll(async () => {
+    withAudio = await createPack('Auto With Audio');
+    cardsOnly = await createPack('Auto Cards Only');
+    const db = t.server.db;
+    const audioDir = t.server.config.AUDIO_DIR;
+    mkdirSync(audioDir, { recursive: true });
+    const now = new Date().toISOString();
+    // 8 hits whose audio is ready (their processed files are there), 8 without audio
+    for (let i = 0; i < 16; i++) {
+      const id = randomUUID();
+      made.push(id);
+      const ready = i < 8;
+      await db.insertInto('hits').values({ id, title: `Auto ${i}`, artist: 'Automaton', year: 1960 + i, belongs_to: '', yt_id: null, playback_offset: 0, audio_state: ready ? 'ready' : 'none', created_at: now, updated_at: now }).execute();
+      await db.insertInto('hit_packs').values({ hit_id: id, pack_id: ready ? withAudio : cardsOnly }).execute();
+      if (ready) for (const ext of ['opus', 'mp3']) writeFileSync(join(audioDir, `${id}.${ext}`), 'stands in for processed audio');
+    }
+    t.server.catalogue.forgetPlayable();
+  });
+
+  afterAll(async () => {
+    await t.server.db.deleteFrom('hits').where('id', 'in', made).execute();
+    for (const id of [withAudio, cardsOnly]) expectSuccess(await editor.request('DELETE', `/api/hits/packs/${id}`), 'pack deleted successfully');
+  });
+
+  it('counts what a pack selection can deal, with cards and with audio, each hit once', async () => {
+    const counts = async (query: string) => {
+      const r = await anonymous.request('GET', `/api/hits/playable${query}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.headers.get('cache-control')).toBe('no-cache');
+      return PlayableCountsSchema.parse(r.body);
+    };
+    expect(await counts(`?packs=${withAudio}`)).toEqual({ hits: 8, audio: 8 });
+    expect(await counts(`?packs=${cardsOnly}`)).toEqual({ hits: 8, audio: 0 });
+    expect(await counts(`?packs=${withAudio}&packs=${cardsOnly}&packs=${withAudio}`)).toEqual({ hits: 16, audio: 8 });
+    // no selection: every pack (what a new game plays with)
+    const all = await counts('');
+    expect(all.audio).toBe(8);
+    expect(all.hits).toBe((await anonymous.request('GET', '/api/hits/packs')).body.total);
+    expect(await counts(`?packs=${randomUUID()}`)).toEqual({ hits: 0, audio: 0 });
+    expectError(await anonymous.request('GET', '/api/hits/playable?packs=nope'), 400, 'invalid_input', /^packs/);
+  });
+
+  it('plays audio when enough hits of the chosen packs have audio (players × goal × 2), else cards; a chosen mode stays', async () => {
+    const host = await User.guest(t.base);
+    const created = await host.request('POST', '/api/games', { mode: 'Local', settings: { goal: 2, packs: [cardsOnly], ...NO_TIMERS } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.clue_mode_auto).toBe(true);
+    const id = created.body.id as string;
+    expectSuccess(await host.request('PATCH', `/api/games/${id}/join/Bob`), 'joined the game successfully');
+    const game = async () => (await host.request('GET', `/api/games/${id}`)).body as { state: string; clue_mode: string; clue_mode_auto: boolean; clue: unknown };
+    /** Starts, reads the clue mode the game plays in, stops. */
+    const playedWith = async (): Promise<string> => {
+      expectSuccess(await host.request('PATCH', `/api/games/${id}/start`), 'started game');
+      const g = await game();
+      expect(g.state).not.toBe('Open');
+      // card mode shows the card to the table; audio mode never does
+      expect(g.clue !== null).toBe(g.clue_mode === 'card');
+      expectSuccess(await host.request('PATCH', `/api/games/${id}/stop`), 'stopped game');
+      return g.clue_mode;
+    };
+    const update = async (settings: Record<string, unknown>) => expectSuccess(await host.request('PATCH', `/api/games/${id}/update`, settings), 'game updated successfully');
+
+    // 2 players to a goal of 2 need 8 hits: the cards-only pack has no audio
+    expect(await playedWith()).toBe('card');
+    // the creator picks the pack with audio: the next start plays it
+    await update({ packs: [withAudio] });
+    expect(await playedWith()).toBe('audio');
+    expect((await game()).clue_mode_auto).toBe(true);
+    // a goal of 3 needs 12 with audio, there are 8: cards (from both packs)
+    await update({ packs: [withAudio, cardsOnly], goal: 3 });
+    expect(await playedWith()).toBe('card');
+    // the creator's choice is kept, enough audio or not
+    await update({ packs: [withAudio], goal: 2, clue_mode: 'card' });
+    expect((await game()).clue_mode_auto).toBe(false);
+    expect(await playedWith()).toBe('card');
+    await update({ clue_mode: 'audio' });
+    await update({ packs: [cardsOnly] });
+    // (an audio game without audio cannot be dealt)
+    const refused = await host.request('PATCH', `/api/games/${id}/start`);
+    expectError(refused, 409, 'not_enough_hits', /\(0 individual hits in the currently selected packs, 8 hits are required\)/);
+    // back to automatic
+    await update({ clue_mode_auto: true, packs: [withAudio] });
+    expect(await playedWith()).toBe('audio');
+    expectError(await host.request('PATCH', `/api/games/${id}/update`, { clue_mode_auto: 'yes' }), 400, 'invalid_input', /^clue_mode_auto/);
   });
 });

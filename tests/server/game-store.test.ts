@@ -263,6 +263,24 @@ describe('action log', () => {
     await store.remove('storeLks');
   });
 
+  it('restores a game stored before the automatic clue mode with the mode it was given: a later start keeps it', async () => {
+    const pack = randomUUID();
+    const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Kept ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1950 + i, packs: [pack] }));
+    const creator = { id: randomUUID(), name: 'Ada' };
+    const made = createGame({ id: 'storeClu', mode: 'Public', creator, seed: testSeed(6), packIds: [pack], settings: { clue_mode: 'card' } });
+    if (!made.ok) throw new Error(made.error.message);
+    // the old format: no clue_mode_auto in the settings
+    const { clue_mode_auto: _auto, ...settings } = made.game.settings;
+    await store.snapshot({ ...made.game, settings } as Game, 0, NOW);
+    const restored = (await store.load()).find((g) => g.game.id === 'storeClu')!.game;
+    expect([restored.settings.clue_mode, restored.settings.clue_mode_auto]).toEqual(['card', false]);
+    const joined = applyAction(restored, { type: 'join', by: randomUUID(), name: 'Bo' }, { now: NOW });
+    if (!joined.ok) throw new Error(joined.error.message);
+    const started = applyAction(joined.game, { type: 'start', by: creator.id, hits, clue_mode: 'audio' }, { now: NOW });
+    expect(started.ok && started.game.settings.clue_mode).toBe('card');
+    await store.remove('storeClu');
+  });
+
   it('keeps appends and snapshots out of another transaction open on the database, which may roll back', async () => {
     const game = newGame('storeEe5');
     await store.snapshot(game, 1, NOW);

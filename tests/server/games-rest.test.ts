@@ -419,7 +419,8 @@ describe('a whole game over REST, watched over SSE', () => {
     const [alice, bob, carol] = (await guests(3)) as [User, User, User];
     const byId = new Map([alice, bob, carol].map((u) => [u.id, u]));
     const created = await createGame(alice, { mode: 'Public', settings: { goal: 4, start_tokens: 3, ...NO_TIMERS } });
-    expect(created).toMatchObject({ mode: 'Public', state: 'Open', goal: 4, start_tokens: 3, clue_mode: 'card', hit: null, winner: null });
+    // the clue mode is decided at the start (this catalogue has no audio: cards)
+    expect(created).toMatchObject({ mode: 'Public', state: 'Open', goal: 4, start_tokens: 3, clue_mode_auto: true, hit: null, winner: null });
     expect(created.players).toEqual([expect.objectContaining({ id: alice.id, name: alice.name, creator: true, state: 'Waiting', virtual: false })]);
     const id = created.id;
 
@@ -451,6 +452,7 @@ describe('a whole game over REST, watched over SSE', () => {
     expect(seats.filter((p) => p.turn_player)).toHaveLength(1);
     expect(seats[0]?.turn_player).toBe(true);
     expect(start.data.clue).toEqual(clueView(engine(id).current as Hit));
+    expect(engine(id).settings.clue_mode).toBe('card');
 
     const { end, stats } = await playToTheEnd(w, byId, alice);
     await w.quiet();
@@ -530,7 +532,7 @@ describe('a whole game over REST, watched over SSE', () => {
     // update carries the stored settings: an empty pack list means every pack
     expectOk(await alice.request('PATCH', `/api/games/${id}/update`, { packs: [], start_tokens: 1 }), 'game updated successfully');
     const update = await w.one('update');
-    expect(update.data.settings).toMatchObject({ goal: 5, start_tokens: 1, clue_mode: 'card', ...NO_TIMERS });
+    expect(update.data.settings).toMatchObject({ goal: 5, start_tokens: 1, clue_mode_auto: true, ...NO_TIMERS });
     expect([...update.data.settings.packs].sort()).toEqual([PACK_ONE, PACK_TWO].sort());
     for (const u of [bob, carol, dave]) {
       expectOk(await u.request('PATCH', `/api/games/${id}/join`), 'joined the game successfully');

@@ -152,6 +152,7 @@ function expectedState(v: GamePayload, seq: number) {
     confirm_timeout: v.confirm_timeout,
     reveal_time: v.reveal_time,
     clue_mode: v.clue_mode,
+    clue_mode_auto: v.clue_mode_auto,
     packs: [...v.packs],
     players: v.players.map(playerShape),
     hit: v.hit ? hitShape(v.hit) : null,
@@ -431,7 +432,8 @@ function expectFullCoverage(st: Stats, game: Game): void {
 async function createGame(creator: User, body: Record<string, unknown>): Promise<string> {
   const created = await creator.request('POST', '/api/games', body);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect(created.body.clue_mode).toBe('card');
+  // decided at the start: cards, as this catalogue has no audio
+  expect(created.body.clue_mode_auto).toBe(true);
   return created.body.id as string;
 }
 
@@ -987,7 +989,7 @@ describe('schema projection', () => {
   });
   const payload = (state: GamePayload['state'], players: PlayerPayload[], extra: Partial<GamePayload> = {}): GamePayload => ({
     id: 'AAAAAAAA', players, state, mode: 'Public', goal: 10, start_tokens: 2, hit_duration: 20, packs: [PACK], guess_timeout: 0,
-    intercept_timeout: 30, confirm_timeout: 60, reveal_time: 3, clue_mode: 'card', hit: null, last_scored: null, winner: null, standings: null,
+    intercept_timeout: 30, confirm_timeout: 60, reveal_time: 3, clue_mode: 'card', clue_mode_auto: false, hit: null, last_scored: null, winner: null, standings: null,
     deadline: null, clue: null, draws: 1, ...extra,
   });
   const A = (hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}) => player(1, hits, guess, extra);

@@ -26,6 +26,7 @@ import {
   type ImportReport,
 } from '../../server/services/hits-yaml.ts';
 import { Permission } from '../../server/services/users.ts';
+import { latestHitYear } from '../../shared/rules/constants.ts';
 import { bootServer, PACK_ONE, SseReader, User, type TestServer } from './harness.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -59,7 +60,7 @@ const H = (n: number) => u(n, 'bbbbbbbb');
 const TS = '2025-07-24T09:31:10.5062961Z';
 
 function hit(n: number, over: Partial<ExportHit> = {}): ExportHit {
-  return { id: H(n), artist: `Artist ${n}`, title: `Title ${n}`, belongs_to: '', year: 1950 + n, packs: [P(1)], playback_offset: 0, yt_id: null, last_modified: TS, ...over };
+  return { id: H(n), artist: `Artist ${n}`, title: `Title ${n}`, belongs_to: '', year: 1950 + (n % 70), packs: [P(1)], playback_offset: 0, yt_id: null, last_modified: TS, ...over };
 }
 const pack = (n: number, name = `Pack ${n}`): ExportPack => ({ id: P(n), name, last_modified: TS });
 
@@ -186,8 +187,8 @@ packs:
     expect(p.errors).toEqual([]);
     expect(p.rejectedHits).toEqual([]);
     expect(p.hits).toEqual([
-      { index: 0, line: 2, id: H(1), artist: 'ABBA', title: 'Waterloo', belongs_to: '', year: 1974, packs: [P(1)], playback_offset: 3, yt_id: 'Sj_9CiNkkn4', last_modified: TS },
-      { index: 1, line: 12, id: H(2), artist: 'Queen', title: 'Bohemian Rhapsody', belongs_to: 'A Night at the Opera', year: 1975, packs: [], playback_offset: 0, yt_id: null, last_modified: null },
+      { index: 0, line: 2, id: H(1), idGiven: true, artist: 'ABBA', title: 'Waterloo', belongs_to: '', year: 1974, packs: [P(1)], playback_offset: 3, yt_id: 'Sj_9CiNkkn4', last_modified: TS },
+      { index: 1, line: 12, id: H(2), idGiven: true, artist: 'Queen', title: 'Bohemian Rhapsody', belongs_to: 'A Night at the Opera', year: 1975, packs: [], playback_offset: 0, yt_id: null, last_modified: null },
     ]);
     expect(p.packs).toEqual([{ index: 0, line: 21, id: P(1), name: 'Seventies', last_modified: TS }]);
   });
@@ -330,6 +331,7 @@ const BAD_FILE = [
   good(15, { artist: "''", title: '"bell\\a"' }), // 15: empty artist, control character
   good(16, { last_modified: 'yesterday' }), // 16: bad time
   good(17, { packs: `[${DB_PACK_A}]` }), // 17: a pack rejected against the database
+  good(18, { year: '2099' }), // 18: a year to come (a typo for 1999)
   'packs:\n',
   row({ id: P(1), name: 'One' }), // 0: fine
   row({ id: P(1), name: 'Again' }), // 1: duplicate id
@@ -355,9 +357,9 @@ describe('a file with every kind of bad row', () => {
     expect(report.ok).toBe(false);
     expect(report.applied).toBe(false);
     expect(report.errors).toEqual([]);
-    expect(report.hits.rejected.map((r) => r.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
+    expect(report.hits.rejected.map((r) => r.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
     expect(report.packs.rejected.map((r) => r.index)).toEqual([1, 2, 3, 4, 5]);
-    expect(report.summary.hits).toEqual({ added: 1, changed: 0, unchanged: 0, rejected: 17 });
+    expect(report.summary.hits).toEqual({ added: 1, changed: 0, unchanged: 0, rejected: 18 });
     expect(report.message).toContain('nothing was written');
     expect(ImportReportSchema.parse(report)).toEqual(report);
   });
@@ -366,18 +368,19 @@ describe('a file with every kind of bad row', () => {
     expect(report.hits.rejected[0]).toMatchObject({ index: 1, line: lineOf(BAD_FILE, '- artist: Broken') });
     expect(report.hits.rejected[0]).not.toHaveProperty('label'); // a row that could not be read has no label
     expect(reasons('hits', 1)).toMatch(/^broken YAML at line \d+, column \d+: /);
-    expect(reasons('hits', 2)).toBe('artist is missing | belongs_to is missing | year is missing | packs is missing | playback_offset is missing | id is missing');
+    expect(reasons('hits', 2)).toBe('artist is missing | belongs_to is missing | year is missing | packs is missing | playback_offset is missing');
     expect(reasons('hits', 3)).toBe(
       [
         'artist must be a string, not a number',
         'belongs_to must be a string, not a list',
-        'year must be a whole number from 1 to 9999, not "1999"',
+        `year must be a whole number from 1 to ${latestHitYear()} (the current year), not "1999"`,
         'packs must be a list of pack ids, not a string',
         'playback_offset must be a whole number from 0 to 65535, not 1.5',
       ].join(' | '),
     );
-    expect(reasons('hits', 4)).toBe('year must be a whole number from 1 to 9999, not 0');
-    expect(reasons('hits', 5)).toBe('year must be a whole number from 1 to 9999, not 10000');
+    expect(reasons('hits', 4)).toBe(`year must be a whole number from 1 to ${latestHitYear()} (the current year), not 0`);
+    expect(reasons('hits', 5)).toBe(`year must be a whole number from 1 to ${latestHitYear()} (the current year), not 10000`);
+    expect(reasons('hits', 18)).toBe(`year must be a whole number from 1 to ${latestHitYear()} (the current year), not 2099`);
     expect(reasons('hits', 6)).toMatch(/^yt_id must be 11 characters of A-Z, a-z, 0-9, _ or - .*"short"$/);
     expect(reasons('hits', 7)).toBe('playback_offset must be a whole number from 0 to 65535, not -3');
     expect(reasons('hits', 8)).toBe('packs[0] must be a pack id (UUID), not "nope" | id must be a UUID, not "not-a-uuid"');
@@ -522,6 +525,45 @@ describe('the diff and the apply', () => {
     expect(await dump(db)).toEqual(after);
   });
 
+  it('takes hit rows without an id as new hits with ids of their own, or as the database hit of their yt_id', async () => {
+    const db = await freshDb();
+    await importHitsYaml(db, seedFile(), { apply: true });
+    const row = (title: string, id: string, extra = '') => `- artist: Curator\n  title: ${title}\n  belongs_to: ''\n  year: 2001\n  packs: [${DB_PACK_A}]\n  playback_offset: 0\n${id}${extra}`;
+    const file = [
+      'hits:\n',
+      row('Left Out', ''),
+      row('Empty', "  id: ''\n"),
+      row('Null Id', '  id: null\n'),
+      row('Known Video', '', '  yt_id: DBDBDBDBDB1\n'),
+      row('Bad Pack', '', `  yt_id: newnewnew01\n`).replace(DB_PACK_A, P(77)),
+      `packs:\n- id: ${DB_PACK_A}\n  name: Alpha\n`,
+    ].join('');
+    // a row without an id is refused for its other faults only, and named by its line and label (it has no id)
+    const refused = await importHitsYaml(db, file);
+    expect(refused.hits.rejected).toEqual([{ index: 4, line: lineOf(file, '- artist: Curator\n  title: Bad Pack'), label: 'Curator – Bad Pack', reasons: [`pack ${P(77)} is not defined under packs:`] }]);
+
+    const good = file.slice(0, file.indexOf('- artist: Curator\n  title: Bad Pack')) + file.slice(file.indexOf('packs:\n- id'));
+    const dry = await importHitsYaml(db, good);
+    expect(dry.ok).toBe(true);
+    expect(dry.summary.hits).toEqual({ added: 3, changed: 1, unchanged: 0, rejected: 0 });
+    expect(dry.hits.added.map((h) => h.title)).toEqual(['Left Out', 'Empty', 'Null Id']);
+    for (const h of dry.hits.added) expect(h.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // matched by its video: the database's hit, and no file id to report
+    expect(dry.hits.changed).toEqual([expect.objectContaining({ id: DB_HIT_1, matched_by: 'yt_id', title: 'Known Video' })]);
+    expect(dry.hits.changed[0]).not.toHaveProperty('file_id');
+    expect(await db.selectFrom('hits').select('id').execute()).toHaveLength(2);
+
+    const applied = await importHitsYaml(db, good, { apply: true });
+    expect(applied.applied).toBe(true);
+    const rows = await db.selectFrom('hits').innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id').select(['hits.id', 'hits.title', 'hit_packs.pack_id']).where('hits.artist', '=', 'Curator').where('hits.id', '!=', DB_HIT_1).execute();
+    expect(rows.map((r) => r.title).sort()).toEqual(['Empty', 'Left Out', 'Null Id']);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(3);
+    expect(rows.every((r) => r.pack_id === DB_PACK_A)).toBe(true);
+    // the ids of the apply are its own, not the dry run's
+    expect(rows.some((r) => dry.hits.added.some((h) => h.id === r.id))).toBe(false);
+    expect((await db.selectFrom('hits').select('title').where('id', '=', DB_HIT_1).executeTakeFirstOrThrow()).title).toBe('Known Video');
+  });
+
   it('matches a hit with an unknown id by its yt_id, and a pack with an unknown id by its name', async () => {
     const db = await freshDb();
     await importHitsYaml(db, seedFile(), { apply: true });
@@ -534,7 +576,7 @@ describe('the diff and the apply', () => {
         changes: [
           { field: 'artist', before: 'Artist 901', after: 'Artist 50' },
           { field: 'title', before: 'Title 901', after: 'New title' },
-          { field: 'year', before: 2851, after: 2000 },
+          { field: 'year', before: 2011, after: 2000 },
         ],
       }),
     ]);
@@ -628,12 +670,29 @@ describe('export', () => {
     expect(packNames(text)).toEqual(['Numbers', 'Rock 9', 'Rock 10']);
     const motley = text.slice(text.indexOf('- artist: Mötley Crüe'));
     expect(motley.slice(0, motley.indexOf('last_modified'))).toBe(
-      `- artist: Mötley Crüe\n  title: Kickstart My Heart\n  belongs_to: ''\n  year: 1989\n  packs:\n  - ${P(1)}\n  - ${P(2)}\n  playback_offset: 0\n  id: ${H(2)}\n  `,
+      `- artist: Mötley Crüe\n  title: Kickstart My Heart\n  belongs_to: ''\n  year: 1989\n  packs:\n  - ${P(1)} # Rock 10\n  - ${P(2)} # Rock 9\n  playback_offset: 0\n  id: ${H(2)}\n  `,
     );
     expect(text).toContain(`  packs: []\n  playback_offset: 0\n  id: ${H(4)}\n  last_modified: '${TS}'\n`); // no yt_id key without one
     expect(text).toContain(`  id: ${H(1)}\n  yt_id: bjork000001\n  last_modified: '${TS}'\n`);
     expect(text.startsWith('hits:\n- artist: ABBA\n')).toBe(true);
     expect(text.endsWith(`- id: ${P(1)}\n  name: Rock 10\n  last_modified: '${TS}'\n`)).toBe(true);
+  });
+
+  it("names each pack of a hit in a comment, which every reader skips (the reference server's too)", async () => {
+    const other = await freshDb();
+    const names = ["Rock # 1", "it's", "'quoted'", 'Hash#NoSpace', 'x '.repeat(40).trim()];
+    const file = formatHitsYaml(
+      [hit(1, { packs: [P(1), P(2), P(3), P(4), P(5)] }), hit(2, { packs: [P(1)] })],
+      names.map((n, i) => pack(i + 1, n)),
+    );
+    expect(file).toContain(`  - ${P(1)} # Rock # 1\n  - ${P(2)} # it's\n  - ${P(3)} # 'quoted'\n  - ${P(4)} # Hash#NoSpace\n`);
+    // a YAML reader sees the ids alone, and our fast row reader reads exactly what the YAML parser reads
+    expect((parse(file) as { hits: { packs: string[] }[] }).hits.map((h) => h.packs)).toEqual([[P(1), P(2), P(3), P(4), P(5)], [P(1)]]);
+    const fast = await parseHitsYaml(file);
+    expect(fast.rejectedHits).toEqual([]);
+    expect(fast).toEqual(await parseHitsYaml(file, { fastPath: false }));
+    expect((await importHitsYaml(other, file, { apply: true })).applied).toBe(true);
+    expect((await exportHitsYaml(other)).text).toBe(file);
   });
 
   it('filters by query (prefix, diacritics) and by packs (OR, "" = without packs)', async () => {
@@ -696,8 +755,10 @@ describe('export', () => {
 
     // no loss: every hit, pack, link, offset, belongs_to, yt_id and year
     expect(catalogueOf(exported.text)).toEqual(catalogueOf(original));
-    // our writer reproduces the reference writer's file exactly (order, quoting, timestamps)
-    expect(exported.text === original, 'the export of the original catalogue is byte-identical to it').toBe(true);
+    // our writer reproduces the reference writer's file exactly (order, quoting, timestamps), and names each hit's packs in comments
+    expect(exported.text).toMatch(/^ {2}- '?[0-9a-f-]{36}'? # \S/m);
+    const withoutNames = exported.text.replace(/^( {2}- '?[0-9a-f-]{36}'?) # .*$/gm, '$1');
+    expect(withoutNames === original, 'the export of the original catalogue is byte-identical to it, but for the pack names').toBe(true);
 
     const second = await freshDb();
     expect((await importHitsYaml(second, exported.text, { apply: true })).summary.hits.added).toBe(7184);
@@ -914,11 +975,11 @@ describe('CLI', () => {
     writeFileSync(file, BAD_FILE);
     const r = await cli(['import', file, '--apply']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('  hits:  1 added, 0 changed, 0 unchanged, 17 rejected');
+    expect(r.stdout).toContain('  hits:  1 added, 0 changed, 0 unchanged, 18 rejected');
     expect(r.stdout).toContain(`rejected hits[7] (line ${lineOf(BAD_FILE, '- artist: Artist 7\n')}) "Artist 7 – Title 7": playback_offset must be a whole number from 0 to 65535, not -3`);
     expect(r.stdout).toContain('rejected hits[15] (line 95) "bell\ufffd": '); // labels never carry control characters
     expect(r.stdout).not.toMatch(/\u0007/);
-    expect(r.stdout.match(/^rejected /gm)).toHaveLength(17 + 5);
+    expect(r.stdout.match(/^rejected /gm)).toHaveLength(18 + 5);
     expect(r.stdout.trim().endsWith('nothing was written.')).toBe(true);
     const out = await cli(['export', '-', '--query', 'Artist 0']);
     expect(out.stdout).toBe('hits: []\npacks: []\n');

@@ -60,6 +60,7 @@ const EXPECTED: Record<string, string[]> = {
   '/api/hits/packs': ['get', 'post'],
   '/api/hits/packs/{packId}': ['patch', 'delete'],
   '/api/hits/search': ['get'],
+  '/api/hits/playable': ['get'],
   '/api/hits/export': ['get'],
   '/api/hits/import': ['post'],
   '/api/hits': ['post'],

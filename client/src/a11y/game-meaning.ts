@@ -1,6 +1,7 @@
 import type { GamePayload, GameState, HitPayload, PlayerPayload, Settings, Slot } from '../../../shared/protocol/game.ts';
 import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.ts';
 import { NUMERIC_SETTINGS } from '../../../shared/rules/constants.ts';
+import { clueChoice } from '../../../shared/rules/settings.ts';
 import { localActingPlayer } from '../../../shared/rules/views.ts';
 import type { Game } from '../../../shared/rules/types.ts';
 import type { SfxName } from '../audio/sfx.ts';
@@ -240,7 +241,8 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
       const off = now[k] === 0 && k.endsWith('_timeout');
       changes.push(`${t(`game.settings.${k}`)}: ${off ? t('game.announce.no_limit') : now[k]}`);
     }
-    if (!was || was.clue_mode !== now.clue_mode) changes.push(`${t('game.settings.clue_mode')}: ${t(`game.settings.clue_${now.clue_mode}`)}`);
+    // the creator's choice (an automatic game's mode of the last start is no change of his)
+    if (!was || clueChoice(was) !== clueChoice(now)) changes.push(`${t('game.settings.clue_mode')}: ${t(`game.settings.clue_${clueChoice(now)}`)}`);
     if (!was || was.packs.length !== now.packs.length || was.packs.some((id, i) => id !== now.packs[i])) {
       changes.push(`${t('game.settings.packs')}: ${now.packs.length}`);
     }

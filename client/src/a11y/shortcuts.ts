@@ -82,6 +82,13 @@ export function keyName(e: Pick<KeyEventLike, 'key' | 'code'>): string {
   return e.key;
 }
 
+/**
+ * A media query for devices without a precise pointer (no mouse, no trackpad):
+ * phones and tablets used by touch, which almost never have a keyboard either.
+ * Visible key hints are hidden there; `aria-keyshortcuts` keeps naming them.
+ */
+export const NO_KEYBOARD_HINTS = '@media not (any-pointer: fine)';
+
 /** "Alt+Shift+U", "Alt+Shift+G, S" for a sequence; `label` names each key (translated arrow names). */
 export function formatKeys(keys: string, label: (key: string) => string = (key) => key): string {
   return `Alt+Shift+${keys.split(' ').map(label).join(', ')}`;

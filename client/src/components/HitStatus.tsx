@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { hasNamespace, loadNamespace } from '../i18n.ts';
 import { hitStatus, useCatalogue } from '../stores/catalogue.ts';
-import { CheckIcon } from './icons.tsx';
+import { CardIcon, CheckIcon } from './icons.tsx';
 
 /**
  * The hit-download indicator (spec §4): "processing" while the audio pipeline
  * downloads or processes anything (named for downloading while any download
- * runs, else for processing), else "finished"; its popover gives the counts. Built as a disclosure (a button that shows a panel) rather than a
+ * runs, else for processing), else "finished", or "no audio yet" (a card, no
+ * tick) when no hit has audio; its popover gives the counts. Built as a disclosure (a button that shows a panel) rather than a
  * Chakra Popover, whose machinery would cost the first page ~5 kB gzip (P9):
  * the panel holds only text, so it needs no focus trap.
  */
@@ -17,8 +18,15 @@ export function HitStatus() {
   const { t } = useTranslation();
   const progress = useCatalogue((s) => s.progress);
   const status = hitStatus(progress);
+  // nothing to download or process, and no hit has audio: games are card games, no tick for "ready"
+  const noAudio = status === 'finished' && progress?.available === 0;
   // "downloading" while any download runs; only local files or re-processing: "processing"
-  const label = status === 'finished' ? t('hit_status.finished') : progress && progress.downloading === 0 ? t('hit_status.processing_only') : t('hit_status.processing');
+  const label =
+    status === 'finished'
+      ? t(noAudio ? 'hit_status.no_audio' : 'hit_status.finished')
+      : progress && progress.downloading === 0
+        ? t('hit_status.processing_only')
+        : t('hit_status.processing');
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -52,7 +60,7 @@ export function HitStatus() {
   return (
     <Box ref={root} position={{ base: 'static', md: 'relative' }}>
       <Button ref={button} variant="ghost" aria-label={label} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)} px={{ base: '2', md: '3' }}>
-        {status === 'processing' ? <Spinner size="sm" aria-hidden="true" /> : <CheckIcon />}
+        {status === 'processing' ? <Spinner size="sm" aria-hidden="true" /> : noAudio ? <CardIcon /> : <CheckIcon />}
         <Box as="span" display={{ base: 'none', lg: 'inline' }}>
           {label}
         </Box>
@@ -85,6 +93,8 @@ export function HitStatus() {
             <li>{t('hit_status.processing_count', { count: progress.processing })}</li>
             <li>{t('hit_status.downloaded', { count: progress.available })}</li>
           </Box>
+        ) : noAudio ? (
+          <Text>{t('hit_status.cards')}</Text>
         ) : (
           <Text>{t('hit_status.available', { count: progress.available })}</Text>
         )}

@@ -1,4 +1,4 @@
-import { Kbd, Table } from '@chakra-ui/react';
+import { Box, Kbd, Table } from '@chakra-ui/react';
 import { kbdRecipe } from '@chakra-ui/react/theme';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,16 +8,24 @@ import { useScrollable } from './AppDialog.tsx';
 
 registerRecipes({ recipes: { kbd: kbdRecipe } });
 
-/** One key cap per key ("Alt" + "Shift" + "U"), kept on one line: a combination never breaks. */
-function Keys({ keys }: { keys: string[] }) {
+/**
+ * One key cap per key ("Alt" + "Shift" + "U"), kept on one line: a combination
+ * never breaks. On a phone's width only the last key shows (the caption says that
+ * every shortcut is Alt+Shift plus a key), so the key column stays on screen
+ * instead of scrolling away sideways; screen readers still hear the whole combination.
+ */
+function Keys({ modifiers, last }: { modifiers: string[]; last: string }) {
   return (
     <span style={{ whiteSpace: 'nowrap' }}>
-      {keys.map((k, i) => (
-        <Fragment key={k}>
-          {i > 0 && '+'}
-          <Kbd>{k}</Kbd>
-        </Fragment>
-      ))}
+      <Box as="span" srOnly={{ base: true, sm: false }}>
+        {modifiers.map((k) => (
+          <Fragment key={k}>
+            <Kbd>{k}</Kbd>+
+          </Fragment>
+        ))}
+      </Box>
+      {/* normal word spacing: the recipe's tight one runs "Pfeil runter" together */}
+      <Kbd wordSpacing="normal">{last}</Kbd>
     </span>
   );
 }
@@ -28,7 +36,7 @@ export function ShortcutsTable() {
   const area = useScrollable('x');
   const keyLabel = (key: string): string => (key.length === 1 ? key : t(`shortcuts.key_names.${key}`, { defaultValue: key }));
   return (
-    // a key combination never breaks, so on a narrow phone (German key names) the table scrolls sideways within itself
+    // a key never breaks: should the table still not fit (a very narrow screen, a large font), it scrolls sideways within itself
     <Table.ScrollArea ref={area.ref} {...(area.scrolls ? { tabIndex: 0, role: 'group', 'aria-label': t('shortcuts.caption') } : {})}>
       <Table.Root size="sm" variant="line" css={{ '& th, & td': { whiteSpace: 'normal', verticalAlign: 'top' } }}>
         <Table.Caption captionSide="top" textAlign="start" color="fg.muted" mb="2">
@@ -47,7 +55,7 @@ export function ShortcutsTable() {
               <Table.Cell>{t(`shortcuts.sections.${s.section}`)}</Table.Cell>
               <Table.Cell>{t(`shortcuts.actions.${s.id}`)}</Table.Cell>
               <Table.Cell>
-                <Keys keys={['Alt', keyLabel('Shift'), s.id === 'player_info' ? t('shortcuts.digits') : keyLabel(s.keys[0])]} />
+                <Keys modifiers={['Alt', keyLabel('Shift')]} last={s.id === 'player_info' ? t('shortcuts.digits') : keyLabel(s.keys[0])} />
               </Table.Cell>
             </Table.Row>
           ))}

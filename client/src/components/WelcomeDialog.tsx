@@ -1,7 +1,8 @@
 import { Box, Button, Heading, HStack, List, Spinner, Text } from '@chakra-ui/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { totalHits, useCatalogue } from '../stores/catalogue.ts';
+import type { TFunction } from 'i18next';
+import { useCatalogue } from '../stores/catalogue.ts';
 import { useSettings } from '../stores/settings.ts';
 import { AppDialog } from './AppDialog.tsx';
 import { HowToPlay } from './HowToPlay.tsx';
@@ -12,15 +13,29 @@ import { registerRecipes } from '../theme.ts';
 registerRecipes({ slotRecipes: { list: listSlotRecipe } });
 
 /**
+ * What there is to play with, as it is: the hits in the packs (a hit in two
+ * packs is one hit), and whether they come with audio (`withAudio`: the
+ * download indicator's count, unknown until the server says).
+ */
+export function catalogueText(t: TFunction, hits: number, packs: number, withAudio: number | undefined): string {
+  const values = { hits: t('count.hits', { count: hits }), packs: t('count.packs', { count: packs }) };
+  if (withAudio === undefined || hits === 0) return t('welcome.catalogue', values);
+  if (withAudio === 0) return t('welcome.catalogue_cards', values);
+  return t('welcome.catalogue_audio', { ...values, audio: Math.min(withAudio, hits) });
+}
+
+/**
  * The welcome dialog (spec §2): shown until dismissed (the stored welcome flag),
  * reopened from the menu. Says what Hitline is, how many hits and packs there
- * are (a spinner until the packs load) and how to play.
+ * are and whether they have audio (a spinner until the packs load), and how to play.
  */
 export function WelcomeDialog() {
   const { t } = useTranslation();
   const dismissed = useSettings((s) => s.welcome);
   const setWelcome = useSettings((s) => s.setWelcome);
-  const packs = useCatalogue((s) => s.packs);
+  const packCount = useCatalogue((s) => s.packs.length);
+  const packedHits = useCatalogue((s) => s.packedHits);
+  const withAudio = useCatalogue((s) => s.progress?.available);
   const packsLoaded = useCatalogue((s) => s.packsLoaded);
   const loadPacks = useCatalogue((s) => s.loadPacks);
   const open = !dismissed;
@@ -51,7 +66,7 @@ export function WelcomeDialog() {
       <List.Root ps="5" mb="6" gap="1">
         <List.Item>
           {packsLoaded ? (
-            t('welcome.catalogue', { hits: t('count.hits', { count: totalHits(packs) }), packs: t('count.packs', { count: packs.length }) })
+            catalogueText(t, packedHits, packCount, withAudio)
           ) : (
             <HStack as="span" gap="2">
               <Spinner size="xs" aria-hidden="true" />

@@ -26,6 +26,8 @@ export const UserIcon = make(
   </>,
 );
 export const CheckIcon = make(<path d="M5 13l4 4L19 7" />);
+/** A playing card: games without audio. */
+export const CardIcon = make(<path d="M7 3h10a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zM9 8h6M9 12h6" />);
 export const DownloadIcon = make(<path d="M12 4v11m0 0l-4-4m4 4l4-4M5 20h14" />);
 export const ChevronDownIcon = make(<path d="M6 9l6 6 6-6" />);
 export const CloseIcon = make(<path d="M6 6l12 12M18 6L6 18" />);

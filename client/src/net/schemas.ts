@@ -17,6 +17,7 @@ export {
   HitSearchReplySchema,
   ImportReportSchema,
   PackPayloadSchema,
+  PlayableCountsSchema,
 } from '../../../shared/protocol/catalogue.ts';
 export { AltchaChallengeSchema, UserCookieSchema, UserPayloadSchema } from '../../../shared/protocol/users.ts';
 export { GLOBAL_EVENT_NAMES, parseGlobalEvent } from '../../../shared/protocol/events.ts';

@@ -5,13 +5,16 @@ import { onGlobalEvent } from '../net/events.ts';
 import { notify } from '../a11y/notify.ts';
 
 /**
- * What the shell shows of the catalogue: the packs with their hit counts (the
- * welcome dialog's totals) and the audio pipeline's progress (`process_hits`,
- * the navigation bar's download indicator). The catalogue screens extend it.
+ * What the shell shows of the catalogue: the packs with their hit counts and
+ * the hits in them (the welcome dialog's totals), and the audio pipeline's
+ * progress (`process_hits`, the navigation bar's download indicator). The
+ * catalogue screens extend it.
  */
 
 export interface CatalogueState {
   packs: PackPayload[];
+  /** Hits in any pack, each counted once (0 until the packs are loaded). */
+  packedHits: number;
   /** The pack list has been loaded at least once. */
   packsLoaded: boolean;
   packsError: unknown;
@@ -25,6 +28,7 @@ let loading: Promise<void> | null = null;
 
 export const useCatalogue = create<CatalogueState>()((set) => ({
   packs: [],
+  packedHits: 0,
   packsLoaded: false,
   packsError: null,
   progress: null,
@@ -32,8 +36,8 @@ export const useCatalogue = create<CatalogueState>()((set) => ({
   loadPacks() {
     loading ??= (async () => {
       try {
-        const { packs } = await listPacks();
-        set({ packs, packsLoaded: true, packsError: null });
+        const { packs, total } = await listPacks();
+        set({ packs, packedHits: total, packsLoaded: true, packsError: null });
       } catch (packsError) {
         set({ packsError });
       } finally {
@@ -47,9 +51,6 @@ export const useCatalogue = create<CatalogueState>()((set) => ({
     set({ progress });
   },
 }));
-
-/** Number of hits summed over packs (a hit in two packs counts twice, as the spec says). */
-export const totalHits = (packs: readonly PackPayload[]): number => packs.reduce((sum, p) => sum + p.hits, 0);
 
 /** The download indicator's state: busy while anything downloads or processes. */
 export const hitStatus = (progress: ProcessHits | null): 'processing' | 'finished' =>

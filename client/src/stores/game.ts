@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { describeEvent, type Before, type EndedRound, type Meaning, type Reveal } from '../a11y/game-meaning.ts';
 import { notify } from '../a11y/notify.ts';
 import { showError } from '../errors.ts';
-import { i18next } from '../i18n.ts';
+import { errorValues, i18next } from '../i18n.ts';
 import { useSession } from './session.ts';
 import type { GamePayload } from '../../../shared/protocol/game.ts';
 import type { ErrorBody } from '../../../shared/protocol/common.ts';
@@ -115,7 +115,7 @@ const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'joi
 /** Said and shown as a toast: a blocked skip or claim names its reason. */
 const TOAST_ACTIONS = new Set<RoomMessageName>(['skip', 'claim']);
 
-const errorText = (error: ErrorBody): string => i18next.t(`errors.${error.code}`, { defaultValue: error.message, message: error.message });
+const errorText = (error: ErrorBody): string => i18next.t(`errors.${error.code}`, errorValues(error.message));
 
 // ---------------------------------------------------------------------------
 // events → meanings (said, and shown in the feed), and the pause after a reveal

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import { parseFile } from 'music-metadata';
+import { latestHitYear } from '../../../shared/rules/constants.ts';
 import { isoNow, type Db } from '../../db/index.ts';
 import { packNameKey } from '../hits-yaml.ts';
 import { formatSeconds } from './errors.ts';
@@ -91,6 +92,8 @@ async function readTags(file: string): Promise<{ title: string; artist: string; 
   const missing = [title ? null : 'title', artist ? null : 'artist', year ? null : 'year'].filter((m) => m !== null);
   if (missing.length === 3) return { reason: 'no tags (title, artist and year are missing)' };
   if (missing.length > 0) return { reason: `no ${missing.join(' and ')} in the tags` };
+  // as the API and the catalogue import refuse it: a year to come is a typo in the tags
+  if (year! > latestHitYear()) return { reason: `the tags' year ${year} is after the current year` };
   return { title, artist, year: year! };
 }
 

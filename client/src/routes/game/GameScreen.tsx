@@ -6,7 +6,6 @@ import { useNavigate, useParams } from 'react-router';
 import { useShortcuts } from '../../a11y/shortcuts.ts';
 import { notify } from '../../a11y/notify.ts';
 import { unlockAudio } from '../../audio/sfx.ts';
-import { ErrorPage } from '../../components/ErrorPage.tsx';
 import { LoadingScreen } from '../../components/LoadingScreen.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n.ts';
@@ -17,6 +16,7 @@ import { ConfirmDialog, type Confirmation } from './ConfirmDialog.tsx';
 import { GameActions } from './GameActions.tsx';
 import { EventFeed } from './EventFeed.tsx';
 import { GameEndedDialog } from './GameEndedDialog.tsx';
+import { GameGone } from './GameGone.tsx';
 import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
 import { GuessPanel, listNames } from './GuessPanel.tsx';
 import { gameHeadline, gameTitle } from './headline.ts';
@@ -118,7 +118,7 @@ export default function GameScreen() {
   );
 
   if (!hasGame) {
-    if (loadError && isGone(loadError)) return <ErrorPage status={404} message={t('errors.game_id_not_found')} />;
+    if (loadError && isGone(loadError)) return <GameGone />;
     if (loadError) {
       return (
         <Alert.Root status="error" role="alert" mt="8">
@@ -207,8 +207,15 @@ export function SettingsSummary() {
   const { t } = useTranslation();
   const settings = useGameSettings();
   const mode = useGame((s) => s.game?.mode);
+  const open = useGame((s) => s.game?.state === 'Open');
   if (!settings || !mode) return null;
-  const clue = settings.clue_mode === 'card' ? t('game.summary_card') : t('game.summary_audio', { count: settings.hit_duration });
+  // an automatic game's mode is the start's to decide (while it runs, the decided one)
+  const clue =
+    open && settings.clue_mode_auto
+      ? t('game.summary_auto', { count: settings.hit_duration })
+      : settings.clue_mode === 'card'
+        ? t('game.summary_card')
+        : t('game.summary_audio', { count: settings.hit_duration });
   // the time limits matter to everybody at the table (0: no limit, left out)
   const limits = (['guess', 'intercept', 'confirm'] as const)
     .filter((k) => settings[`${k}_timeout`] > 0)

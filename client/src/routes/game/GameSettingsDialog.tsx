@@ -2,10 +2,13 @@ import './recipes.ts';
 import { Badge, Box, Button, Checkbox, Field, Fieldset, HStack, Input, RadioGroup, SimpleGrid, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ClueMode, Settings } from '../../../../shared/protocol/game.ts';
-import { LIMITS, type NumericSetting } from '../../../../shared/rules/constants.ts';
+import type { PlayableCounts } from '../../../../shared/protocol/catalogue.ts';
+import type { Settings } from '../../../../shared/protocol/game.ts';
+import { LIMITS, MIN_PLAYERS, type NumericSetting } from '../../../../shared/rules/constants.ts';
+import { autoClueMode, clueChoice, hitsNeeded, type ClueChoice } from '../../../../shared/rules/settings.ts';
 import { CLUE_MODES } from '../../../../shared/rules/types.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
+import { playableCounts } from '../../net/catalogue.ts';
 import { useCatalogue } from '../../stores/catalogue.ts';
 import { useGame } from '../../stores/game.ts';
 import * as actions from './game-actions.ts';
@@ -19,13 +22,16 @@ type Numbers = Record<NumericSetting, string>;
 
 interface Draft {
   numbers: Numbers;
-  clue_mode: ClueMode;
+  clue: ClueChoice;
   packs: Set<string>;
 }
 
+/** The choices of the clue setting: decided at the start, or one chosen. */
+const CLUE_CHOICES: readonly ClueChoice[] = ['auto', ...CLUE_MODES];
+
 const draftOf = (s: Settings): Draft => ({
   numbers: Object.fromEntries(NUMBER_FIELDS.map((k) => [k, String(s[k])])) as Numbers,
-  clue_mode: s.clue_mode,
+  clue: clueChoice(s),
   packs: new Set(s.packs),
 });
 
@@ -43,6 +49,7 @@ export function useGameSettings(): Settings | null {
       confirm_timeout: g.confirm_timeout,
       reveal_time: g.reveal_time,
       clue_mode: g.clue_mode,
+      clue_mode_auto: g.clue_mode_auto,
       packs: g.packs,
     };
     return JSON.stringify(settings);
@@ -67,7 +74,9 @@ export function saveLabel(creator: boolean, open: boolean): 'save' | 'not_creato
 export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const trustId = useId();
+  const countId = useId();
   const settings = useGameSettings();
+  const players = useGame((s) => s.game?.players.length ?? 0);
   const state = useGame((s) => s.game?.state);
   const { me } = usePerspective();
   const packs = useCatalogue((s) => s.packs);
@@ -122,7 +131,8 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
     if (!editable || noPack) return;
     const numbers = Object.fromEntries(NUMBER_FIELDS.map((k) => [k, clampSetting(k, shown.numbers[k])])) as Record<NumericSetting, number>;
     // not sent (no connection): the dialog stays open with the changes, to be saved again
-    if (actions.saveSettings({ ...numbers, clue_mode: shown.clue_mode, ...(packsLoaded ? { packs: known } : {}) })) onClose();
+    const clue = shown.clue === 'auto' ? { clue_mode_auto: true } : { clue_mode: shown.clue, clue_mode_auto: false };
+    if (actions.saveSettings({ ...numbers, ...clue, ...(packsLoaded ? { packs: known } : {}) })) onClose();
   };
 
   return (
@@ -173,9 +183,9 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
         </SimpleGrid>
 
         <RadioGroup.Root
-          value={shown.clue_mode}
+          value={shown.clue}
           onValueChange={({ value }) => {
-            if (value) setDraft((d) => (d ? { ...d, clue_mode: value as ClueMode } : d));
+            if (value) setDraft((d) => (d ? { ...d, clue: value as ClueChoice } : d));
           }}
           disabled={!editable}
           colorPalette="accent"
@@ -184,14 +194,22 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
             {t('game.settings.clue_mode')}
           </RadioGroup.Label>
           <Stack gap="1">
-            {CLUE_MODES.map((mode) => (
-              <RadioGroup.Item key={mode} value={mode} minH="44px">
-                <RadioGroup.ItemHiddenInput aria-describedby={mode === 'card' ? trustId : undefined} />
+            {CLUE_CHOICES.map((choice) => (
+              <RadioGroup.Item key={choice} value={choice} minH="44px">
+                <RadioGroup.ItemHiddenInput aria-describedby={choice === 'card' ? `${countId} ${trustId}` : countId} />
                 <RadioGroup.ItemIndicator />
-                <RadioGroup.ItemText>{t(`game.settings.clue_${mode}`)}</RadioGroup.ItemText>
+                <RadioGroup.ItemText>{t(`game.settings.clue_${choice}`)}</RadioGroup.ItemText>
               </RadioGroup.Item>
             ))}
           </Stack>
+          <PlayableCount
+            id={countId}
+            packs={packsLoaded ? known : [...shown.packs]}
+            goal={clampSetting('goal', shown.numbers.goal)}
+            players={players}
+            choice={shown.clue}
+            open={open}
+          />
           {/* card mode is honour-based: the year of a card can be looked up (issue 25) */}
           <Text id={trustId} mt="2" fontSize="sm" color="fg.muted">
             {t('game.settings.clue_card_trust')}
@@ -289,5 +307,46 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
         </form>
       </Stack>
     </AppDialog>
+  );
+}
+
+/**
+ * How many hits of the chosen packs can be played with audio (the server's count
+ * of the selection as it stands in the dialog), and what that means for this
+ * table: an audio game needs players × goal × 2 of them. It says what follows
+ * for the choice: which mode an automatic start would pick now, or that a
+ * chosen audio game could not start.
+ */
+function PlayableCount({ id, packs, goal, players, choice, open }: { id: string; packs: readonly string[]; goal: number; players: number; choice: ClueChoice; open: boolean }) {
+  const { t } = useTranslation();
+  // null while asking; 'failed': say nothing (the dialog works without it)
+  const [counts, setCounts] = useState<PlayableCounts | 'failed' | null>(null);
+  const key = [...packs].sort().join(',');
+  useEffect(() => {
+    if (!open) return;
+    const abort = new AbortController();
+    // a few pack toggles in a row ask once
+    const timer = setTimeout(() => {
+      playableCounts(key === '' ? [] : key.split(','), abort.signal).then(setCounts, () => {
+        if (!abort.signal.aborted) setCounts('failed');
+      });
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [key, open]);
+  // no pack chosen: nothing to count (the dialog says to choose one)
+  if (key === '' || counts === 'failed') return null;
+  const table = { players: Math.max(players, MIN_PLAYERS), goal, needed: hitsNeeded(Math.max(players, MIN_PLAYERS), goal) };
+  return (
+    <Text id={id} mt="2" fontSize="sm" color="fg.muted" data-testid="playable-count">
+      {counts === null
+        ? t('game.settings.playable_loading')
+        : `${t('game.settings.playable', { audio: counts.audio, hits: counts.hits })} ${t(
+            autoClueMode(counts.audio, players, goal) === 'audio' ? 'game.settings.playable_enough' : `game.settings.playable_short_${choice}`,
+            table,
+          )}`}
+    </Text>
   );
 }

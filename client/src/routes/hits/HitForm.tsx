@@ -2,6 +2,7 @@ import { Box, Button, chakra, Field, Fieldset, Flex, HStack, Input, SimpleGrid, 
 import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import type { HitBodyInput, PackPayload } from '../../../../shared/protocol/catalogue.ts';
 import { afterCreate, hitBody, MAX_OFFSET, validateHit, type FieldError, type FieldName, type HitFormValues } from './hit-form.ts';
+import { latestHitYear } from '../../../../shared/rules/constants.ts';
 import { FieldInput } from '../../components/FieldInput.tsx';
 import { CreatePackButton, PackList } from './PackChooser.tsx';
 import { sortPacks } from './packs.ts';
@@ -98,7 +99,7 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
         {input}
         {help && !error && <Field.HelperText>{help}</Field.HelperText>}
         {/* red.fg, not the recipe's fg.error: small text needs 4.5:1 in both schemes */}
-        {error && <Field.ErrorText color="red.fg">{t(`form.errors.${error}`)}</Field.ErrorText>}
+        {error && <Field.ErrorText color="red.fg">{t(`form.errors.${error}`, { max: latestHitYear() })}</Field.ErrorText>}
       </Field.Root>
     );
   };
@@ -124,7 +125,7 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
           {field(
             'year',
             t('fields.year'),
-            <FieldInput name="year" type="number" inputMode="numeric" min={1} max={9999} step={1} value={values.year} onChange={set('year')} />,
+            <FieldInput name="year" type="number" inputMode="numeric" min={1} max={latestHitYear()} step={1} value={values.year} onChange={set('year')} />,
             undefined,
             true,
           )}
@@ -167,6 +168,10 @@ export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, reset
                 selected={values.packs}
                 label={t('fields.packs')}
                 columns
+                // packs are made here (the button above): renamed and deleted here too
+                manage
+                create={false}
+                onDeleted={(id) => setValues((v) => ({ ...v, packs: v.packs.filter((p) => p !== id) }))}
                 onToggle={(id, checked) => setValues((v) => ({ ...v, packs: checked ? [...v.packs.filter((p) => p !== id), id] : v.packs.filter((p) => p !== id) }))}
               />
             </Box>

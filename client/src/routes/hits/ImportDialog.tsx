@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Field, Heading, HStack, Input, List, Stack, Text } from '@chakra-ui/react';
-import { useRef, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import type { ImportReportPayload } from '../../../../shared/protocol/catalogue.ts';
 import { notify } from '../../a11y/notify.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
@@ -103,7 +103,9 @@ export function ImportReportView({ report }: { report: ImportReportPayload }) {
             {hits.changed.map((h) => (
               <List.Item key={`${h.index}-${h.id}`}>
                 <Text fontWeight="medium">{t('import.hit', { artist: h.artist, title: h.title, year: h.year })}</Text>
-                {h.matched_by === 'yt_id' && <Text color="orange.fg">{t('import.matched_by_yt_id', { id: h.file_id ?? h.id })}</Text>}
+                {h.matched_by === 'yt_id' && (
+                  <Text color="orange.fg">{h.file_id ? t('import.matched_by_yt_id', { id: h.file_id }) : t('import.matched_by_yt_id_no_id')}</Text>
+                )}
                 <List.Root ps="5">
                   {h.changes.map((c) => (
                     <List.Item key={c.field}>
@@ -176,6 +178,14 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
     setPhase('idle');
     setError(null);
   };
+
+  // a picker dismissed after the file field's click emptied it (below): the field and the report agree again
+  const fileInput = useCallback((input: HTMLInputElement | null) => {
+    if (!input) return;
+    input.addEventListener('cancel', () => {
+      if (!input.files?.length) reset();
+    });
+  }, []);
 
   const check = async (chosen: File | null): Promise<void> => {
     const mine = ++checks.current;
@@ -251,9 +261,15 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
           <Field.Root disabled={phase === 'applying'}>
             <Field.Label>{t('import.file')}</Field.Label>
             <Input
+              ref={fileInput}
               type="file"
               accept=".yml,.yaml,application/x-yaml,application/yaml,text/yaml"
               p="1.5"
+              // a browser reports no change for the file chosen before: a file corrected and
+              // picked again under its name must be read again, so each choice starts empty
+              onClick={(e) => {
+                e.currentTarget.value = '';
+              }}
               onChange={(e) => void check(e.target.files?.[0] ?? null)}
             />
           </Field.Root>

@@ -19,7 +19,9 @@ import { useCanWritePacks, useHitsT } from './use-hits.ts';
  * name, in selection mode (a checkbox per pack labelled with its name and
  * hit count) or browse mode (a link per pack to /hits/?pack={id}). Users with
  * write_packs also get the create-pack dialog and, in selection mode, rename
- * and delete (with a yes/no confirmation) per pack.
+ * and delete (with a yes/no confirmation) per pack: in the pack filter and in
+ * the hit form, where packs are made. A deleted pack's hits stay in the
+ * catalogue (api.md Part B §1.4), without that pack.
  */
 
 const MAX_NAME = 100;
@@ -102,14 +104,16 @@ export function CreatePackButton({ onCreated }: { onCreated?: (pack: PackPayload
   );
 }
 
-/** Rename in place: the row becomes a name field with Save and Cancel. */
+/**
+ * Rename in place: the row becomes a name field with Save and Cancel. Not a
+ * `<form>`: the list also sits inside the hit form, and forms do not nest; Return
+ * in the field saves the rename, never the form around it.
+ */
 function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void }) {
   const t = useHitsT();
   const [name, setName] = useState(pack.name);
   const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent): Promise<void> => {
-    e.preventDefault();
-    e.stopPropagation();
+  const submit = async (): Promise<void> => {
     const next = name.trim();
     if (nameProblem(name) || busy) return;
     if (next === pack.name) return onDone();
@@ -125,16 +129,19 @@ function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void })
     }
   };
   return (
-    <chakra.form
-      onSubmit={(e: FormEvent) => void submit(e)}
+    <chakra.div
       // Escape cancels the rename only, not the dialog around it
       {...{ [OWN_ESCAPE]: '' }}
       onKeyDown={(e: KeyboardEvent) => {
+        if (e.key === 'Enter' && !e.nativeEvent.isComposing && e.target instanceof HTMLInputElement) {
+          e.preventDefault();
+          e.stopPropagation();
+          void submit();
+        }
         if (e.key !== 'Escape') return;
         e.stopPropagation();
         onDone();
       }}
-      noValidate
       flex="1"
     >
       <Flex gap="2" wrap="wrap" align="flex-end">
@@ -143,19 +150,19 @@ function RenameForm({ pack, onDone }: { pack: PackPayload; onDone: () => void })
           <FieldInput size="sm" value={name} autoFocus onChange={(e) => setName(e.target.value)} />
           <NameError name={name} />
         </Field.Root>
-        <Button type="submit" size="sm" colorPalette="accent" disabled={nameProblem(name) !== null} loading={busy}>
+        <Button size="sm" colorPalette="accent" disabled={nameProblem(name) !== null} loading={busy} onClick={() => void submit()}>
           {t('common.save')}
         </Button>
         <Button size="sm" variant="ghost" onClick={onDone}>
           {t('common.cancel')}
         </Button>
       </Flex>
-    </chakra.form>
+    </chakra.div>
   );
 }
 
 /** The yes/no confirmation of a pack deletion. */
-function DeletePackDialog({ pack, onClose }: { pack: PackPayload | null; onClose: () => void }) {
+function DeletePackDialog({ pack, onClose, onDeleted }: { pack: PackPayload | null; onClose: () => void; onDeleted?: ((id: string) => void) | undefined }) {
   const t = useHitsT();
   const [busy, setBusy] = useState(false);
   const confirm = async (): Promise<void> => {
@@ -165,6 +172,7 @@ function DeletePackDialog({ pack, onClose }: { pack: PackPayload | null; onClose
       await deletePack(pack.id);
       await refreshPacks();
       notify.notification(t('packs.deleted', { name: pack.name }), { toast: 'success' });
+      onDeleted?.(pack.id);
       onClose();
     } catch (err) {
       showError(err);
@@ -205,6 +213,10 @@ export interface PackListProps {
   links?: boolean;
   /** Offer create (and, in selection mode, rename and delete) when the user may write packs. */
   manage?: boolean;
+  /** With `manage`: the create button above the list (default); false where the caller shows its own. */
+  create?: boolean;
+  /** A pack was deleted here (a form that had it chosen lets it go). */
+  onDeleted?: (id: string) => void;
   /** The accessible name of the list. */
   label: string;
   /** Lay the packs out in columns on wide screens (the hit form, where rows have nothing but a checkbox). */
@@ -214,7 +226,7 @@ export interface PackListProps {
 }
 
 /** The pack list itself, for dialogs and the hit form. */
-export function PackList({ packs, mode, selected = [], onToggle, links = false, manage = false, label, columns = false, onNavigate }: PackListProps) {
+export function PackList({ packs, mode, selected = [], onToggle, links = false, manage = false, create = true, onDeleted, label, columns = false, onNavigate }: PackListProps) {
   const t = useHitsT();
   const canWritePacks = useCanWritePacks() && manage;
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -235,7 +247,7 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
   // every row), so the list never gets wider than its dialog or form.
   return (
     <Stack gap="3" overflowWrap="anywhere" minW="0">
-      {canWritePacks && (
+      {canWritePacks && create && (
         <Box>
           <CreatePackButton />
         </Box>
@@ -328,7 +340,7 @@ export function PackList({ packs, mode, selected = [], onToggle, links = false, 
           ))}
         </Box>
       )}
-      <DeletePackDialog pack={deleting} onClose={() => setDeleting(null)} />
+      <DeletePackDialog pack={deleting} onClose={() => setDeleting(null)} onDeleted={onDeleted} />
     </Stack>
   );
 }

@@ -1,10 +1,11 @@
 import type { FullHitPayload, HitBodyInput } from '../../../../shared/protocol/catalogue.ts';
+import { latestHitYear } from '../../../../shared/rules/constants.ts';
 import { textProblem } from '../../../../shared/rules/names.ts';
 import { parseVideoUrl, watchUrl } from './video-url.ts';
 
 /**
  * The hit form's values and rules (spec §2 "Create hit", §3 Hit, §5): title
- * and artist required, year a whole number 1..9999 (api.md B6), belongs_to
+ * and artist required, year a whole number from 1 to the current year, belongs_to
  * optional, no text with direction or invisible characters, packs, a video
  * URL that is empty or one of the accepted YouTube forms, and a playback
  * offset ≥ 0 (whole seconds; empty = 0).
@@ -57,7 +58,7 @@ export function validateHit(v: HitFormValues): FieldErrors {
   }
   const year = wholeNumber(v.year);
   if (v.year.trim() === '') errors.year = 'required';
-  else if (year === null || year < 1 || year > 9999) errors.year = 'year';
+  else if (year === null || year < 1 || year > latestHitYear()) errors.year = 'year';
   if (v.videoUrl.trim() !== '' && parseVideoUrl(v.videoUrl) === null) errors.videoUrl = 'video_url';
   const offset = v.offset.trim() === '' ? 0 : wholeNumber(v.offset);
   if (offset === null || offset > MAX_OFFSET) errors.offset = 'offset';

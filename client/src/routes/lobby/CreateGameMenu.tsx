@@ -1,7 +1,7 @@
 import { Button, Menu } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import type { GameMode } from '../../../../shared/protocol/game.ts';
-import { formatKeys } from '../../a11y/shortcuts.ts';
+import { formatKeys, NO_KEYBOARD_HINTS } from '../../a11y/shortcuts.ts';
 import { ChevronDownIcon } from '../../components/icons.tsx';
 
 const MODES: { mode: GameMode; key: string }[] = [
@@ -29,9 +29,14 @@ export function CreateGameMenu({ disabled, creating, onCreate }: { disabled: boo
       <Menu.Positioner>
         <Menu.Content minW="16rem">
           {MODES.map(({ mode, key }) => (
-            <Menu.Item key={mode} value={mode}>
+            <Menu.Item key={mode} value={mode} aria-keyshortcuts={formatKeys(key)}>
               {t(`lobby.create_${mode}`)}
-              <Menu.ItemCommand>{formatKeys(key)}</Menu.ItemCommand>
+              {/* the key hint is for keyboards: hidden on a touch screen without a mouse or trackpad
+                  (the shortcut itself stays, and aria-keyshortcuts names it to screen readers) */}
+              <Menu.ItemCommand css={{ [NO_KEYBOARD_HINTS]: { display: 'none' } }}>
+                {/* the keys as the keyboard names them ("Umschalt" in German); aria-keyshortcuts keeps ARIA's names */}
+                {`Alt+${t('shortcuts.key_names.Shift')}+${key}`}
+              </Menu.ItemCommand>
             </Menu.Item>
           ))}
         </Menu.Content>

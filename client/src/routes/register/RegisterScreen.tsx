@@ -2,7 +2,8 @@ import { Button, chakra, Field, Input, Link, Stack, Text } from '@chakra-ui/reac
 import { FieldInput } from '../../components/FieldInput.tsx';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { notify } from '../../a11y/notify.ts';
 import { Page } from '../../components/Page.tsx';
 import { errorText } from '../../i18n.ts';
 import { CAPTCHA_FRESH_MS, solveCaptcha } from '../../net/captcha.ts';
@@ -70,14 +71,17 @@ function useCaptcha(active: boolean): { take: () => Promise<string | null>; rene
  * Spec §2/§5: username (pre-filled with the guest's name), password and its
  * repetition; submit disabled while a field is empty, a length is off or the
  * passwords differ. Registering turns the guest into the account in place,
- * with the captcha's solution when the server serves one.
+ * with the captcha's solution when the server serves one, and goes on to the
+ * lobby as logging in does, with a welcome.
  */
 export function RegisterScreen() {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
   const [fields, setFields] = useState<RegisterFields>({ username: user?.virtual ? user.name : '', password: '', repeat: '' });
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  /** The server's refusal, if any (a success leaves the screen). */
+  const [message, setMessage] = useState<string | null>(null);
+  const navigate = useNavigate();
   const problems = registerProblems(fields);
   const registered = !!user && !user.virtual;
   const captcha = useCaptcha(!registered);
@@ -90,7 +94,7 @@ export function RegisterScreen() {
   // editing a field makes an earlier server error stale ("username taken" for a name no longer typed): it goes
   const set = (key: keyof RegisterFields) => (e: { target: { value: string } }) => {
     setFields((f) => ({ ...f, [key]: e.target.value }));
-    setMessage((m) => (m && !m.ok ? null : m));
+    setMessage(null);
   };
 
   const submit = async (e: FormEvent): Promise<void> => {
@@ -102,13 +106,13 @@ export function RegisterScreen() {
       const token = await captcha.take();
       await register({ username: fields.username.trim(), password: fields.password, ...(token ? { altcha_token: token } : {}) });
       useSession.getState().syncFromCookie();
-      setMessage({ ok: true, text: t('register.success', { name: fields.username.trim() }) });
-      setFields((f) => ({ ...f, password: '', repeat: '' }));
+      // on to the lobby, as after logging in; the welcome is said there (and shown as a toast)
+      notify.notification(t('register.success', { name: fields.username.trim() }), { toast: 'success' });
+      void navigate('/');
     } catch (err) {
       // the solution sent may be spent: the next attempt gets a new one
       captcha.renew();
-      setMessage({ ok: false, text: t('auth.error', { message: errorText(err) }) });
-    } finally {
+      setMessage(t('auth.error', { message: errorText(err) }));
       setBusy(false);
     }
   };
@@ -117,7 +121,7 @@ export function RegisterScreen() {
     <Page title={t('register.title')}>
       <chakra.form onSubmit={(e: FormEvent) => void submit(e)} maxW="md" noValidate>
         <Stack gap="4">
-          {registered && !message?.ok && <Text>{t('register.already', { name: user.name })}</Text>}
+          {registered && !busy && <Text>{t('register.already', { name: user.name })}</Text>}
           <Field.Root required invalid={problems.includes('username_length')}>
             <Field.Label>
               {t('auth.username')}
@@ -142,14 +146,9 @@ export function RegisterScreen() {
             <FieldInput name="repeat" type="password" autoComplete="new-password" value={fields.repeat} onChange={set('repeat')} />
             <Field.ErrorText>{t('register.mismatch')}</Field.ErrorText>
           </Field.Root>
-          <Text role="status" aria-live="polite" color={message?.ok ? 'green.fg' : 'red.fg'} minH="1.5em">
-            {message?.text}
+          <Text role="status" aria-live="polite" color="red.fg" minH="1.5em">
+            {message}
           </Text>
-          {message?.ok && (
-            <Link asChild color="accent.fg" alignSelf="flex-start">
-              <RouterLink to="/">{t('register.to_lobby')}</RouterLink>
-            </Link>
-          )}
           <Button type="submit" colorPalette="accent" disabled={problems.length > 0} loading={busy} alignSelf="flex-start">
             {t('register.submit')}
           </Button>
