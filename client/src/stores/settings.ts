@@ -135,6 +135,7 @@ export const useSettings = create<SettingsState>()((set) => ({
   setChoicesAsList(choicesAsList) {
     write(STORAGE_KEYS.choicesAsList, String(choicesAsList));
     set({ choicesAsList });
+  },
   setCountdownTicks(countdownTicks) {
     write(STORAGE_KEYS.countdownTicks, String(countdownTicks));
     set({ countdownTicks });

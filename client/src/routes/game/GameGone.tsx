@@ -14,7 +14,7 @@ export function GameGone() {
   return (
     <Page title={t('game.gone_title')}>
       <Text maxW="prose">{t('game.gone_text')}</Text>
-      <Button asChild colorPalette="purple" alignSelf="flex-start">
+      <Button asChild colorPalette="accent" alignSelf="flex-start">
         <RouterLink to="/">{t('error_page.back')}</RouterLink>
       </Button>
     </Page>

@@ -48,6 +48,7 @@ export default function GameScreen() {
   const hasGame = useGame((s) => s.game !== null);
   const id = useGame((s) => s.game?.id);
   const userId = useSession((s) => s.user?.id);
+  const state = useGame((s) => s.game?.state);
   // the state in words (strings: a new one only when the words change)
   const heading = useGame((s) => (s.game ? gameHeadline(s.game, userId) : ''));
   const title = useGame((s) => (s.game ? gameTitle(s.game, userId) : ''));

@@ -120,8 +120,8 @@ export function HitSection() {
               )}
             </Stack>
         )}
+        {/* beside the card: play, and skip and claim (which exist only before the placement, rules B8, A3) with their cost */}
         {running && !beyond && (
-          {/* beside the card: play, and skip and claim (which exist only before the placement, rules B8, A3) with their cost */}
           <Stack gap="2" minW="0" flexShrink={1} align="stretch" direction={moment ? 'row' : 'column'}>
             {source && (
               <Button colorPalette="accent" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
