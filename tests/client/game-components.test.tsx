@@ -19,7 +19,7 @@ import { useNotifications } from '../../client/src/stores/notifications.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import type { GamePayload } from '../../shared/protocol/game.ts';
 import { game, hit, ids, player, users, uuid } from './game-fixtures.ts';
-import { renderApp } from './render.tsx';
+import { renderApp, spokenText } from './render.tsx';
 
 const sent: { type: string; payload: unknown }[] = [];
 
@@ -291,7 +291,7 @@ describe('GameEndedDialog', () => {
     expect(within(dialog).getByText('Ben wins!')).toBeTruthy();
     // the card that won it (a QA finding: it was never shown)
     expect(within(dialog).getByText('The last card: Strangers by Artist 1990 (1990).')).toBeTruthy();
-    const rows = within(dialog).getAllByRole('row').map((r) => within(r).queryAllByRole('cell').map((c) => c.textContent));
+    const rows = within(dialog).getAllByRole('row').map((r) => within(r).queryAllByRole('cell').map(spokenText));
     expect(rows.slice(1)).toEqual([
       ['Ben winner', '0', '3'],
       ['Ana', '1', '2'],

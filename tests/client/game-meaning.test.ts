@@ -68,7 +68,7 @@ const CASES: Case[] = [
     now: open,
     en: ['You joined the game.'],
     de: ['Du bist dem Spiel beigetreten.'],
-    check: (o) => expect(o.meanings[0]?.actors).toEqual([{ id: ids.ana, name: 'Ana', you: true }]),
+    check: (o) => expect(o.meanings[0]?.actors).toEqual([{ id: ids.ana, name: 'Ana', you: true, color: 0, avatar: '' }]),
   },
   {
     name: 'leave: by oneself (the game may be deleted next)',
@@ -208,7 +208,7 @@ const CASES: Case[] = [
         ['revealed', false, undefined, 'neutral'],
         ['ask', false, undefined, 'neutral'],
       ]);
-      expect(o.reveal).toEqual({ hit: card, turn: { id: ids.ana, name: 'Ana', you: true }, guess: ana.slots[0], winner: { id: ids.ben, name: 'Ben', you: false }, final: false });
+      expect(o.reveal).toEqual({ hit: card, turn: { id: ids.ana, name: 'Ana', you: true, color: 0, avatar: '' }, guess: ana.slots[0], winner: { id: ids.ben, name: 'Ben', you: false, color: 1, avatar: '' }, final: false });
     },
   },
   {

@@ -17,7 +17,7 @@ import { useUi } from '../../client/src/stores/ui.ts';
 import type { GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
 import { roomEvent, type RoomEvent } from '../../shared/protocol/room.ts';
 import { game, hit, player, roomJson, users } from './game-fixtures.ts';
-import { renderApp } from './render.tsx';
+import { renderApp, spokenText } from './render.tsx';
 
 /**
  * The game's moments on screen (issue 26): the event feed, the reveal, the
@@ -95,7 +95,7 @@ describe('EventFeed', () => {
     const said = heard.filter((n) => n.text).map((n) => n.text);
     expect(said).toEqual(['Ben joined the game.', 'Cleo joined the game.', 'You removed Ben from the game.']);
     const feed = screen.getByRole('region', { name: 'What just happened' });
-    const items = within(feed).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(feed).getAllByRole('listitem').map(spokenText);
     expect(items).toEqual([...said].reverse());
     // nothing in it announces by itself: the live region already did
     for (const el of [feed, ...feed.querySelectorAll('*')]) {
@@ -116,7 +116,7 @@ describe('EventFeed', () => {
     }
     const items = within(screen.getByTestId('event-feed')).getAllByRole('listitem');
     expect(items).toHaveLength(FEED_SHOWN);
-    expect(items[0]?.textContent).toBe(useGame.getState().feed.at(-1)?.text);
+    expect(items[0] && spokenText(items[0])).toBe(useGame.getState().feed.at(-1)?.text);
   });
 
   it('speaks German when the game does', async () => {
@@ -203,7 +203,7 @@ describe('GameEndedDialog: the celebration', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Game over' });
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Ben wins!'));
     const timeline = within(dialog).getByRole('region', { name: "Ben's timeline" });
-    expect(within(timeline).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['1970Artist 1970Song 1970', '1990Artist 1990Strangers', '2001Artist 2001Song 2001']);
+    expect(within(timeline).getAllByRole('img').map((card) => card.getAttribute('aria-label'))).toEqual(['1970: Song 1970 by Artist 1970', '1990: Strangers by Artist 1990', '2001: Song 2001 by Artist 2001']);
     // the card that won it is marked
     expect(within(timeline).getAllByRole('listitem').map((li) => li.getAttribute('data-last'))).toEqual([null, 'true', null]);
     expect(screen.getByTestId('confetti')).toBeTruthy();

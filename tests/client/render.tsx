@@ -33,3 +33,10 @@ export function signInCurator(): void {
     },
   });
 }
+
+/** An element's text as a screen reader gets it: without what is hidden from it (aria-hidden avatars, icons). */
+export function spokenText(el: Element): string {
+  const copy = el.cloneNode(true) as Element;
+  for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+  return copy.textContent ?? '';
+}

@@ -122,7 +122,7 @@ async function rightSlotIndex(page: Page): Promise<number> {
     const slotLabels = [...(section?.querySelectorAll('[data-part="item-text"]') ?? [])].map((l) => l.firstChild?.textContent?.trim() ?? '');
     return { name: card?.getAttribute('aria-label') ?? '', from: document.querySelector('[data-testid="hit-belongs-to"]')?.textContent ?? '', slots: slotLabels };
   });
-  const pattern = en('table.card.hidden_clue', { title: '\u0001', artist: '\u0002' })
+  const pattern = en('table:card.hidden_clue', { title: '\u0001', artist: '\u0002' })
     .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
     .replace('\u0001', '(.*)')
     .replace('\u0002', '(.*)');
@@ -143,7 +143,7 @@ async function rightSlotIndex(page: Page): Promise<number> {
   return index;
 }
 
-const endDialog = (page: Page) => page.getByRole('dialog', { name: en('game.ended.title') });
+const endDialog = (page: Page) => page.getByRole('dialog', { name: en('table:ended.title') });
 
 /** Chooses a free gap of the turn player's row (the first, or the last) with the mouse or a tap; returns its slot id. */
 async function chooseSlot(page: Page, which: 'first' | 'last'): Promise<string> {
@@ -416,7 +416,7 @@ test(
     }
     assert(done.skipped && done.claimed && done.intercepted && done.declined && done.confirmedNo, `every action was played: ${JSON.stringify(done)}`);
     const outcomes = await Promise.all(people.map((p) => p.getByTestId('end-outcome').textContent()));
-    assert(outcomes.includes(en('game.ended.you')) && outcomes.some((o) => / wins!$/.test(o ?? '')), `one wins, the other sees the winner: ${JSON.stringify(outcomes)}`);
+    assert(outcomes.includes(en('table:ended.you')) && outcomes.some((o) => / wins!$/.test(o ?? '')), `one wins, the other sees the winner: ${JSON.stringify(outcomes)}`);
     assertEqual(await endDialog(pa).locator('tbody tr').count(), 2, 'rows in the final score table');
     for (const page of people) assert((await said(page)).some((s) => s.includes('Game over: ')), 'the end is announced');
   },
@@ -811,7 +811,7 @@ for (const lang of ['en', 'de'] as const) {
         g = await changed(other, id, g);
       }
       assert(seen.guessing && seen.intercepting && seen.confirming && seen.hits, `every state was seen: ${JSON.stringify(seen)}`);
-      const ended = page.getByRole('dialog', { name: tr('game.ended.title') });
+      const ended = page.getByRole('dialog', { name: tr('table:ended.title') });
       await ended.waitFor();
       await checkScreen(page, lang, 'ended', problems);
       await page.keyboard.press('Escape');
@@ -966,25 +966,25 @@ for (const lang of ['en', 'de'] as const) {
       assertEqual(g.state, 'Open', 'the game ended');
 
       // the celebration, after the winning card had its moment
-      const ended = page.getByRole('dialog', { name: tr('game.ended.title') });
+      const ended = page.getByRole('dialog', { name: tr('table:ended.title') });
       await ended.waitFor({ timeout: 10_000 });
       const outcome = (await page.getByTestId('end-outcome').textContent()) ?? '';
       assert(outcome.length > 0, 'the winner is named');
-      await ended.getByRole('button', { name: tr('game.ended.play_again') }).waitFor();
-      await ended.getByRole('button', { name: tr('game.ended.back_to_lobby') }).waitFor();
+      await ended.getByRole('button', { name: tr('table:ended.play_again') }).waitFor();
+      await ended.getByRole('button', { name: tr('table:ended.back_to_lobby') }).waitFor();
       assertEqual(await page.getByTestId('confetti').count(), 1, 'confetti');
       await checkScreen(page, lang, 'ended', problems);
       // B waits for A; B goes back to the lobby, and leaves the game
-      const endedB = b.page.getByRole('dialog', { name: tr('game.ended.title') });
+      const endedB = b.page.getByRole('dialog', { name: tr('table:ended.title') });
       await endedB.waitFor();
       const creatorName = (await gameOf(c, id)).players.find((p) => p.creator)?.name ?? '';
-      assertEqual(await endedB.getByTestId('waiting-for-creator').textContent(), tr('game.ended.waiting_for', { name: creatorName }), 'B waits for the creator');
-      assertEqual(await endedB.getByRole('button', { name: tr('game.ended.play_again') }).count(), 0, 'Play again for B');
-      await endedB.getByRole('button', { name: tr('game.ended.back_to_lobby') }).click();
+      assertEqual(await endedB.getByTestId('waiting-for-creator').textContent(), tr('table:ended.waiting_for', { name: creatorName }), 'B waits for the creator');
+      assertEqual(await endedB.getByRole('button', { name: tr('table:ended.play_again') }).count(), 0, 'Play again for B');
+      await endedB.getByRole('button', { name: tr('table:ended.back_to_lobby') }).click();
       await b.page.waitForURL((u) => new URL(u).pathname === '/');
       await eventually(async () => assert(!(await gameOf(c, id)).players.some((p) => p.id === bId), 'B left the game'));
       // A plays again with the two left: same settings, a new round
-      await ended.getByRole('button', { name: tr('game.ended.play_again') }).click();
+      await ended.getByRole('button', { name: tr('table:ended.play_again') }).click();
       await ended.waitFor({ state: 'detached' });
       g = await until(c, id, (x) => x.state === 'Guessing');
       assertEqual([g.players.length, g.goal, g.reveal_time], [2, 3, 3], 'the same table plays again');
@@ -1042,7 +1042,7 @@ test(
       });
       const card = page.getByTestId('hit-card');
       // the hidden hit: face down, named "Hidden hit", no card to read
-      assertEqual([await card.getAttribute('data-card'), await card.getAttribute('aria-label')], ['mystery', en('table.card.hidden')], 'the hit is hidden');
+      assertEqual([await card.getAttribute('data-card'), await card.getAttribute('aria-label')], ['mystery', en('table:card.hidden')], 'the hit is hidden');
       assertEqual(await page.getByText(en('game.hit.clue')).count(), 0, 'no card text in audio mode');
       const hiddenText = await page.locator('main').innerText();
 

@@ -376,11 +376,14 @@ type Messages = Record<string, unknown>;
 const messages = new Map<string, Messages>();
 
 /**
- * A translation from locales/ (`namespace` 'hits': locales/hits.<lang>.json, 'table' and 'people' likewise) with
+ * A translation from locales/ (`namespace` 'hits', or a key "hits:…": locales/hits.<lang>.json, 'table' and 'people' likewise) with
  * {{name}} interpolation, {{name, number}} grouped as the app groups it ("7,184",
  * "7.184"), and _one/_other plurals when `count` is given.
  */
 export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}, namespace?: 'hits' | 'table' | 'people'): string {
+  // "table:ended.title", as the app writes a key of another namespace
+  const ns = /^(hits|table|people):(.+)$/.exec(key);
+  if (ns && !namespace) return t(lang, ns[2] as string, vars, ns[1] as 'hits' | 'table' | 'people');
   const file = namespace ? `${namespace}.${lang}.json` : `${lang}.json`;
   let m = messages.get(file);
   if (!m) {

@@ -204,7 +204,7 @@ test(
 
     const done = { tapped: false, mouseDragged: false, fingerDragged: false, keyboard: false, list: false, intercepted: false, declined: false, confirmed: 0 };
     const watcher = await User.guest(a.base);
-    const ended = (s: Seat) => s.b.page.getByRole('dialog', { name: tr(s, 'game.ended.title') });
+    const ended = (s: Seat) => s.b.page.getByRole('dialog', { name: tr(s, 'table:ended.title') });
     for (let round = 0; round < 300; round++) {
       const open = await Promise.all(seats.map(async (s) => (await ended(s).count()) === 0));
       if (!open.some(Boolean)) break;

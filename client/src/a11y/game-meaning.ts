@@ -29,6 +29,9 @@ export interface Actor {
   name: string;
   /** The person at this device (never in Local games). */
   you: boolean;
+  /** His colour and avatar (PlayerPayload's), for his face in the feed; missing where an event does not carry them. */
+  color?: number;
+  avatar?: string;
 }
 
 /** How an entry feels: good news (scored, a token), bad news (nobody scored, time ran out), or neither. */
@@ -155,7 +158,12 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
   const meanings: Meaning[] = [];
   const out: EventOutcome = { meanings, before: prev, askedLocal: ctx.askedLocal, ownLeave: false, clearChoice: false };
 
-  const actor = (p: Pick<PlayerPayload, 'id' | 'name'>): Actor => ({ id: p.id, name: p.name, you: isYou(p.id, userId, mode) });
+  const actor = (p: Pick<PlayerPayload, 'id' | 'name'> & Partial<Pick<PlayerPayload, 'color' | 'avatar'>>): Actor => ({
+    id: p.id,
+    name: p.name,
+    you: isYou(p.id, userId, mode),
+    ...(p.color !== undefined ? { color: p.color, avatar: p.avatar ?? '' } : {}),
+  });
   /** The "you" form of a text when the subject is the person at this device. */
   const youOr = (a: Actor, key: string, params: Record<string, unknown> = {}): string => t(a.you ? `${key}_you` : key, { name: a.name, ...params });
   const say = (kind: MeaningKind, type: NotificationType, text: string, actors: Actor[], extra: Partial<Pick<Meaning, 'tone' | 'interrupt' | 'sfx' | 'toast'>> = {}): void => {

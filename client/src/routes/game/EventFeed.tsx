@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Actor, Tone } from '../../a11y/game-meaning.ts';
 import { useGame, type FeedEntry } from '../../stores/game.ts';
 import { FeedIcon } from './icons.tsx';
+import { PlayerAvatar } from './table/PlayerAvatar.tsx';
 
 /** Entries on screen: the newest few (phones show the first PHONE_SHOWN of them). */
 export const FEED_SHOWN = 5;
@@ -70,6 +71,7 @@ function ageStyle(age: number) {
 
 function FeedItem({ entry, age }: { entry: FeedEntry; age: number }) {
   const style = ageStyle(age);
+  const face = entry.actors.find((a) => a.color !== undefined);
   return (
     <HStack
       as="li"
@@ -83,6 +85,8 @@ function FeedItem({ entry, age }: { entry: FeedEntry; age: number }) {
       className={age === 0 ? 'hl-drop-in' : undefined}
     >
       <FeedIcon kind={entry.kind} color={TONE_COLOR[entry.tone]} mt="0.5" flexShrink={0} />
+      {/* whose news it is, in his colour (decorative: the name is in the text) */}
+      {face && <PlayerAvatar name={face.name} colorIndex={face.color ?? 0} avatar={face.avatar} size="xs" mt="-0.5" />}
       <Text color={style.color} fontWeight={style.fontWeight} minW="0" overflowWrap="anywhere">
         {withNames(entry.text, entry.actors)}
       </Text>

@@ -13,6 +13,9 @@ import { hitText } from '../../format.ts';
 import * as actions from './game-actions.ts';
 import { endResult } from './game-logic.ts';
 import { usePerspective } from './use-perspective.ts';
+import { HitCard } from './table/HitCard.tsx';
+import { PlayerAvatar } from './table/PlayerAvatar.tsx';
+import { TokenChip } from './table/TokenChip.tsx';
 
 /** Whether the system asks for less motion (no confetti then). */
 const reducedMotion = (): boolean => typeof matchMedia !== 'undefined' && matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -43,7 +46,7 @@ export function GameEndedDialog() {
   const local = mode === 'Local';
   const result = ended ? endResult(ended.standings, ended.winner, userId, local) : null;
 
-  const headline = !result ? '' : result.outcome === 'you' ? t('game.ended.you') : result.outcome === 'nobody' ? t('game.ended.nobody') : t('game.ended.other', { name: result.winnerName });
+  const headline = !result ? '' : result.outcome === 'you' ? t('table:ended.you') : result.outcome === 'nobody' ? t('table:ended.nobody') : t('table:ended.other', { name: result.winnerName });
   const winner = ended?.winner ?? null;
   const timeline = winner ? [...winner.hits].sort((a, b) => a.year - b.year || a.title.localeCompare(b.title)) : [];
   const tooFew = playerCount < MIN_PLAYERS;
@@ -61,32 +64,32 @@ export function GameEndedDialog() {
       open={!!result}
       onClose={close}
       size="lg"
-      title={t('game.ended.title')}
+      title={t('table:ended.title')}
       initialFocusEl={() => headlineRef.current}
       footer={
         <Stack direction={{ base: 'column', sm: 'row' }} gap="3" w="full" align="stretch">
           {me?.creator ? (
             <Button colorPalette="accent" size="lg" flex="1" disabled={!open || tooFew} onClick={playAgain} aria-describedby="play-again-hint">
-              {tooFew ? t('game.not_enough_players') : t('game.ended.play_again')}
+              {tooFew ? t('game.not_enough_players') : t('table:ended.play_again')}
             </Button>
           ) : (
             creator && (
               <Text flex="1" alignSelf="center" color="fg.muted" textAlign={{ base: 'center', sm: 'start' }} data-testid="waiting-for-creator">
-                {t('game.ended.waiting_for', { name: creator.name })}
+                {t('table:ended.waiting_for', { name: creator.name })}
               </Text>
             )
           )}
           <Button size="lg" variant="outline" flex="1" onClick={backToLobby} aria-describedby={me ? 'back-to-lobby-hint' : undefined}>
-            {t('game.ended.back_to_lobby')}
+            {t('table:ended.back_to_lobby')}
           </Button>
           {me?.creator && (
             <Text id="play-again-hint" srOnly>
-              {t('game.ended.play_again_hint')}
+              {t('table:ended.play_again_hint')}
             </Text>
           )}
           {me && (
             <Text id="back-to-lobby-hint" srOnly>
-              {t('game.ended.back_to_lobby_hint')}
+              {t('table:ended.back_to_lobby_hint')}
             </Text>
           )}
         </Stack>
@@ -95,7 +98,11 @@ export function GameEndedDialog() {
       {result && (
         <Stack gap="6">
           <Stack gap="1" align="center" textAlign="center" pt="2">
-            <Trophy tone={result.outcome === 'nobody' ? 'gray' : 'accent'} />
+            {/* the winner's face on the cup: the table sees at once who it is */}
+            <Box position="relative">
+              <Trophy tone={result.outcome === 'nobody' ? 'gray' : 'accent'} />
+              {winner && <PlayerAvatar name={winner.name} colorIndex={winner.color} avatar={winner.avatar} size="lg" position="absolute" left="50%" top="8%" transform="translateX(-50%)" borderWidth="3px" borderColor="bg" />}
+            </Box>
             <Text
               ref={headlineRef}
               tabIndex={-1}
@@ -111,13 +118,13 @@ export function GameEndedDialog() {
               {headline}
             </Text>
             {/* the card that ended it is shown nowhere else (the game goes Open at once); only as the game ends, not under "Show results" later */}
-            {ended?.hit && <Text color="fg.muted">{t('game.ended.last_card', { hit: hitText(ended.hit) })}</Text>}
+            {ended?.hit && <Text color="fg.muted">{t('table:ended.last_card', { hit: hitText(ended.hit) })}</Text>}
           </Stack>
 
           {winner && timeline.length > 0 && (
             <Box as="section" aria-labelledby="winner-timeline">
               <Heading as="h3" id="winner-timeline" size="sm" mb="2" overflowWrap="anywhere">
-                {result.outcome === 'you' ? t('game.ended.timeline_you') : t('game.ended.timeline', { name: winner.name })}
+                {result.outcome === 'you' ? t('table:ended.timeline_you') : t('table:ended.timeline', { name: winner.name })}
               </Heading>
               <Box as="ol" display="flex" flexWrap="wrap" gap="2" data-testid="winner-timeline">
                 {timeline.map((hit) => (
@@ -130,16 +137,16 @@ export function GameEndedDialog() {
           {result.rows.length > 0 && (
             <Table.Root size="sm" variant="line">
               <Table.Caption captionSide="top" textAlign="start" mb="2" color="fg.muted">
-                {t('game.ended.caption')}
+                {t('table:ended.caption')}
               </Table.Caption>
               <Table.Header>
                 <Table.Row>
-                  <Table.ColumnHeader scope="col">{t('game.ended.player')}</Table.ColumnHeader>
+                  <Table.ColumnHeader scope="col">{t('table:ended.player')}</Table.ColumnHeader>
                   <Table.ColumnHeader scope="col" textAlign="end">
-                    {t('game.ended.tokens')}
+                    {t('table:ended.tokens')}
                   </Table.ColumnHeader>
                   <Table.ColumnHeader scope="col" textAlign="end">
-                    {t('game.ended.hits')}
+                    {t('table:ended.hits')}
                   </Table.ColumnHeader>
                 </Table.Row>
               </Table.Header>
@@ -148,15 +155,18 @@ export function GameEndedDialog() {
                   <Table.Row key={row.id}>
                     {/* a 32-character name of one word breaks, so the score columns stay on a phone's screen */}
                     <Table.Cell fontWeight={row.winner ? 'bold' : undefined} whiteSpace="normal" overflowWrap="anywhere">
+                      <PlayerAvatar name={row.name} colorIndex={row.color} avatar={row.avatar} size="sm" me="2" verticalAlign="middle" />
                       {row.name}
                       {row.winner && ' '}
                       {row.winner && (
                         <Badge ms="2" size="sm" colorPalette="accent">
-                          {t('game.ended.winner')}
+                          {t('table:ended.winner')}
                         </Badge>
                       )}
                     </Table.Cell>
-                    <Table.Cell textAlign="end">{row.tokens}</Table.Cell>
+                    <Table.Cell textAlign="end">
+                      <TokenChip count={row.tokens} size="sm" label={String(row.tokens)} />
+                    </Table.Cell>
                     <Table.Cell textAlign="end">{row.hits}</Table.Cell>
                   </Table.Row>
                 ))}
@@ -170,29 +180,11 @@ export function GameEndedDialog() {
   );
 }
 
-/** One card of the winning timeline: the year large, artist and title small; the card that won the game marked. */
+/** One card of the winning timeline, as on the table (decade colour, the year large); the card that won the game marked. */
 function TimelineCard({ hit, last }: { hit: HitPayload; last: boolean }) {
   return (
-    <Box
-      as="li"
-      w={{ base: '6rem', sm: '7.5rem' }}
-      p="2"
-      borderRadius="l2"
-      borderWidth={last ? '2px' : '1px'}
-      borderColor={last ? 'accent.solid' : 'border'}
-      bg={last ? 'accent.subtle' : 'bg.subtle'}
-      textAlign="center"
-      data-last={last || undefined}
-    >
-      <Text fontSize="xl" fontWeight="bold" lineHeight="1.2" fontVariantNumeric="tabular-nums">
-        {hit.year}
-      </Text>
-      <Text fontSize="xs" fontWeight="semibold" lineClamp={2} overflowWrap="anywhere">
-        {hit.artist}
-      </Text>
-      <Text fontSize="xs" fontStyle="italic" lineClamp={2} overflowWrap="anywhere">
-        {hit.title}
-      </Text>
+    <Box as="li" data-last={last || undefined} borderRadius="card" outline={last ? '3px solid' : undefined} outlineColor="accent.solid" outlineOffset="2px">
+      <HitCard year={hit.year} artist={hit.artist} title={hit.title} size="sm" />
     </Box>
   );
 }

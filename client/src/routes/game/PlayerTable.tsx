@@ -8,6 +8,8 @@ import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import * as actions from './game-actions.ts';
 import { KickDialog } from './KickDialog.tsx';
+import { PlayerAvatar } from './table/PlayerAvatar.tsx';
+import { TokenChip } from './table/TokenChip.tsx';
 import { PlayerHitsDialog } from './PlayerHitsDialog.tsx';
 import { usePerspective } from './use-perspective.ts';
 
@@ -135,12 +137,15 @@ function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKi
   return (
     <Table.Row bg={p.turn_player ? 'accent.subtle' : 'transparent'} aria-current={p.turn_player ? 'true' : undefined}>
       <Table.Cell py="2" wordBreak="break-word">
-        <Text fontWeight={you ? 'bold' : 'medium'}>
+        <Text fontWeight={you ? 'bold' : 'medium'} display="flex" alignItems="center" gap="2">
           {/* the seat number is the Alt+Shift digit that speaks this player */}
-          <Text as="span" color="fg.muted" fontVariantNumeric="tabular-nums" me="2" aria-hidden="true">
+          <Text as="span" color="fg.muted" fontVariantNumeric="tabular-nums" aria-hidden="true">
             {seat + 1}
           </Text>
-          {p.name}
+          <PlayerAvatar as="span" name={p.name} colorIndex={p.color} avatar={p.avatar} size="sm" />
+          <Text as="span" minW="0">
+            {p.name}
+          </Text>
         </Text>
         <Wrap gap="1" mt="1">
           {p.creator && (
@@ -171,8 +176,9 @@ function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKi
           </Text>
         )}
       </Table.Cell>
-      <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-        {p.tokens}
+      <Table.Cell textAlign="end">
+        {/* named by the count alone: the column's header says what it counts */}
+        <TokenChip count={p.tokens} size="sm" label={String(p.tokens)} />
       </Table.Cell>
       <Table.Cell textAlign="end">
         <Button size="sm" variant="outline" aria-label={t('game.players.hits_button', { name: p.name, count: p.hits.length })} onClick={onHits}>

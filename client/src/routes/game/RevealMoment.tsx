@@ -32,8 +32,8 @@ function Moment({ reveal }: { reveal: RevealShown }) {
   const youOr = (a: Actor, key: string, params: Record<string, unknown> = {}): string => t(a.you ? `${key}_you` : key, { name: a.name, ...params });
   const won = !!winner;
   const tone = won ? 'green' : 'red';
-  const result = !winner ? t('game.reveal.nobody') : winner.id === turn?.id ? youOr(winner, 'game.reveal.right') : youOr(winner, 'game.reveal.intercepted');
-  const destination = winner ? youOr(winner, 'game.reveal.to_timeline') : t('game.reveal.to_discard');
+  const result = !winner ? t('table:reveal.nobody') : winner.id === turn?.id ? youOr(winner, 'table:reveal.right') : youOr(winner, 'table:reveal.intercepted');
+  const destination = winner ? youOr(winner, 'table:reveal.to_timeline') : t('table:reveal.to_discard');
 
   return (
     // a column on phones; the card beside what it means from tablets on (the screen's action stays in view)
@@ -99,7 +99,7 @@ function Moment({ reveal }: { reveal: RevealShown }) {
         </Text>
         {turn && guess && (
           <Text color="fg.muted" fontSize="sm">
-            {youOr(turn, 'game.reveal.guess', { slot: slotText(guess) })}
+            {youOr(turn, 'table:reveal.guess', { slot: slotText(guess) })}
           </Text>
         )}
         <HStack className="hl-slide-down" gap="2" px="3" py="1" borderRadius="full" borderWidth="1px" borderColor={`${tone}.muted`} bg={`${tone}.subtle`} data-destination={winner?.id ?? 'discard'}>
@@ -110,7 +110,7 @@ function Moment({ reveal }: { reveal: RevealShown }) {
             {destination}
           </Text>
         </HStack>
-        {answered !== undefined && <Text fontSize="sm">{t(answered ? 'game.reveal.answered_yes' : 'game.reveal.answered_no')}</Text>}
+        {answered !== undefined && <Text fontSize="sm">{t(answered ? 'table:reveal.answered_yes' : 'table:reveal.answered_no')}</Text>}
         {pauseMs > 0 && (
           <Box w="full" maxW="sm" h="1" borderRadius="full" bg="bg.emphasized" overflow="hidden" aria-hidden="true">
             <Box className="hl-shrink" h="full" bg={`${tone}.solid`} style={{ animationDuration: `${pauseMs}ms` }} />

@@ -159,13 +159,13 @@ export interface EndResult {
   /** you win / no one wins / someone else wins. */
   outcome: 'you' | 'nobody' | 'other';
   winnerName: string | null;
-  rows: { id: string; name: string; tokens: number; hits: number; winner: boolean }[];
+  rows: { id: string; name: string; tokens: number; hits: number; winner: boolean; color: number; avatar: string }[];
 }
 
 /** The end dialog from the final standings (A11): most hits first, then most tokens, seat order on ties. */
 export function endResult(standings: readonly PlayerPayload[], winner: Pick<PlayerPayload, 'id' | 'name'> | null, userId: string | undefined, local: boolean): EndResult {
   const rows = standings
-    .map((p, seat) => ({ id: p.id, name: p.name, tokens: p.tokens, hits: p.hits.length, winner: p.id === winner?.id, seat }))
+    .map((p, seat) => ({ id: p.id, name: p.name, tokens: p.tokens, hits: p.hits.length, winner: p.id === winner?.id, color: p.color, avatar: p.avatar, seat }))
     .sort((a, b) => b.hits - a.hits || b.tokens - a.tokens || a.seat - b.seat)
     .map(({ seat: _seat, ...row }) => row);
   if (!winner) return { outcome: 'nobody', winnerName: null, rows };

@@ -74,11 +74,11 @@ function useCardLabel({ year, artist, title, mystery, revealed, playing, outcome
   if (label) return label;
   const faceUp = !mystery || revealed;
   let name: string;
-  if (faceUp && year != null) name = t('table.card.label', { year, artist: artist ?? '', title: title ?? '' });
-  else if (artist || title) name = t('table.card.hidden_clue', { artist: artist ?? '', title: title ?? '' });
-  else name = t('table.card.hidden');
-  if (playing && !faceUp) name = t('table.card.playing', { card: name });
-  if (outcome) name = t(`table.card.${outcome}`, { card: name });
+  if (faceUp && year != null) name = t('table:card.label', { year, artist: artist ?? '', title: title ?? '' });
+  else if (artist || title) name = t('table:card.hidden_clue', { artist: artist ?? '', title: title ?? '' });
+  else name = t('table:card.hidden');
+  if (playing && !faceUp) name = t('table:card.playing', { card: name });
+  if (outcome) name = t(`table:card.${outcome}`, { card: name });
   return name;
 }
 

@@ -58,7 +58,9 @@ export function PlayerAvatar({ name, colorIndex, avatar = '', size = 'md', label
   const glyph = avatarGlyph(avatar);
   const a11y = labelled ? { role: 'img', 'aria-label': name } : { 'aria-hidden': true };
   return (
+    // a span: an avatar sits in headings, buttons and sentences
     <Box
+      as="span"
       {...a11y}
       {...schemeStyle(playerColor(colorIndex))}
       display="inline-flex"

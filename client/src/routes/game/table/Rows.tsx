@@ -7,14 +7,33 @@ import { ChevronDownIcon } from '../../../components/icons.tsx';
 import { useGame } from '../../../stores/game.ts';
 import { guessModel, turnPlayerOf } from '../game-logic.ts';
 import { usePerspective } from '../use-perspective.ts';
+import { PlayerAvatar } from './PlayerAvatar.tsx';
 import { TimelineRow } from './TimelineRow.tsx';
+import { TokenChip } from './TokenChip.tsx';
 
 const NO_PLAYERS: PlayerPayload[] = [];
 
-/** "3 hits · 2 tokens" */
-function useCounts(): (p: PlayerPayload) => string {
+/** "3 hits" and a chip with the tokens on it (named "2 tokens"). */
+function Counts({ player }: { player: PlayerPayload }) {
   const { t } = useTranslation();
-  return (p) => `${t('count.hits', { count: p.hits.length })} · ${t('count.tokens', { count: p.tokens })}`;
+  return (
+    <HStack as="span" gap="1.5" fontSize="sm" color="fg.muted">
+      <span>{t('count.hits', { count: player.hits.length })}</span>
+      <TokenChip count={player.tokens} size="sm" />
+    </HStack>
+  );
+}
+
+/** A row's heading: the player's face and his name (or "Your timeline"). */
+function RowName({ player, text }: { player: PlayerPayload; text: string }) {
+  return (
+    <HStack as="span" gap="2" minW="0">
+      <PlayerAvatar name={player.name} colorIndex={player.color} avatar={player.avatar} size="sm" as="span" />
+      <Text as="span" truncate>
+        {text}
+      </Text>
+    </HStack>
+  );
 }
 
 /**
@@ -26,7 +45,6 @@ export function TurnRow() {
   const players = useGame((s) => s.game?.players ?? NO_PLAYERS);
   const state = useGame((s) => s.game?.state ?? 'Open');
   const perspective = usePerspective();
-  const counts = useCounts();
   const model = useMemo(() => guessModel({ state, players }, perspective), [state, players, perspective]);
   const turn = turnPlayerOf({ players });
   if (state === 'Open' || !turn) return null;
@@ -34,12 +52,10 @@ export function TurnRow() {
   return (
     <Box as="section" id="turn-row" aria-labelledby="turn-row-heading" minW="0">
       <HStack justify="space-between" align="baseline" gap="3" mb="1" wrap="wrap">
-        <Heading as="h2" id="turn-row-heading" size={{ base: 'sm', md: 'md' }}>
-          {mine ? t('table:row.heading_you') : t('table:row.heading', { name: turn.name })}
+        <Heading as="h2" id="turn-row-heading" size={{ base: 'sm', md: 'md' }} minW="0">
+          <RowName player={turn} text={mine ? t('table:row.heading_you') : t('table:row.heading', { name: turn.name })} />
         </Heading>
-        <Text fontSize="sm" color="fg.muted">
-          {counts(turn)}
-        </Text>
+        <Counts player={turn} />
       </HStack>
       <TimelineRow player={turn} size="large" model={model} labelId="turn-row-heading" />
     </Box>
@@ -51,17 +67,14 @@ export function MyRow() {
   const { t } = useTranslation();
   const state = useGame((s) => s.game?.state ?? 'Open');
   const { me, local } = usePerspective();
-  const counts = useCounts();
   if (state === 'Open' || !me || local || me.turn_player) return null;
   return (
     <Box as="section" aria-labelledby="my-row-heading" minW="0" data-testid="my-row">
       <HStack justify="space-between" align="baseline" gap="3" mb="1" wrap="wrap">
-        <Heading as="h2" id="my-row-heading" size="sm">
-          {t('table:row.heading_you')}
+        <Heading as="h2" id="my-row-heading" size="sm" minW="0">
+          <RowName player={me} text={t('table:row.heading_you')} />
         </Heading>
-        <Text fontSize="sm" color="fg.muted">
-          {counts(me)}
-        </Text>
+        <Counts player={me} />
       </HStack>
       <TimelineRow player={me} size="compact" labelId="my-row-heading" />
     </Box>
@@ -97,7 +110,6 @@ const wide = (): boolean => typeof matchMedia !== 'undefined' && matchMedia('(mi
 
 function OtherRow({ player }: { player: PlayerPayload }) {
   const { t } = useTranslation();
-  const counts = useCounts();
   const [open, setOpen] = useState(wide);
   const id = useId();
   return (
@@ -112,11 +124,11 @@ function OtherRow({ player }: { player: PlayerPayload }) {
           aria-controls={`${id}-row`}
           onClick={() => setOpen((o) => !o)}
         >
-          <Text as="span" id={`${id}-name`} truncate>
-            {player.name}
-          </Text>
+          <Box as="span" id={`${id}-name`} minW="0">
+            <RowName player={player} text={player.name} />
+          </Box>
           <HStack as="span" gap="2" color="fg.muted" fontSize="sm">
-            <span>{counts(player)}</span>
+            <Counts player={player} />
             <ChevronDownIcon transform={open ? 'rotate(180deg)' : undefined} transition="transform 0.15s" />
           </HStack>
         </Button>

@@ -1,5 +1,5 @@
 import '../recipes.ts';
-import { Box, chakra, Text, useBreakpointValue } from '@chakra-ui/react';
+import { Box, chakra, HStack, Stack, Text, useBreakpointValue } from '@chakra-ui/react';
 import { useDroppable } from '@dnd-kit/core';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,8 @@ import type { GuessModel } from '../game-logic.ts';
 import { listNames } from '../GuessPanel.tsx';
 import { gapLabel, gapView, rowEntries, rowFocus, type GapView } from './table-logic.ts';
 import { HitCard } from './HitCard.tsx';
+import { playerColor } from './palette.ts';
+import { PlayerAvatar } from './PlayerAvatar.tsx';
 import { useTable } from './table-store.ts';
 
 /** One empty list: a selector must not return a new array on every call. */
@@ -135,6 +137,9 @@ function Gap({ view, cardSize }: { view: GapView; cardSize: CardSize }) {
   const open = chosen || isOver;
   const label = gapLabel(slot, (key, params) => t(key, params ?? {}));
   const height = CARD_REM[cardSize];
+  // a taken gap's edge in the colour of who took it first
+  const first = takers[0];
+  const takerColor = first ? { base: playerColor(first.color).light.bg, _dark: playerColor(first.color).dark.bg } : undefined;
 
   const choose = (): void => {
     if (!choosable) return;
@@ -190,8 +195,8 @@ function Gap({ view, cardSize }: { view: GapView; cardSize: CardSize }) {
         borderRadius="card"
         borderWidth={open || taken ? '2px' : '0'}
         borderStyle={open ? 'dashed' : 'solid'}
-        borderColor={chosen ? 'accent.solid' : taken ? 'orange.solid' : 'accent.muted'}
-        bg={chosen ? 'accent.subtle' : taken ? 'orange.subtle' : isOver ? 'accent.subtle' : undefined}
+        borderColor={chosen ? 'accent.solid' : taken ? takerColor : 'accent.muted'}
+        bg={chosen ? 'accent.subtle' : taken ? 'bg.subtle' : isOver ? 'accent.subtle' : undefined}
         outline={focused ? '3px solid' : undefined}
         outlineColor={focused ? 'accent.focusRing' : undefined}
         outlineOffset="1px"
@@ -199,9 +204,17 @@ function Gap({ view, cardSize }: { view: GapView; cardSize: CardSize }) {
         position="relative"
       >
         {taken ? (
-          <Text fontSize="2xs" fontWeight="semibold" color="orange.fg" px="1" maxW="20" lineClamp={3} textAlign="center" wordBreak="break-word">
-            {t('table:row.taken', { names: listNames(takers.map((p) => p.name)) })}
-          </Text>
+          // who took it: their faces in their colours, and their names
+          <Stack gap="1" align="center" px="1" maxW="20">
+            <HStack gap="-1.5" justify="center">
+              {takers.map((p) => (
+                <PlayerAvatar key={p.id} name={p.name} colorIndex={p.color} avatar={p.avatar} size="sm" borderWidth="2px" borderColor="bg" />
+              ))}
+            </HStack>
+            <Text fontSize="2xs" fontWeight="semibold" lineClamp={2} textAlign="center" wordBreak="break-word">
+              {t('table:row.taken', { names: listNames(takers.map((p) => p.name)) })}
+            </Text>
+          </Stack>
         ) : open ? (
           <Text fontSize="2xl" fontWeight="bold" color="accent.fg">
             ?

@@ -33,7 +33,9 @@ export function TokenChip({ count, size = 'md', decorative = false, label, ...re
   const s = SIZES[size];
   const a11y = decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': label ?? t('count.tokens', { count }) };
   return (
+    // spans: a chip sits in headings, buttons and sentences
     <Box
+      as="span"
       {...a11y}
       position="relative"
       display="inline-flex"
@@ -58,7 +60,7 @@ export function TokenChip({ count, size = 'md', decorative = false, label, ...re
       {...rest}
     >
       {/* the inlay the count is printed on, leaving the notches round the edge */}
-      <Box position="absolute" inset="14%" borderRadius="full" bg={GOLD.face} borderWidth="1px" borderStyle="dashed" borderColor={`${GOLD.rim}99`} />
+      <Box as="span" display="block" position="absolute" inset="14%" borderRadius="full" bg={GOLD.face} borderWidth="1px" borderStyle="dashed" borderColor={`${GOLD.rim}99`} />
       <Box as="span" position="relative">
         {count}
       </Box>
