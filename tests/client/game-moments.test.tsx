@@ -153,7 +153,9 @@ describe('RevealMoment', () => {
       reveal(placed);
       const moment = screen.getByTestId('reveal-moment');
       expect(moment.getAttribute('data-outcome')).toBe('won');
-      expect(within(moment).getByTestId('hit-card').textContent).toBe('Artist: Artist 1984Year: 1984Title: Born in the U.S.A.');
+      // face down for a frame, then turned over with its mark
+      act(() => vi.advanceTimersByTime(50));
+      expect(within(moment).getByTestId('hit-card').getAttribute('aria-label')).toBe('1984: Born in the U.S.A. by Artist 1984, placed correctly');
       expect(within(moment).getByTestId('reveal-result').textContent).toBe('You placed it right!');
       expect(moment.textContent).toContain('You guessed after 1980');
       expect(moment.textContent).toContain('Goes to your timeline');

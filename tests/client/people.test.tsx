@@ -10,7 +10,6 @@ import { UserMenu } from '../../client/src/components/UserMenu.tsx';
 import { usePageTitle } from '../../client/src/components/page-title.ts';
 import { applyLanguage, loadNamespace } from '../../client/src/i18n.ts';
 import { AddPlayerDialog } from '../../client/src/routes/game/AddPlayerDialog.tsx';
-import { initialsOf } from '../../client/src/routes/game/EmojiChoice.tsx';
 import { gameHeadline, gameTitle } from '../../client/src/routes/game/headline.ts';
 import { JoinDialog, useAskGuestToJoin } from '../../client/src/routes/game/JoinDialog.tsx';
 import { useAskWhoIsPlaying, WhoIsPlayingDialog } from '../../client/src/routes/game/WhoIsPlayingDialog.tsx';
@@ -401,14 +400,5 @@ describe('what the table says about people', () => {
     useGame.getState().applyEvent(ev('change_state', { state: 'Open', players: [anaNow, benNow] }));
     expect(heard.map((n) => n.text)).toEqual(['Ben is now called Benedikt.']);
     off();
-  });
-
-  it('initials: up to two, from the first and last word', () => {
-    expect(initialsOf('Ana Lima')).toBe('AL');
-    expect(initialsOf('gladly-brave-otter')).toBe('GO');
-    expect(initialsOf(' bo ')).toBe('B');
-    expect(initialsOf('Ana Maria de Souza')).toBe('AS');
-    expect(initialsOf('👩‍🎤 Jo')).toBe('👩‍🎤J');
-    expect(initialsOf('')).toBe('?');
   });
 });

@@ -25,6 +25,8 @@ function fail(message: string): never {
 }
 
 /** Returns the browser's version line once it is installed; exits with a clear message when it cannot be. */
+const EMOJI_FONT = '/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf';
+
 export function ensureChromium(): string {
   if (!existsSync(CHROMIUM_PATH)) {
     if (process.platform !== 'linux') fail(`${CHROMIUM_PATH} is missing and installing it needs Debian's apt-get (this is ${process.platform}).`);
@@ -35,6 +37,14 @@ export function ensureChromium(): string {
     // with its recommended packages: they bring the fonts (fonts-liberation) the screenshots need
     if (!run('apt-get', ['install', '-y', 'chromium'])) fail('apt-get install chromium failed.');
     if (!existsSync(CHROMIUM_PATH)) fail(`the chromium package installed, but ${CHROMIUM_PATH} is still missing.`);
+  }
+  // players' emoji avatars: without a colour emoji font the screenshots show empty boxes where phones show faces
+  if (!existsSync(EMOJI_FONT)) {
+    if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && (run('apt-get', ['install', '-y', 'fonts-noto-color-emoji']) || (run('apt-get', ['update']) && run('apt-get', ['install', '-y', 'fonts-noto-color-emoji'])))) {
+      console.log('installed fonts-noto-color-emoji for the players\' emoji');
+    } else {
+      console.warn(`note: ${EMOJI_FONT} is missing (apt-get install fonts-noto-color-emoji, as root): emoji show as boxes in the screenshots`);
+    }
   }
   // The Debian launcher script prints shell noise on stderr on some machines; only stdout matters.
   const version = spawnSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' });

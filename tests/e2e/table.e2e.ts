@@ -18,7 +18,7 @@
  */
 import type { Page } from 'playwright-core';
 import { User } from '../server/harness.ts';
-import { afterAll, assert, eventually, gotoReady, openBrowser, runTests, screenshot, settle, startApp, t, test, type App, type Browser, type Lang } from './harness.ts';
+import { afterAll, assert, eventually, gotoReady, joinByLink, openBrowser, runTests, screenshot, settle, startApp, t, test, type App, type Browser, type Lang } from './harness.ts';
 
 let app: App | undefined;
 const getApp = async (): Promise<App> => (app ??= await startApp());
@@ -39,6 +39,7 @@ interface Seat {
 
 const tr = (s: Seat, key: string, vars: Record<string, string | number> = {}): string => t(s.lang, key, vars);
 const table = (s: Seat, key: string): string => t(s.lang, key, {}, 'table');
+const msg = (s: Seat, key: string): string => t(s.lang, key, {}, 'people');
 
 async function shoot(s: Seat, phase: string): Promise<void> {
   if (s.shot.has(phase)) return;
@@ -175,12 +176,13 @@ test(
     const id = lp.url().split('/').pop() as string;
     await lp.getByText(t('en', 'waiting.too_few', { count: 2 }, 'table')).waitFor();
     // the phones open the link: the table names whom it waits for
+    // (a guest is asked what to call him: the first phone picks an emoji, the second keeps his initials)
     for (const s of phones) {
-      await gotoReady(s.b.page, `/game/${id}`);
-      const here = t(s.lang, 'waiting.players', { count: 1 + phones.indexOf(s) }, 'table');
+      const fox = s.name === 'phone-en';
+      await joinByLink(s.b.page, `/game/${id}`, { lang: s.lang, name: fox ? 'Ana' : 'Ben', ...(fox ? { emoji: msg(s, 'avatar.names.fox') } : {}) });
+      // seated: the table counts him among those here
+      const here = t(s.lang, 'waiting.players', { count: 2 + phones.indexOf(s) }, 'table');
       await eventually(async () => assert(((await s.b.page.getByTestId('open-table').textContent()) ?? '').includes(here), `${s.name}: the open table says "${here}"`));
-      await s.b.page.getByRole('button', { name: tr(s, 'game.join') }).click();
-      await s.b.page.getByRole('button', { name: tr(s, 'game.leave') }).waitFor();
     }
     // the German phone prefers the choices as a list (Settings, in the user menu)
     const de = phones[1];

@@ -1,6 +1,7 @@
 import { Box, Flex } from '@chakra-ui/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { initials } from './table/PlayerAvatar.tsx';
 
 /** The emoji offered to players (any single emoji is valid; these are one tap away). */
 export const AVATAR_CHOICES = [
@@ -22,18 +23,6 @@ export const AVATAR_CHOICES = [
   { id: 'star', emoji: '🌟' },
 ] as const;
 
-const graphemes = (text: string): string[] =>
-  typeof Intl.Segmenter === 'function' ? [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((s) => s.segment) : [...text];
-
-/** Up to two initials of a name ("Ana Lima" → "AL", "gladly-brave-otter" → "GO", "Bo" → "B"), for the "initials" choice. */
-export function initialsOf(name: string): string {
-  const words = name.trim().split(/[\s\-_.]+/).filter(Boolean);
-  const first = words[0];
-  if (!first) return '?';
-  const last = words.length > 1 ? words[words.length - 1] : undefined;
-  return [first, last].map((w) => (w ? (graphemes(w)[0] ?? '') : '')).join('').toLocaleUpperCase();
-}
-
 /**
  * The emoji a player shows (issue 26 §3): radio buttons in a fieldset, so a
  * keyboard moves through them with the arrow keys and a screen reader says
@@ -43,7 +32,7 @@ export function initialsOf(name: string): string {
 export function EmojiChoice({ value, onChange, name, legend }: { value: string; onChange: (avatar: string) => void; name: string; legend: string }) {
   const { t } = useTranslation();
   const group = useId();
-  const options = [{ value: '', shown: initialsOf(name), label: t('people:avatar.initials') }, ...AVATAR_CHOICES.map((c) => ({ value: c.emoji, shown: c.emoji, label: t(`people:avatar.names.${c.id}`) }))];
+  const options = [{ value: '', shown: initials(name), label: t('people:avatar.initials') }, ...AVATAR_CHOICES.map((c) => ({ value: c.emoji, shown: c.emoji, label: t(`people:avatar.names.${c.id}`) }))];
   return (
     <Box as="fieldset" minW="0" border="0" p="0" m="0">
       <Box as="legend" fontWeight="medium" textStyle="sm" mb="2">

@@ -1,11 +1,12 @@
 import './recipes.ts';
 import './moments.css';
 import { Box, HStack, Stack, Text } from '@chakra-ui/react';
-import { useLayoutEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor } from '../../a11y/game-meaning.ts';
 import { slotText } from '../../format.ts';
 import { useGame, type RevealShown } from '../../stores/game.ts';
+import { HitCard } from './table/HitCard.tsx';
 
 /**
  * The reveal as a moment (issue 26): the card turns over to show its year,
@@ -29,6 +30,12 @@ function Moment({ reveal }: { reveal: RevealShown }) {
   useLayoutEffect(() => useGame.getState().revealShown(reveal.id), [reveal.id]);
   // the pause as it was when the moment began (the bar runs on its own from there)
   const [pauseMs] = useState(() => Math.max(0, reveal.until - Date.now()));
+  // mounted face down, turned over on the next frame: the flip is the moment
+  const [turned, setTurned] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setTurned(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   const youOr = (a: Actor, key: string, params: Record<string, unknown> = {}): string => t(a.you ? `${key}_you` : key, { name: a.name, ...params });
   const won = !!winner;
   const tone = won ? 'green' : 'red';
@@ -36,65 +43,30 @@ function Moment({ reveal }: { reveal: RevealShown }) {
   const destination = winner ? youOr(winner, 'table:reveal.to_timeline') : t('table:reveal.to_discard');
 
   return (
-    // a column on phones; the card beside what it means from tablets on (the screen's action stays in view)
-    <Stack
-      direction={{ base: 'column', md: 'row' }}
-      gap={{ base: '3', md: '6' }}
-      align="center"
-      justify="center"
-      textAlign={{ base: 'center', md: 'start' }}
-      data-testid="reveal-moment"
-      data-outcome={won ? 'won' : 'discarded'}
-    >
-      <Box className={won ? 'hl-card-won' : 'hl-card-discarded'} w="full" maxW={{ base: 'sm', md: '16rem' }} flexShrink={0}>
-        <Box className="hl-flip-scene">
-          <Box className="hl-flip-card">
-            <Stack
-              className="hl-face"
-              gap="1"
-              borderWidth="3px"
-              borderColor={`${tone}.solid`}
-              borderRadius="l3"
-              bg="bg"
-              p="4"
-              boxShadow="md"
-              data-testid="hit-card"
-            >
-              <Text fontWeight="semibold" overflowWrap="anywhere">
-                <Text as="span" srOnly>
-                  {t('game.hit.artist')}:{' '}
-                </Text>
-                {hit.artist}
-              </Text>
-              <Text fontSize="5xl" fontWeight="bold" lineHeight="1.1" color={`${tone}.fg`} fontVariantNumeric="tabular-nums">
-                <Text as="span" srOnly>
-                  {t('game.hit.year')}:{' '}
-                </Text>
-                {hit.year}
-              </Text>
-              <Text fontStyle="italic" overflowWrap="anywhere">
-                <Text as="span" srOnly>
-                  {t('game.hit.title')}:{' '}
-                </Text>
-                {hit.title}
-              </Text>
-              {hit.belongs_to && (
-                <Text color="fg.muted" fontSize="sm">
-                  {t('game.hit.belongs_to', { name: hit.belongs_to })}
-                </Text>
-              )}
-            </Stack>
-            {/* the card's back, seen while it turns over */}
-            <Box className="hl-face hl-face-back" aria-hidden="true" borderRadius="l3" bg="accent.solid" color="accent.contrast" display="grid" placeItems="center">
-              <Text fontSize="5xl" fontWeight="bold">
-                ?
-              </Text>
-            </Box>
-          </Box>
-        </Box>
-      </Box>
-      <Stack gap="3" align={{ base: 'center', md: 'start' }} w="full" minW="0">
-        <Text fontSize="lg" fontWeight="bold" color={`${tone}.fg`} data-testid="reveal-result">
+    // the card beside what it means, as the mystery card stood beside its buttons: the turn row stays on a phone's first screen
+    <Stack direction="row" gap={{ base: '3', md: '6' }} align="center" justify="center" textAlign="start" data-testid="reveal-moment" data-outcome={won ? 'won' : 'discarded'}>
+      <Stack gap="1" align="center" flexShrink={0} className={won ? 'hl-card-won' : 'hl-card-discarded'}>
+        {/* the mystery card, turned over once on screen; green or red with its mark once it has turned */}
+        <HitCard
+          data-testid="hit-card"
+          mystery
+          revealed={turned}
+          size="lg"
+          year={hit.year}
+          artist={hit.artist}
+          title={hit.title}
+          outcome={turned ? (won ? 'correct' : 'wrong') : null}
+          boxShadow="glow"
+          borderRadius="card"
+        />
+        {hit.belongs_to && (
+          <Text color="fg.muted" fontSize="xs" textAlign="center" maxW="10.5rem">
+            {t('game.hit.belongs_to', { name: hit.belongs_to })}
+          </Text>
+        )}
+      </Stack>
+      <Stack gap={{ base: '2', md: '3' }} align="start" minW="0" flexShrink={1}>
+        <Text fontSize={{ base: 'md', md: 'lg' }} lineHeight="short" fontWeight="bold" color={`${tone}.fg`} data-testid="reveal-result">
           {result}
         </Text>
         {turn && guess && (

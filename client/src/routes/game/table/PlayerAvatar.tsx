@@ -38,15 +38,15 @@ const graphemes = (text: string): string[] =>
   typeof Intl.Segmenter === 'function' ? [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((s) => s.segment) : [...text];
 
 /**
- * The initials of a name: the first letters of its first two words (a word
- * ends at a space, hyphen, underscore or dot: "slowly-cosmic-jaguar" is "SC"),
- * one letter for a one-word name, "?" for none. Letters, not code units: an
- * accented or emoji first character stays whole.
+ * The initials of a name: the first letters of its first and last words (a
+ * word ends at a space, hyphen, underscore or dot: "gladly-brave-otter" is
+ * "GO", "Ana Maria de Souza" "AS"), one letter for a one-word name, "?" for
+ * none. Letters, not code units: an accented or emoji first character stays whole.
  */
 export function initials(name: string): string {
   const words = name.trim().split(/[\s\-_.]+/u).filter(Boolean);
-  const letters = words.slice(0, 2).map((w) => graphemes(w)[0] ?? '');
-  const text = letters.join('');
+  const ends = words.length > 1 ? [words[0], words[words.length - 1]] : words;
+  const text = ends.map((w) => graphemes(w ?? '')[0] ?? '').join('');
   return text ? text.toLocaleUpperCase() : '?';
 }
 
