@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
 import type { HitPayload } from '../../../../shared/protocol/game.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
+import { WinIllustration } from '../../components/illustrations/WinIllustration.tsx';
 import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import { hitText } from '../../format.ts';
@@ -98,11 +99,15 @@ export function GameEndedDialog() {
       {result && (
         <Stack gap="6">
           <Stack gap="1" align="center" textAlign="center" pt="2">
-            {/* the winner's face on the cup: the table sees at once who it is */}
-            <Box position="relative">
-              <Trophy tone={result.outcome === 'nobody' ? 'gray' : 'accent'} />
-              {winner && <PlayerAvatar name={winner.name} colorIndex={winner.color} avatar={winner.avatar} size="lg" position="absolute" left="50%" top="8%" transform="translateX(-50%)" borderWidth="3px" borderColor="bg" />}
-            </Box>
+            {winner ? (
+              // the gold record with the winner's face on its label: the table sees at once who it is
+              <Box position="relative" className="hl-pop" w="208px" h="160px">
+                <WinIllustration width="208" height="160" />
+                <PlayerAvatar name={winner.name} colorIndex={winner.color} avatar={winner.avatar} size="md" position="absolute" left="50%" top="76.8px" transform="translate(-50%, -50%)" borderWidth="2px" borderColor="white" />
+              </Box>
+            ) : (
+              <Trophy tone="gray" />
+            )}
             <Text
               ref={headlineRef}
               tabIndex={-1}
@@ -190,7 +195,7 @@ function TimelineCard({ hit, last }: { hit: HitPayload; last: boolean }) {
 }
 
 /** A cup, drawn for the end screen (decorative). */
-function Trophy({ tone }: { tone: 'accent' | 'gray' }) {
+function Trophy({ tone }: { tone: 'gray' }) {
   return (
     <Box color={`${tone}.fg`} className="hl-pop" aria-hidden="true">
       <svg width="56" height="56" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" focusable="false">
