@@ -85,8 +85,9 @@ test('words: a game deleted while it is open goes back to the lobby and says so'
   assertEqual(made.status, 201, 'game created');
   const id = (made.body as { id: string }).id;
   const { page } = await openBrowser(app, { width: 390, height: 844 });
-  await gotoReady(page, `/game/${id}`);
-  await page.getByRole('heading', { level: 1 }).filter({ hasText: id }).waitFor();
+  // a guest who opens the link is asked what to call him; the game goes away meanwhile
+  await page.goto(`/game/${id}`);
+  await page.getByRole('dialog', { name: t('en', 'join.title_guest', {}, 'people') }).waitFor();
   // the only player leaves: the game is deleted
   assertEqual((await creator.request('PATCH', `/api/games/${id}/leave`)).status, 200, 'leave');
   await page.waitForURL((url) => url.pathname === '/', { timeout: 15_000 });

@@ -38,8 +38,10 @@ export function ShortcutsTable() {
   return (
     // a key never breaks: should the table still not fit (a very narrow screen, a large font), it scrolls sideways within itself
     <Table.ScrollArea ref={area.ref} {...(area.scrolls ? { tabIndex: 0, role: 'group', 'aria-label': t('shortcuts.caption') } : {})}>
-      <Table.Root size="sm" variant="line" css={{ '& th, & td': { whiteSpace: 'normal', verticalAlign: 'top' } }}>
-        <Table.Caption captionSide="top" textAlign="start" color="fg.muted" mb="2">
+      {/* a little less room round the cells on a phone: with a wide system face (DejaVu Sans on Linux) a German key named in words fits at 360 px */}
+      <Table.Root size="sm" variant="line" css={{ '& th, & td': { whiteSpace: 'normal', verticalAlign: 'top', paddingInline: { base: '1.5', sm: '2' } } }}>
+        <Table.Caption captionSide="top" textAlign="start" color="fg.muted" mb="2" whiteSpace="normal">
+          {/* (the caption wraps: the table's own no-wrap would widen the table to its length) */}
           {t('shortcuts.caption')}
         </Table.Caption>
         <Table.Header>

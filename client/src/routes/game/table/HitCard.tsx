@@ -223,13 +223,13 @@ function FlipCard({ faceUp, playing, size, year, artist, title }: FlipProps) {
             {back}
           </m.div>
           {face && (
-            <m.div style={{ position: 'absolute', inset: 0 }} initial={{ opacity: 0 }} animate={{ opacity: 1 }} transition={{ duration: 0.4 }}>
+            <m.div style={{ position: 'absolute', inset: 0 }} initial={{ opacity: 0 }} animate={{ opacity: 1 }} transition={{ duration: 0.4 }} data-turn="fade">
               {face}
             </m.div>
           )}
         </>
       ) : (
-        <div style={{ position: 'absolute', inset: 0, perspective: '800px' }}>
+        <div style={{ position: 'absolute', inset: 0, perspective: '800px' }} data-turn={face ? 'flip' : undefined}>
           <m.div
             style={{ position: 'absolute', inset: 0, transformStyle: 'preserve-3d' }}
             initial={false}
