@@ -85,6 +85,8 @@ export async function run(args: string[]): Promise<BenchResult> {
 
     const server = await startServer(
       loadConfig({
+        // never the internet: a yt-dlp on this machine's PATH stays unused
+        YTDLP_PATH: 'off',
         PORT: '0',
         HOST: '127.0.0.1',
         DATABASE_URL: `sqlite:${join(dir, 'hitline.sqlite')}`,

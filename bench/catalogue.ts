@@ -100,6 +100,8 @@ export async function run(args: string[]): Promise<BenchResult> {
     // ---- 2. + 3. the real server on the filled database
     const server = await startServer(
       loadConfig({
+        // never the internet: a yt-dlp on this machine's PATH stays unused
+        YTDLP_PATH: 'off',
         PORT: '0',
         HOST: '127.0.0.1',
         DATABASE_URL: url,

@@ -15,6 +15,7 @@ import { GameRoom, ROOM_NAME } from './rooms/game-room.ts';
 import { setRoomServices } from './rooms/services.ts';
 import { ffmpegPath } from './services/audio/ffmpeg.ts';
 import { AudioPipeline } from './services/audio/pipeline.ts';
+import { chooseYtdlp } from './services/audio/ytdlp.ts';
 import { CaptchaService } from './services/captcha.ts';
 import { CatalogueService } from './services/catalogue.ts';
 import { GameStore, shiftDeadline } from './services/game-store.ts';
@@ -64,12 +65,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const unfollow = followCatalogueChanges(presence, catalogue, log);
   const games = new GameStore(db, config.PROCESS_NAME, log);
   setRoomServices({ config, log, hub, catalogue, users, games });
+  // YTDLP_PATH, else the yt-dlp on the PATH: a host who installed it needs no configuration
+  const ytdlp = chooseYtdlp(config.YTDLP_PATH);
+  log.info(ytdlp.command ? { ytdlp: ytdlp.command } : { ytdlp: null, reason: ytdlp.reason }, ytdlp.command ? 'YouTube downloads with yt-dlp' : 'YouTube downloads are off');
   const audio = new AudioPipeline({
     db,
     log,
     audioDir: config.AUDIO_DIR,
     ffmpeg: ffmpegPath(config.FFMPEG_PATH),
-    ytdlp: config.YTDLP_PATH,
+    ytdlp: ytdlp.command,
+    ...(ytdlp.reason ? { ytdlpMissing: ytdlp.reason } : {}),
     concurrency: config.AUDIO_CONCURRENCY,
     fetchTimeoutMs: config.AUDIO_FETCH_TIMEOUT_SECONDS * 1000,
     processTimeoutMs: config.AUDIO_PROCESS_TIMEOUT_SECONDS * 1000,

@@ -85,6 +85,8 @@ if (kind === 'hitline') {
   const dir = mkdtempSync(join(tmpdir(), 'hitline-load-'));
   const server = await startServer(
     loadConfig({
+      // never the internet: a yt-dlp on this machine's PATH stays unused
+      YTDLP_PATH: 'off',
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${join(dir, 'load.sqlite')}`,

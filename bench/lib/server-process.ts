@@ -54,6 +54,8 @@ export async function startServerProcess(opts: ServerProcessOptions = {}): Promi
     CLIENT_DIR: join(dir, 'no-client'),
     AUDIO_DIR: join(dir, 'audio'),
     DEMO_CATALOGUE: join(ROOT, 'assets', 'demo-hits.yml'),
+    // never the internet: a yt-dlp on this machine's PATH stays unused
+    YTDLP_PATH: 'off',
     ...opts.env,
   };
   const handle = spawnChild(join(import.meta.dirname, 'server-child.ts'), {

@@ -44,6 +44,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
   if (!existsSync(join(CLIENT_DIR, 'index.html'))) throw new Error(`No client build in ${CLIENT_DIR}: run \`npm run build\` first.`);
   const dir = mkdtempSync(join(tmpdir(), 'hitline-e2e-'));
   const config = loadConfig({
+    // never the internet: a yt-dlp on this machine's PATH stays unused
+    YTDLP_PATH: 'off',
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${join(dir, 'e2e.sqlite')}`,

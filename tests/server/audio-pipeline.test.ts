@@ -18,6 +18,7 @@ import { AudioQueuedSchema, AudioStatusSchema } from '../../server/http/audio-ad
 import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import { AudioPipeline, processedFiles, type AudioPipelineOptions } from '../../server/services/audio/pipeline.ts';
 import { LOUDNESS_TARGET, parseEbur128, transcode } from '../../server/services/audio/transcode.ts';
+import { chooseYtdlp, YTDLP_MISSING, YTDLP_OFF } from '../../server/services/audio/ytdlp.ts';
 import { bootServer, SseReader, User, waitFor, type TestServer } from './harness.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -518,14 +519,31 @@ exit 0`,
     await p.stop();
   }, 60_000);
 
-  it('without YTDLP_PATH the source is off, and says so', async () => {
+  it('finds yt-dlp on the PATH when YTDLP_PATH is unset; YTDLP_PATH overrides it, and "off" switches the source off', () => {
+    const bin = fakeYtdlp();
+    const empty = mkdtempSync(join(dir, 'empty-'));
+    // a yt-dlp that cannot run (not executable) is passed over for the next directory's
+    const broken = mkdtempSync(join(dir, 'broken-'));
+    writeFileSync(join(broken, 'yt-dlp'), '#!/bin/sh\n');
+    chmodSync(join(broken, 'yt-dlp'), 0o644);
+    const path = ['relative/dir', empty, broken, dir].join(':');
+    expect(chooseYtdlp(undefined, path)).toEqual({ command: bin });
+    expect(chooseYtdlp('', path)).toEqual({ command: bin });
+    expect(chooseYtdlp('  ', path)).toEqual({ command: bin });
+    expect(chooseYtdlp('/opt/yt/yt-dlp', path)).toEqual({ command: '/opt/yt/yt-dlp' });
+    expect(chooseYtdlp('off', path)).toEqual({ reason: YTDLP_OFF });
+    expect(chooseYtdlp('OFF', path)).toEqual({ reason: YTDLP_OFF });
+    expect(chooseYtdlp(undefined, [empty, broken].join(':'))).toEqual({ reason: YTDLP_MISSING });
+  });
+
+  it('without a yt-dlp the source is off, and says so', async () => {
     const p = pipeline(d, audioDir, { ytdlp: undefined });
     await p.start();
     const id = await addHit(d, { yt_id: 'offoffoffo1' });
     expect(await state(d, id)).toBe('none');
     expect(await p.enqueue(id)).toEqual({ ok: true, state: 'failed' });
-    expect((await job(d, id)).error).toBe('the YouTube source is off (YTDLP_PATH is not set)');
-    expect((await p.status()).sources.youtube).toEqual({ enabled: false, reason: 'YTDLP_PATH is not set: YouTube downloads are off' });
+    expect((await job(d, id)).error).toBe(YTDLP_MISSING);
+    expect((await p.status()).sources.youtube).toEqual({ enabled: false, reason: YTDLP_MISSING });
     // a hit without any source cannot be queued
     const bare = await addHit(d);
     expect(await p.enqueue(bare)).toMatchObject({ ok: false, code: 'no_audio_source' });
@@ -612,7 +630,7 @@ describe('restarts', () => {
     expect(existsSync(processedFiles(audioDir, lost).opus)).toBe(true);
     // the orphan got a YouTube job, which fails readably with yt-dlp off
     expect(states[ids[2]!]).toBe('failed');
-    expect((await job(d, ids[2]!)).error).toBe('the YouTube source is off (YTDLP_PATH is not set)');
+    expect((await job(d, ids[2]!)).error).toBe(YTDLP_MISSING);
     await p.stop();
   }, 30_000);
 
@@ -805,7 +823,7 @@ describe('HTTP', () => {
       downloading: 0,
       processing: 0,
       states: { ready: 1, failed: 1, queued: 0, fetching: 0, processing: 0 },
-      sources: { youtube: { enabled: false, reason: 'YTDLP_PATH is not set: YouTube downloads are off' }, upload: { enabled: true, max_bytes: 1024 * 1024 }, folder: { enabled: true } },
+      sources: { youtube: { enabled: false, reason: YTDLP_OFF }, upload: { enabled: true, max_bytes: 1024 * 1024 }, folder: { enabled: true } },
       processing_settings: { loudness_lufs: -16, true_peak_dbtp: -1.5, max_seconds: 600 },
     });
     const row = await t.server.db.selectFrom('hits').select(['title', 'artist']).where('id', '=', hit).executeTakeFirstOrThrow();

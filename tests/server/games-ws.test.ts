@@ -1121,6 +1121,7 @@ describe('SIGTERM', () => {
         CLIENT_DIR: join(dir, 'no-client'),
         LOG_LEVEL: 'info',
         ARGON2_MEMORY_KIB: '1024',
+        YTDLP_PATH: 'off',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

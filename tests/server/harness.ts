@@ -74,6 +74,8 @@ export async function bootServer(env: Record<string, string> = {}): Promise<Test
     LOG_LEVEL: 'silent',
     ARGON2_MEMORY_KIB: '1024',
     RATE_LIMIT_FACTOR: '0',
+    // tests never reach the internet: a yt-dlp on this machine's PATH stays unused unless a test gives its fake one
+    YTDLP_PATH: 'off',
     ...env,
   });
   const server = await startServer(config);
@@ -278,7 +280,7 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeArgs, 'server/index.ts'], {
     cwd: resolve(import.meta.dirname, '..', '..'),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), YTDLP_PATH: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -9,7 +9,7 @@ import { asJobError, JobAborted, permanentError } from './errors.ts';
 import { AudioJobStore, type AudioFailure, type AudioState, type ClaimedJob } from './jobs.ts';
 import { ProgressPublisher, type AudioProgress } from './progress.ts';
 import { LOUDNESS_TARGET, MAX_OUTPUT_SECONDS, MAX_SOURCE_SECONDS, probeAudio, transcode } from './transcode.ts';
-import { downloadYoutube } from './ytdlp.ts';
+import { downloadYoutube, YTDLP_MISSING } from './ytdlp.ts';
 
 /**
  * The audio pipeline (api.md B9): a worker that takes jobs from the database
@@ -35,6 +35,8 @@ export interface AudioPipelineOptions {
   ffmpeg: string;
   /** The yt-dlp executable; undefined or empty = the YouTube source is off. */
   ytdlp?: string | undefined;
+  /** Why there is none (chooseYtdlp), said by the status and in the jobs that fail for it. */
+  ytdlpMissing?: string;
   /** Jobs at once (default 2). */
   concurrency?: number;
   /** Time limit of a download (default 10 min). */
@@ -97,6 +99,7 @@ export class AudioPipeline {
   private readonly log: Logger;
   private readonly ffmpeg: string;
   private readonly ytdlp: string | undefined;
+  private readonly ytdlpMissing: string;
   private readonly concurrency: number;
   private readonly fetchTimeoutMs: number;
   private readonly processTimeoutMs: number;
@@ -121,6 +124,7 @@ export class AudioPipeline {
     this.tmpDir = join(options.audioDir, '.tmp');
     this.ffmpeg = options.ffmpeg;
     this.ytdlp = options.ytdlp ? options.ytdlp : undefined;
+    this.ytdlpMissing = options.ytdlpMissing ?? YTDLP_MISSING;
     this.concurrency = Math.max(1, options.concurrency ?? 2);
     this.fetchTimeoutMs = options.fetchTimeoutMs ?? 600_000;
     this.processTimeoutMs = options.processTimeoutMs ?? 600_000;
@@ -180,7 +184,7 @@ export class AudioPipeline {
   /** Which sources are usable. */
   sources(maxUploadBytes?: number): AudioSources {
     return {
-      youtube: this.ytdlp ? { enabled: true } : { enabled: false, reason: 'YTDLP_PATH is not set: YouTube downloads are off' },
+      youtube: this.ytdlp ? { enabled: true } : { enabled: false, reason: this.ytdlpMissing },
       upload: { enabled: true, ...(maxUploadBytes !== undefined ? { max_bytes: maxUploadBytes } : {}) },
       folder: { enabled: true },
     };
@@ -235,7 +239,7 @@ export class AudioPipeline {
     if (kind === 'youtube' && path === null) {
       if (!hit.yt_id) return { ok: false, code: 'no_audio_source', message: 'the hit has no YouTube id' };
       if (!this.ytdlp) {
-        await this.store.failNow(hitId, kind, path, 'the YouTube source is off (YTDLP_PATH is not set)');
+        await this.store.failNow(hitId, kind, path, this.ytdlpMissing);
         this.progress.poke();
         return { ok: true, state: 'failed' };
       }
@@ -367,7 +371,7 @@ export class AudioPipeline {
       await mkdir(work, { recursive: true });
       let source = job.sourcePath;
       if (job.source === 'youtube' && !(source && (await isFile(source)))) {
-        if (!this.ytdlp) throw permanentError('the YouTube source is off (YTDLP_PATH is not set)');
+        if (!this.ytdlp) throw permanentError(this.ytdlpMissing);
         if (!job.ytId) throw permanentError('the hit has no YouTube id');
         const downloaded = await downloadYoutube(this.ytdlp, job.ytId, work, this.fetchTimeoutMs, signal);
         const dest = join(this.sourcesDir, `${job.hitId}${extname(downloaded).toLowerCase() || '.audio'}`);

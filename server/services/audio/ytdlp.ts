@@ -1,12 +1,44 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { formatSeconds, JobAborted, permanentError, transientError } from './errors.ts';
 import { lastLines, runProcess, type RunResult } from './process.ts';
 
 /**
- * The YouTube source: the external `yt-dlp` command (YTDLP_PATH). Hitline never
- * talks to YouTube itself; without the command this source is off.
+ * The YouTube source: the external `yt-dlp` command (YTDLP_PATH, else the one on
+ * the PATH). Hitline never talks to YouTube itself; without the command this
+ * source is off.
  */
+
+/** Which yt-dlp the server runs, or why none. */
+export type YtdlpChoice = { command: string; reason?: undefined } | { command?: undefined; reason: string };
+
+/** Why YouTube downloads are off when nothing runs them (said by the status page and in failed jobs). */
+export const YTDLP_OFF = 'YTDLP_PATH=off: YouTube downloads are switched off';
+export const YTDLP_MISSING = 'no yt-dlp on the PATH (install it, or set YTDLP_PATH): YouTube downloads are off';
+
+/**
+ * The yt-dlp to run: YTDLP_PATH when set ("off" switches the source off), else
+ * the first executable `yt-dlp` on `path` (the environment's PATH), so a host
+ * who installed it needs no configuration.
+ */
+export function chooseYtdlp(setting: string | undefined, path: string | undefined = process.env.PATH): YtdlpChoice {
+  const value = setting?.trim();
+  if (value && value.toLowerCase() === 'off') return { reason: YTDLP_OFF };
+  if (value) return { command: value };
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const candidate = join(dir, 'yt-dlp');
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return { command: candidate };
+    } catch {
+      // not there, or not executable: the next directory
+    }
+  }
+  return { reason: YTDLP_MISSING };
+}
 
 /** yt-dlp messages that will not change by trying again (the video is gone, private, blocked…). */
 const PERMANENT = [
