@@ -237,7 +237,8 @@ function compressedStatic(root: string, maxAgeSeconds: number, log: Logger): Req
 /** What a new global-stream subscriber gets first: hit progress, then the lobby's games. */
 async function globalInitial(ctx: AppContext, viewer: string | null): Promise<GlobalEventEnvelope[]> {
   const games = await listGames(viewer);
-  const progress = await ctx.catalogue.progress();
+  // (a server without an audio pipeline downloads nothing)
+  const progress = ctx.audio ? await ctx.audio.progressNow() : { ...(await ctx.catalogue.progress()), youtube: false };
   return [
     { event: 'process_hits', data: progress },
     ...games.map((g) => ({ event: 'game_summary' as const, data: summarizeGame(g) })),

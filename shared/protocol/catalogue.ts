@@ -188,11 +188,18 @@ export function paginated<T extends z.ZodType>(item: T) {
 /** `GET /api/hits/search` reply. */
 export const HitSearchReplySchema = paginated(CatalogueHitSchema);
 
-/** Audio pipeline progress (`process_hits`): hits ready to play, and jobs queued or running per step. */
+/**
+ * Audio pipeline progress (`process_hits`): hits ready to play, jobs queued or
+ * running per step, hits whose audio failed, hits without audio that nothing
+ * prepares (played as cards), and whether the server downloads from YouTube.
+ */
 export const ProcessHitsSchema = z.strictObject({
   available: CountSchema,
   downloading: CountSchema,
   processing: CountSchema,
+  failed: CountSchema,
+  cards: CountSchema,
+  youtube: z.boolean(),
 });
 
 // ---------------------------------------------------------------------------

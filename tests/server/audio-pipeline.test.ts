@@ -19,7 +19,8 @@ import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import { AudioPipeline, processedFiles, type AudioPipelineOptions } from '../../server/services/audio/pipeline.ts';
 import { LOUDNESS_TARGET, parseEbur128, transcode } from '../../server/services/audio/transcode.ts';
 import { chooseYtdlp, YTDLP_MISSING, YTDLP_OFF } from '../../server/services/audio/ytdlp.ts';
-import { bootServer, SseReader, User, waitFor, type TestServer } from './harness.ts';
+import { bootServer, PACK_ONE, SseReader, User, waitFor, type TestServer } from './harness.ts';
+import { stringify } from 'yaml';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const FF = ffmpegPath(undefined);
@@ -754,6 +755,56 @@ describe('import-folder', () => {
 
 // --- HTTP: upload, status, retry, progress ------------------------------------
 
+describe('the first start with a yt-dlp on the PATH', () => {
+  it('needs no configuration: the catalogue\'s YouTube hits are prepared in the background, with progress, and the rest stay cards', async () => {
+    const dir = mkdtempSync(join(work, 'first-'));
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    // a fake yt-dlp that "downloads" a local file (the internet stands in)
+    script(
+      join(bin, 'yt-dlp'),
+      `out=""
+while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift;; esac; shift; done
+cp "${src.tagged}" "$(echo "$out" | sed 's/%(ext)s/mp3/')"`,
+    );
+    const ids = ['firstAAAAA1', 'firstBBBBB2', 'firstCCCCC3', 'firstDDDDD4'];
+    const catalogue = join(dir, 'hits.yml');
+    const row = (i: number, yt?: string) => ({
+      artist: `Band ${i}`, title: `Song ${i}`, belongs_to: '', year: 1960 + i, packs: [PACK_ONE], playback_offset: yt ? 1 : 0, id: randomUUID(), ...(yt ? { yt_id: yt } : {}),
+    });
+    writeFileSync(catalogue, stringify({ hits: [...ids.map((id, i) => row(i, id)), row(8), row(9)], packs: [{ id: PACK_ONE, name: 'One' }] }));
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ''}`;
+    let t: TestServer | undefined;
+    try {
+      // YTDLP_PATH left empty, as on a new host's machine
+      t = await bootServer({ YTDLP_PATH: '', DEMO_CATALOGUE: catalogue });
+    } finally {
+      process.env.PATH = path;
+    }
+    try {
+      const events = new SseReader(`${t.base}/api/events`);
+      // the first event already says what is being prepared: 4 of the 6, the other 2 are cards
+      await events.until((e) => e.some((x) => x.event === 'process_hits'));
+      const first = events.events.find((e) => e.event === 'process_hits')!.data.process_hits;
+      expect(first).toMatchObject({ failed: 0, cards: 2, youtube: true });
+      expect(first.available + first.downloading + first.processing).toBe(4);
+      await events.until((e) => e.some((x) => x.event === 'process_hits' && x.data.process_hits.available === 4), 30_000);
+      const seen = events.events.filter((e) => e.event === 'process_hits').map((e) => e.data.process_hits);
+      // progress on the way: something was still being prepared before all four were ready
+      expect(seen.some((p) => p.available < 4 && p.downloading + p.processing > 0)).toBe(true);
+      expect(seen.at(-1)).toEqual({ available: 4, downloading: 0, processing: 0, failed: 0, cards: 2, youtube: true });
+      events.close();
+      const editor = await User.guest(t.base);
+      await t.server.db.updateTable('users').set({ permissions: 1 }).where('id', '=', editor.id).execute();
+      const status = await editor.request('GET', '/api/hits/audio/status');
+      expect(status.body.sources.youtube).toEqual({ enabled: true });
+    } finally {
+      await t.stop();
+    }
+  }, 60_000);
+});
+
 describe('HTTP', () => {
   let t: TestServer;
   let editor: User;
@@ -794,7 +845,7 @@ describe('HTTP', () => {
     const events = new SseReader(`${t.base}/api/events`, { cookie: editor.cookieHeader() });
     await events.until((e) => e.some((x) => x.event === 'process_hits'));
     // Part B's wire format wraps the counts: {"process_hits":{…}}
-    expect(events.events.find((e) => e.event === 'process_hits')?.data).toEqual({ process_hits: { available: 0, downloading: 0, processing: 0 } });
+    expect(events.events.find((e) => e.event === 'process_hits')?.data).toEqual({ process_hits: { available: 0, downloading: 0, processing: 0, failed: 0, cards: hitIds.length, youtube: false } });
 
     const ok = await json(await upload(editor, hitIds[0]!, mp3));
     expect(ok).toEqual({ status: 202, body: { type: 'success', message: 'audio uploaded; processing queued', audio_state: 'queued' } });
@@ -884,7 +935,7 @@ describe('HTTP', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.length).toBeLessThan(20);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.data).not.toEqual(seen[i - 1]!.data);
-    expect(seen.at(-1)!.data).toEqual({ process_hits: { available: 5, downloading: 0, processing: 0 } });
+    expect(seen.at(-1)!.data).toMatchObject({ process_hits: { available: 5, downloading: 0, processing: 0, failed: 0, youtube: false } });
     expect(seen.map((e) => e.data.process_hits)).toEqual(published.map((p) => p.data));
     // never two within a quarter second
     for (let i = 1; i < published.length; i++) expect(published[i]!.at - published[i - 1]!.at).toBeGreaterThanOrEqual(240);

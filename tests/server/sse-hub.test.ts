@@ -483,7 +483,7 @@ describe('global stream', () => {
   it('sends initial() first, then live events, externally tagged and filtered by audience', async () => {
     const h = await start();
     h.initial.push(
-      { event: 'process_hits', data: { available: 3, downloading: 1, processing: 0 } },
+      { event: 'process_hits', data: { available: 3, downloading: 1, processing: 0, failed: 0, cards: 2, youtube: false } },
       { event: 'game_summary', data: { id: 'Priv0001', mode: 'Private', state: 'Open', players: 1, creator: 'alice' }, audience: [CREATOR] },
     );
     const anon = listen(`${h.base}/api/events`);
@@ -500,7 +500,7 @@ describe('global stream', () => {
     await until(() => anon.got.length === 3 && alice.got.length === 5 && bob.got.length === 5, 'live events');
 
     const names = (c: Client) => c.got.map((g) => g.event);
-    expect(anon.got[0]).toEqual({ event: 'process_hits', id: '', data: { process_hits: { available: 3, downloading: 1, processing: 0 } } });
+    expect(anon.got[0]).toEqual({ event: 'process_hits', id: '', data: { process_hits: { available: 3, downloading: 1, processing: 0, failed: 0, cards: 2, youtube: false } } });
     expect(names(anon)).toEqual(['process_hits', 'remove_game', 'hits_changed']);
     expect(names(alice)).toEqual(['process_hits', 'game_summary', 'remove_game', 'game_summary', 'hits_changed']);
     expect(names(bob)).toEqual(['process_hits', 'remove_game', 'game_summary', 'game_summary', 'hits_changed']);
