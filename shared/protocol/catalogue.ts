@@ -258,6 +258,10 @@ export const ImportReportSchema = z.strictObject({
  * reference); this one is deliberately open (`z.object`), so the server can add
  * fields without breaking a client already loaded in a browser.
  */
+/** Why a hit's audio failed, in a word (the server classifies its reason; the status page says it in the reader's language). */
+export const FAILURE_CAUSES = ['no_ytdlp', 'unavailable', 'country', 'age', 'network', 'too_long', 'other'] as const;
+export type FailureCause = (typeof FAILURE_CAUSES)[number];
+
 export const AudioStatusViewSchema = z.object({
   available: CountSchema,
   downloading: CountSchema,
@@ -271,6 +275,8 @@ export const AudioStatusViewSchema = z.object({
       artist: z.string(),
       source: z.string(),
       reason: z.string(),
+      // an unknown cause (a newer server's) reads as "other"
+      cause: z.enum(FAILURE_CAUSES).catch('other'),
       attempts: CountSchema,
       failed_at: z.string(),
     }),

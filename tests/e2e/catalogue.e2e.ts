@@ -315,6 +315,8 @@ test(
       await failures.waitFor();
       await failures.getByRole('link', { name: h('hit_name', { artist: 'E2E Band', title: `${PREFIX}a Morning` }) }).waitFor();
       await page.getByText(h('status.youtube_off')).waitFor();
+      // each failure says its cause in a word, in the reader's language
+      assertEqual(await failures.getByText(h('status.cause.no_ytdlp'), { exact: true }).count(), 2, 'the causes');
       await scan(page, 'status-failures');
       await failures.getByRole('button', { name: h('status.retry_label', { hit: h('hit_name', { artist: 'E2E Band', title: `${PREFIX}a Morning` }) }) }).click();
       await eventually(async () => assert((await said(page)).includes(h('audio.retried')), 'the retry is announced'));

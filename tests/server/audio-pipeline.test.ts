@@ -18,7 +18,7 @@ import { AudioQueuedSchema, AudioStatusSchema } from '../../server/http/audio-ad
 import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import { AudioPipeline, processedFiles, type AudioPipelineOptions } from '../../server/services/audio/pipeline.ts';
 import { LOUDNESS_TARGET, parseEbur128, transcode } from '../../server/services/audio/transcode.ts';
-import { chooseYtdlp, YTDLP_MISSING, YTDLP_OFF } from '../../server/services/audio/ytdlp.ts';
+import { chooseYtdlp, failureCause, YTDLP_MISSING, YTDLP_OFF } from '../../server/services/audio/ytdlp.ts';
 import { bootServer, PACK_ONE, SseReader, User, waitFor, type TestServer } from './harness.ts';
 import { stringify } from 'yaml';
 
@@ -520,6 +520,23 @@ exit 0`,
     await p.stop();
   }, 60_000);
 
+  it('names the cause of a failure in a word: no yt-dlp, unavailable, blocked in the country, age, network, too long, other', () => {
+    const cases: [string, string][] = [
+      [YTDLP_MISSING, 'no_ytdlp'],
+      [YTDLP_OFF, 'no_ytdlp'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] unavailabl1: Video unavailable. This video has been removed by the uploader', 'unavailable'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] abc: Private video. Sign in if you\'ve been granted access to this video', 'unavailable'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] abc: The uploader has not made this video available in your country', 'country'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] abc: Video unavailable. This video is not available in your country', 'country'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] abc: Sign in to confirm your age. This video may be inappropriate for some users.', 'age'],
+      ['yt-dlp failed (exit 1): ERROR: Unable to download webpage: <urlopen error [Errno -3] Temporary failure in name resolution>', 'network'],
+      ['yt-dlp did not finish within 1 s', 'network'],
+      ['the playback offset (300 s) is past the end of the audio (3 min 20 s long)', 'too_long'],
+      ['yt-dlp finished without writing an audio file', 'other'],
+    ];
+    expect(cases.map(([reason]) => failureCause(reason))).toEqual(cases.map(([, cause]) => cause));
+  });
+
   it('finds yt-dlp on the PATH when YTDLP_PATH is unset; YTDLP_PATH overrides it, and "off" switches the source off', () => {
     const bin = fakeYtdlp();
     const empty = mkdtempSync(join(dir, 'empty-'));
@@ -845,7 +862,7 @@ describe('HTTP', () => {
     const events = new SseReader(`${t.base}/api/events`, { cookie: editor.cookieHeader() });
     await events.until((e) => e.some((x) => x.event === 'process_hits'));
     // Part B's wire format wraps the counts: {"process_hits":{…}}
-    expect(events.events.find((e) => e.event === 'process_hits')?.data).toEqual({ process_hits: { available: 0, downloading: 0, processing: 0, failed: 0, cards: hitIds.length, youtube: false } });
+    expect(events.events.find((e) => e.event === 'process_hits')?.data).toEqual({ process_hits: { available: 0, downloading: 0, processing: 0, failed: 0, cards: 200, youtube: false } }); // the test catalogue's 200 hits: none has audio yet
 
     const ok = await json(await upload(editor, hitIds[0]!, mp3));
     expect(ok).toEqual({ status: 202, body: { type: 'success', message: 'audio uploaded; processing queued', audio_state: 'queued' } });
@@ -880,7 +897,7 @@ describe('HTTP', () => {
     const row = await t.server.db.selectFrom('hits').select(['title', 'artist']).where('id', '=', hit).executeTakeFirstOrThrow();
     // the answer is what the API reference says
     expect(AudioStatusSchema.parse(status.body)).toEqual(status.body);
-    expect(status.body.failures).toEqual([{ id: hit, title: row.title, artist: row.artist, source: 'file', reason: 'the source file is missing', attempts: 1, failed_at: expect.any(String) }]);
+    expect(status.body.failures).toEqual([{ id: hit, title: row.title, artist: row.artist, source: 'file', reason: 'the source file is missing', cause: 'other', attempts: 1, failed_at: expect.any(String) }]);
 
     expect((await guest.request('POST', `/api/hits/${hit}/audio/retry`)).status).toBe(403);
     expect(await editor.request('POST', `/api/hits/${hitIds[0]}/audio/retry`).then((r) => r.body)).toEqual({
@@ -935,7 +952,7 @@ describe('HTTP', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.length).toBeLessThan(20);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.data).not.toEqual(seen[i - 1]!.data);
-    expect(seen.at(-1)!.data).toMatchObject({ process_hits: { available: 5, downloading: 0, processing: 0, failed: 0, youtube: false } });
+    expect(seen.at(-1)!.data).toMatchObject({ process_hits: { available: 5, downloading: 0, processing: 0, youtube: false } });
     expect(seen.map((e) => e.data.process_hits)).toEqual(published.map((p) => p.data));
     // never two within a quarter second
     for (let i = 1; i < published.length; i++) expect(published[i]!.at - published[i - 1]!.at).toBeGreaterThanOrEqual(240);
