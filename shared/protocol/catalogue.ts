@@ -255,6 +255,9 @@ export const ImportAddressBodySchema = z.object({
   sha256: Sha256Schema.optional(),
 });
 
+/** Error codes of `POST /api/hits/import-url` beyond every route's own: why the address gave no catalogue to check. */
+export const ADDRESS_IMPORT_ERROR_CODES = ['address_invalid', 'address_scheme', 'address_refused', 'fetch_failed', 'fetch_timeout', 'body_too_large', 'not_a_catalogue', 'import_source_changed'] as const;
+
 /** The report of an import by address: the file import's, and where the file came from. */
 export const AddressImportReportSchema = ImportReportSchema.extend({
   source: z.strictObject({

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { AddressImportReportSchema, AddressImportRejectedSchema } from '../../server/http/catalogue-io.ts';
 import { formatHitsYaml, type ExportHit, type ExportPack } from '../../server/services/hits-yaml.ts';
-import { addressRefusal, embeddedIpv4, fetchCatalogue, MAX_REDIRECTS, RemoteFetchError, type PrivateAllowance, type Resolver } from '../../server/services/remote-catalogue.ts';
+import { addressRefusal, embeddedIpv4, fetchCatalogue, MAX_REDIRECTS, REMOTE_CODES, RemoteFetchError, type PrivateAllowance, type Resolver } from '../../server/services/remote-catalogue.ts';
+import { ADDRESS_IMPORT_ERROR_CODES } from '../../shared/protocol/catalogue.ts';
 import { Permission } from '../../server/services/users.ts';
 import { loadConfig } from '../../server/config.ts';
 import { bootServer, User, type TestServer } from './harness.ts';
@@ -316,6 +317,11 @@ describe('fetching a catalogue', () => {
     e = await refusal(`${trickle.base}/`, { allowPrivate: LOOPBACK_ONLY, timeoutMs: 800 });
     expect(e).toMatchObject({ status: 504, code: 'fetch_timeout' });
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('answers only the error codes the client words (shared ADDRESS_IMPORT_ERROR_CODES)', () => {
+    const worded: readonly string[] = ADDRESS_IMPORT_ERROR_CODES;
+    expect([...Object.values(REMOTE_CODES), 'import_source_changed'].filter((code) => !worded.includes(code))).toEqual([]);
   });
 
   it('fetches http and https only, without credentials', async () => {
