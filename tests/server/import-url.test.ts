@@ -7,6 +7,7 @@
 // may reach, so every refusal below is the code's own decision.
 import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,24 @@ const hit = (n: number, over: Partial<ExportHit> = {}): ExportHit => ({
 });
 const pack = (n: number, name = `Remote Pack ${n}`): ExportPack => ({ id: P(n), name, last_modified: TS });
 const CATALOGUE = formatHitsYaml([hit(1), hit(2), hit(3)], [pack(1)]);
+
+/** A self-signed certificate for catalogue.test (test only: no authority vouches for it). */
+const TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgpVyDQVEEEisAHThM
+Ly9ZgCtb+cU8RpJuELcYvvA1uDihRANCAATHyn9ujW50df3CfyMPDYSVuE2DWCFz
+CZr7CBwIP1Gwwko3RWr4rW3xepE0R8rzC/flQ0X7VV0FlsiSo3sbCN7U
+-----END PRIVATE KEY-----`;
+const TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBpTCCAUqgAwIBAgIUANDtDvazYqVRaT/I4IuVNHSL/ykwCgYIKoZIzj0EAwIw
+GTEXMBUGA1UEAwwOY2F0YWxvZ3VlLnRlc3QwIBcNMjYxMTI4MTkxMjMzWhgPMjEy
+NjExMDQxOTEyMzNaMBkxFzAVBgNVBAMMDmNhdGFsb2d1ZS50ZXN0MFkwEwYHKoZI
+zj0CAQYIKoZIzj0DAQcDQgAEx8p/bo1udHX9wn8jDw2ElbhNg1ghcwma+wgcCD9R
+sMJKN0Vq+K1t8XqRNEfK8wv35UNF+1VdBZbIkqN7Gwje1KNuMGwwHQYDVR0OBBYE
+FBwyxDYAtvICCfTMKJx1ux/fr1iEMB8GA1UdIwQYMBaAFBwyxDYAtvICCfTMKJx1
+ux/fr1iEMA8GA1UdEwEB/wQFMAMBAf8wGQYDVR0RBBIwEIIOY2F0YWxvZ3VlLnRl
+c3QwCgYIKoZIzj0EAwIDSQAwRgIhANHE++oTCurDmSeNWvXeTswnuV5CA79vxgVk
+Ts+ebnNtAiEA7dMqpNc2RmvFlcwLZO4rL/g4EN+sVg+yy4fQX7vFgm8=
+-----END CERTIFICATE-----`;
 
 /** A plain HTTP server on this machine, counting the requests it got. */
 interface Local {
@@ -263,6 +282,23 @@ describe('fetching a catalogue', () => {
     expect(asked).toEqual(['catalogue.test']);
     // the request still names the host it was for
     expect(source.requests[0]!.headers.host).toBe(`catalogue.test:${source.port}`);
+  });
+
+  it('checks https certificates against the name asked for (sent as SNI), not the address connected to', async () => {
+    const names: string[] = [];
+    const tls = createHttpsServer({ key: TEST_KEY, cert: TEST_CERT, SNICallback: (name, done) => (names.push(name), done(null, undefined)) }, yaml(CATALOGUE));
+    await new Promise<void>((ok) => tls.listen(0, '127.0.0.1', ok));
+    try {
+      const port = (tls.address() as AddressInfo).port;
+      const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+      // the test's certificate is its own (no authority vouches for it): refused, and said so
+      const e = await refusal(`https://catalogue.test:${port}/hits.yml`, { allowPrivate: LOOPBACK_ONLY, resolve });
+      expect(e).toMatchObject({ status: 502, code: 'fetch_failed' });
+      expect(e.message).toMatch(new RegExp(`^the TLS certificate of catalogue\\.test:${port} was not accepted \\(`));
+      expect(names).toEqual(['catalogue.test']);
+    } finally {
+      tls.close();
+    }
   });
 
   it('refuses a name with any address in a refused network, and names it', async () => {
