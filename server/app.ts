@@ -73,7 +73,18 @@ export function configureApp(app: Application, ctx: AppContext): void {
   app.use('/api', captchaRouter(ctx.captcha));
   app.use('/api/users', usersRouter({ users: ctx.users, captcha: ctx.captcha, config, log, limits, onUserGone: leaveAllGames, onUserRenamed: renameInAllGames }));
   app.use('/api', limits.writes);
-  app.use('/api', catalogueIoRouter({ db: ctx.catalogue.db, log, limits, search: () => ctx.catalogue.search, changed: () => ctx.catalogue.changed() }));
+  app.use(
+    '/api',
+    catalogueIoRouter({
+      db: ctx.catalogue.db,
+      log,
+      limits,
+      search: () => ctx.catalogue.search,
+      changed: () => ctx.catalogue.changed(),
+      exportPublic: config.EXPORT_PUBLIC,
+      remote: { timeoutMs: config.IMPORT_FETCH_TIMEOUT_SECONDS * 1000, allowPrivate: config.IMPORT_ALLOW_PRIVATE },
+    }),
+  );
   app.use('/api', catalogueRouter({ catalogue: ctx.catalogue, limits }));
   app.use('/api', gamesRouter({ catalogue: ctx.catalogue }));
   app.use('/api', audioRouter({ config, db: ctx.catalogue.db, log }));

@@ -249,6 +249,32 @@ export const ImportReportSchema = z.strictObject({
 });
 
 
+/** A hex SHA-256. */
+const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be a SHA-256 in hex (64 characters 0-9, a-f)' });
+
+/**
+ * `POST /api/hits/import-url`: the catalogue's address (http or https); with
+ * `sha256` (the dry run's `source.sha256`), an apply writes only the bytes that
+ * dry run showed.
+ */
+export const ImportAddressBodySchema = z.object({
+  url: z.string().trim().min(1, { error: 'is required' }).max(2048, { error: 'must be at most 2048 characters long' }),
+  sha256: Sha256Schema.optional(),
+});
+
+/** Error codes of `POST /api/hits/import-url` beyond every route's own: why the address gave no catalogue to check. */
+export const ADDRESS_IMPORT_ERROR_CODES = ['address_invalid', 'address_scheme', 'address_refused', 'fetch_failed', 'fetch_timeout', 'body_too_large', 'not_a_catalogue', 'import_source_changed'] as const;
+
+/** The report of an import by address: the file import's, and where the file came from. */
+export const AddressImportReportSchema = ImportReportSchema.extend({
+  source: z.strictObject({
+    /** The address the file came from, after redirects. */
+    url: z.string(),
+    sha256: Sha256Schema,
+    bytes: CountSchema,
+  }),
+});
+
 // ---------------------------------------------------------------------------
 // audio pipeline status (api.md B9)
 
@@ -299,4 +325,6 @@ export type PlayableCounts = z.infer<typeof PlayableCountsSchema>;
 export type ProcessHits = z.infer<typeof ProcessHitsSchema>;
 export type HitParts = z.output<typeof HitPartsSchema>;
 export type ImportReportPayload = z.infer<typeof ImportReportSchema>;
+export type AddressImportReportPayload = z.infer<typeof AddressImportReportSchema>;
+export type ImportAddressBody = z.input<typeof ImportAddressBodySchema>;
 export type AudioStatusView = z.infer<typeof AudioStatusViewSchema>;

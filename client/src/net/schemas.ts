@@ -11,6 +11,7 @@ export { GameListSchema, GamePayloadSchema } from '../../../shared/protocol/game
 export { PackListSchema } from '../../../shared/protocol/catalogue.ts';
 // the catalogue screens (lazy, but their calls go through the same one schema module)
 export {
+  AddressImportReportSchema,
   AudioQueuedViewSchema,
   AudioStatusViewSchema,
   FullHitPayloadSchema,
