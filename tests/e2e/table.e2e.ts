@@ -195,16 +195,17 @@ test(
     de.asList = true;
     await shoot(laptop, 'open');
     await shoot(phones[0], 'open');
-    // goal 4: a short game, with turns enough for every way of placing
+    // goal 4: a short game, with turns enough for every way of placing; 10 tokens, so that once every
+    // way was used the turn player claims cards and the game ends (placing at random can take 30 turns and more)
     await lp.getByRole('button', { name: t('en', 'game.settings_button') }).click();
     const settings = lp.getByRole('dialog', { name: t('en', 'game.settings.title') });
     await settings.getByLabel(t('en', 'game.settings.goal')).fill('4');
-    await settings.getByLabel(t('en', 'game.settings.start_tokens')).fill('3');
+    await settings.getByLabel(t('en', 'game.settings.start_tokens')).fill('10');
     await settings.getByRole('button', { name: t('en', 'game.settings.save') }).click();
     await settings.waitFor({ state: 'detached' });
     await lp.getByRole('button', { name: t('en', 'game.start') }).click();
 
-    const done = { tapped: false, mouseDragged: false, fingerDragged: false, keyboard: false, list: false, intercepted: false, declined: false, confirmed: 0 };
+    const done = { tapped: false, mouseDragged: false, fingerDragged: false, keyboard: false, list: false, intercepted: false, declined: false, confirmed: 0, claimed: 0 };
     const watcher = await User.guest(a.base);
     const ended = (s: Seat) => s.b.page.getByRole('dialog', { name: tr(s, 'table:ended.title') });
     for (let round = 0; round < 300; round++) {
@@ -217,7 +218,18 @@ test(
         const place = page.getByRole('button', { name: table(s, 'action.place'), exact: true });
         const intercept = page.getByRole('button', { name: table(s, 'action.intercept'), exact: true });
         const yes = page.getByRole('button', { name: tr(s, 'game.guess.yes'), exact: true });
-        if (await place.count()) {
+        const everyWay = done.tapped && done.mouseDragged && done.fingerDragged && done.keyboard && done.list && done.intercepted && done.declined && done.confirmed > 0;
+        const claim = page.getByRole('button', { name: tr(s, 'game.hit.claim'), exact: true });
+        if (everyWay && (await place.count()) && (await claim.count()) && (await claim.isEnabled())) {
+          // the end: a card for 3 tokens, asked first
+          await claim.click();
+          const ask = page.getByRole('alertdialog', { name: table(s, 'claim_dialog.title') });
+          await shoot(s, 'claim');
+          await ask.getByRole('button', { name: table(s, 'claim_dialog.yes'), exact: true }).click();
+          await ask.waitFor({ state: 'detached' });
+          done.claimed++;
+          acted = true;
+        } else if (await place.count()) {
           if (s.phone && !s.asList) await firstScreenHasTheTable(s, 'guessing');
           await shoot(s, 'guessing');
           let slot: string;
@@ -289,6 +301,7 @@ test(
     }
     assert(done.tapped && done.mouseDragged && done.fingerDragged && done.keyboard && done.list && done.intercepted && done.confirmed > 0, `every way of playing was used: ${JSON.stringify(done)}`);
     assert(done.declined, `someone declined: ${JSON.stringify(done)}`);
+    assert(done.claimed > 0, `someone claimed a card: ${JSON.stringify(done)}`);
     await screenshot(lp, 'table/game-over-laptop-full');
   },
   { timeoutMs: 360_000 },
