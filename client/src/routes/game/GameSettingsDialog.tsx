@@ -50,6 +50,8 @@ export function useGameSettings(): Settings | null {
       reveal_time: g.reveal_time,
       clue_mode: g.clue_mode,
       clue_mode_auto: g.clue_mode_auto,
+      dj: g.dj,
+      dj_plays: g.dj_plays,
       packs: g.packs,
     };
     return JSON.stringify(settings);
