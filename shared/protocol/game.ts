@@ -79,7 +79,7 @@ export const SettingsSchema = z.strictObject({
   packs: z.array(UuidSchema),
   /** How the hidden hit is presented; while `clue_mode_auto` is on, decided when the game starts. */
   clue_mode: ClueModeSchema,
-  /** The start decides the clue mode from the chosen packs (audio when enough of their hits have audio, else dj when enough have a YouTube id and the game is not Local, else card); off once the creator chose one. */
+  /** The start decides the clue mode from the chosen packs (audio when enough of their hits have audio, else card; never dj, which only the creator chooses); off once the creator chose one. */
   clue_mode_auto: z.boolean(),
   /** Who plays the hits in `dj` clue mode: a player's id, or "" for the creator. */
   dj: DjChoiceSchema,

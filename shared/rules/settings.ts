@@ -28,16 +28,15 @@ export function hitsNeeded(players: number, goal: number): number {
 /**
  * The clue mode of a game that starts with `clue_mode_auto` on: `audio` when at
  * least as many hits of the chosen packs have audio as the start needs (the
- * figure of `not_enough_hits`), so an audio game can be dealt; else `dj` when as
- * many have a YouTube id (`withVideo`; 0 where no DJ can play, as in a Local
- * game): music from the DJ's device beats reading cards; else `card`, which
- * every hit can be played in. `players` below MIN_PLAYERS counts as MIN_PLAYERS
- * (what a settings dialog shows before the table is full).
+ * figure of `not_enough_hits`), so an audio game can be dealt; else `card`,
+ * which every hit can be played in. Never `dj`: a DJ is the creator's choice
+ * (his device, or the one of the player he names, shows the hits' titles and
+ * must reach YouTube, which the server cannot know). `players` below
+ * MIN_PLAYERS counts as MIN_PLAYERS (what a settings dialog shows before the
+ * table is full).
  */
-export function autoClueMode(withAudio: number, players: number, goal: number, withVideo = 0): ClueMode {
-  const needed = hitsNeeded(Math.max(players, MIN_PLAYERS), goal);
-  if (withAudio >= needed) return 'audio';
-  return withVideo >= needed ? 'dj' : 'card';
+export function autoClueMode(withAudio: number, players: number, goal: number): ClueMode {
+  return withAudio >= hitsNeeded(Math.max(players, MIN_PLAYERS), goal) ? 'audio' : 'card';
 }
 
 /** What the creator chose: a clue mode, or `auto` (decided at the start). */
