@@ -83,7 +83,7 @@ async function createGame(page: Page, lang: Lang): Promise<string> {
 }
 
 /** The creator chooses a DJ (himself, playing along unless `sitOut`) and a short hit duration. */
-async function chooseDj(page: Page, lang: Lang, sitOut = false): Promise<void> {
+async function chooseDj(page: Page, lang: Lang, sitOut = false, shot?: string): Promise<void> {
   await page.getByRole('button', { name: t(lang, 'game.settings_button') }).click();
   const dialog = page.getByRole('dialog', { name: t(lang, 'game.settings.title') });
   await dialog.waitFor();
@@ -96,6 +96,14 @@ async function chooseDj(page: Page, lang: Lang, sitOut = false): Promise<void> {
   if (sitOut) {
     await dialog.getByText(t(lang, 'table:dj.settings.plays'), { exact: true }).click();
     assert(!(await dialog.getByRole('checkbox', { name: t(lang, 'table:dj.settings.plays') }).isChecked()), 'the DJ sits out');
+  }
+  if (shot) {
+    // the dialog as the creator sees it with a DJ chosen: what the DJ mode trusts, who, and whether he plays
+    await dialog.getByText(t(lang, 'table:dj.settings.trust')).scrollIntoViewIfNeeded();
+    await settle(page);
+    await screenshot(page, `screens/${shot}`);
+    const problems = await axeScan(page, shot);
+    if (problems.length) throw new Error(formatAxe(problems));
   }
   await dialog.getByRole('button', { name: t(lang, 'game.settings.save') }).click();
   await dialog.waitFor({ state: 'detached' });
@@ -218,7 +226,7 @@ test('the DJ screens in English and German, light and dark, phone and laptop: vi
       const a = await openBrowser(await getApp(), { width, height, locale: lang, colorScheme: scheme, touch });
       const b = await openBrowser(await getApp(), { width: 390, height: 844, locale: lang });
       const id = await createGame(a.page, lang);
-      await chooseDj(a.page, lang, width === 390 && scheme === 'dark');
+      await chooseDj(a.page, lang, width === 390 && scheme === 'dark', `dj-settings-${lang}-${width}-${scheme}`);
       await joinByLink(b.page, `/game/${id}`, { lang, name: 'Bea' });
       // a DJ who sits out needs two other players
       const c = width === 390 && scheme === 'dark' ? await openBrowser(await getApp(), { width: 390, height: 844, locale: lang }) : null;
