@@ -73,7 +73,18 @@ export function configureApp(app: Application, ctx: AppContext): void {
   app.use('/api', captchaRouter(ctx.captcha));
   app.use('/api/users', usersRouter({ users: ctx.users, captcha: ctx.captcha, config, log, limits, onUserGone: leaveAllGames, onUserRenamed: renameInAllGames }));
   app.use('/api', limits.writes);
-  app.use('/api', catalogueIoRouter({ db: ctx.catalogue.db, log, limits, search: () => ctx.catalogue.search, changed: () => ctx.catalogue.changed() }));
+  app.use(
+    '/api',
+    catalogueIoRouter({
+      db: ctx.catalogue.db,
+      log,
+      limits,
+      search: () => ctx.catalogue.search,
+      changed: () => ctx.catalogue.changed(),
+      exportPublic: config.EXPORT_PUBLIC,
+      remote: { timeoutMs: config.IMPORT_FETCH_TIMEOUT_SECONDS * 1000, allowPrivate: config.IMPORT_ALLOW_PRIVATE },
+    }),
+  );
   app.use('/api', catalogueRouter({ catalogue: ctx.catalogue, limits }));
   app.use('/api', gamesRouter({ catalogue: ctx.catalogue, youtube: youtubePlayer(config) }));
   app.use('/api', audioRouter({ config, db: ctx.catalogue.db, log }));
@@ -241,7 +252,8 @@ function compressedStatic(root: string, maxAgeSeconds: number, log: Logger): Req
 /** What a new global-stream subscriber gets first: hit progress, then the lobby's games. */
 async function globalInitial(ctx: AppContext, viewer: string | null): Promise<GlobalEventEnvelope[]> {
   const games = await listGames(viewer);
-  const progress = await ctx.catalogue.progress();
+  // (a server without an audio pipeline downloads nothing)
+  const progress = ctx.audio ? await ctx.audio.progressNow() : { ...(await ctx.catalogue.progress()), youtube: false };
   return [
     { event: 'process_hits', data: progress },
     ...games.map((g) => ({ event: 'game_summary' as const, data: summarizeGame(g) })),

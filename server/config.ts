@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -53,6 +54,26 @@ const originList = z.string().transform((value, ctx) => {
   return bad.length > 0 ? z.NEVER : (parsed as string[]);
 });
 
+const ALLOW_HINT = 'true, false, or comma-separated IP addresses and CIDR ranges such as 192.168.1.0/24,fd00::/8';
+
+/** IMPORT_ALLOW_PRIVATE: a yes/no for all of the server's own networks, or the addresses and ranges allowed. */
+const privateAllowance = z.string().transform((value, ctx) => {
+  const v = value.trim().toLowerCase();
+  if (['', 'false', '0', 'no'].includes(v)) return { all: false, ranges: [] as string[] };
+  if (['true', '1', 'yes'].includes(v)) return { all: true, ranges: [] as string[] };
+  const items = v.split(',').map((i) => i.trim()).filter((i) => i !== '');
+  const bad = items.filter((item) => {
+    const [net, prefix, extra] = item.split('/');
+    const family = isIP(net ?? '');
+    if (family === 0 || extra !== undefined) return true;
+    if (prefix === undefined) return false;
+    const n = Number(prefix);
+    return !/^\d{1,3}$/.test(prefix) || n > (family === 4 ? 32 : 128);
+  });
+  if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `${ALLOW_HINT}; not ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
+  return bad.length > 0 ? z.NEVER : { all: false, ranges: items };
+});
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -100,6 +121,18 @@ export const configSchema = z.object({
   AUDIO_FETCH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /** Longest one ffmpeg step of a job may take before it is killed. */
   AUDIO_PROCESS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
+   * Import by address (`npm run cli -- import URL`, the import dialog): which of the
+   * server's own networks it may fetch from. Unset or false: none (public addresses
+   * only); true: loopback, private (RFC 1918, fc00::/7) and shared (100.64/10)
+   * addresses; or a comma-separated list of addresses and CIDR ranges, the only
+   * ones allowed (link-local, where cloud metadata services answer, only this way).
+   */
+  IMPORT_ALLOW_PRIVATE: privateAllowance.default({ all: false, ranges: [] }),
+  /** Longest an import by address may take, from the first lookup to the last byte (redirects included). */
+  IMPORT_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(30),
+  /** Anyone may download the catalogue's export (GET /api/hits/export) without a login, so other servers can import it by address. */
+  EXPORT_PUBLIC: bool.default(false),
   /** Largest audio file the hit editor may upload, in MB. */
   AUDIO_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(2048).default(50),
   /** Mark cookies Secure (set when served behind TLS). */

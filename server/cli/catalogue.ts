@@ -13,6 +13,7 @@ import {
   type ParsedHitsFile,
   type RejectedRow,
 } from '../services/hits-yaml.ts';
+import { fetchCatalogue, RemoteFetchError, type RemoteFetchOptions } from '../services/remote-catalogue.ts';
 import type { HitSearchIndex } from '../services/search.ts';
 import { UuidSchema } from '../../shared/protocol/common.ts';
 import { CliError, type CliIo } from './users.ts';
@@ -24,14 +25,18 @@ import { CliError, type CliIo } from './users.ts';
  */
 
 export const CATALOGUE_USAGE = `usage:
-  npm run cli -- import FILE [--apply] [--max-mb N]
+  npm run cli -- import FILE|URL [--apply] [--max-mb N]
   npm run cli -- export FILE [--query Q] [--pack ID ...]
 
   import             shows what importing the hits.yml FILE would change (added,
                      changed, unchanged, rejected rows with the reasons); exit
                      code 1 when any row is rejected (nothing is written then)
+                     an http(s) URL (e.g. https://other.example/api/hits/export)
+                     is fetched first: within IMPORT_FETCH_TIMEOUT_SECONDS, at
+                     most ${MAX_IMPORT_BYTES / (1024 * 1024)} MB (or --max-mb), never from this machine's own
+                     networks unless IMPORT_ALLOW_PRIVATE allows them
   --apply            writes the changes, in one transaction
-  --max-mb N         size limit of FILE (default ${MAX_IMPORT_BYTES / (1024 * 1024)})
+  --max-mb N         size limit of FILE or URL (default ${MAX_IMPORT_BYTES / (1024 * 1024)})
 
   export             writes the catalogue as a hits.yml to FILE ("-": standard output)
   --query Q          only the hits matching Q (as the search does)
@@ -91,10 +96,29 @@ async function readLimited(file: string, maxBytes: number): Promise<Uint8Array |
   }
 }
 
-/** `import FILE [--apply] [--max-mb N]`: prints the report; exit code 1 when anything is rejected. */
-export async function runImportCommand(db: Db, args: string[], io: Pick<CliIo, 'out'>): Promise<number> {
+/** An argument that names an address (any `scheme://`): fetched, or refused for its scheme, never read as a file. */
+const ADDRESS = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** Fetches the catalogue at `url`; a refusal or failure is the command's one-line error. */
+async function fetchLimited(url: string, remote: Omit<RemoteFetchOptions, 'maxBytes'>, maxBytes: number): Promise<{ bytes: Uint8Array; source: string } | ParsedHitsFile> {
+  try {
+    const fetched = await fetchCatalogue(url, { ...remote, maxBytes });
+    return { bytes: fetched.bytes, source: fetched.url === new URL(url.trim()).href ? fetched.url : `${url.trim()} (from ${fetched.url})` };
+  } catch (e) {
+    if (!(e instanceof RemoteFetchError)) throw e;
+    // an oversize answer is a report like an oversize file; anything else says why the address was not read
+    if (e.status === 413) return { errors: [{ message: e.message }], hits: [], packs: [], rejectedHits: [], rejectedPacks: [] };
+    throw new CliError(`cannot import ${url.trim()}: ${e.message}`);
+  }
+}
+
+/**
+ * `import FILE|URL [--apply] [--max-mb N]`: prints the report; exit code 1 when
+ * anything is rejected. `remote`: the limits of a fetch (IMPORT_* configuration).
+ */
+export async function runImportCommand(db: Db, args: string[], io: Pick<CliIo, 'out'>, remote: Omit<RemoteFetchOptions, 'maxBytes'> = { timeoutMs: 30_000 }): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { apply: { type: 'boolean' }, 'max-mb': { type: 'string' } } });
-  if (positionals.length !== 1) throw new CliError(`import needs exactly one FILE\n\n${CATALOGUE_USAGE}`);
+  if (positionals.length !== 1) throw new CliError(`import needs exactly one FILE or URL\n\n${CATALOGUE_USAGE}`);
   const file = positionals[0]!;
   let maxBytes = MAX_IMPORT_BYTES;
   if (values['max-mb'] !== undefined) {
@@ -102,10 +126,18 @@ export async function runImportCommand(db: Db, args: string[], io: Pick<CliIo, '
     if (!Number.isFinite(n) || n <= 0) throw new CliError(`--max-mb must be a positive number, got "${values['max-mb']}"`);
     maxBytes = Math.floor(n * 1024 * 1024);
   }
-  const input = await readLimited(file, maxBytes);
+  let name = file;
+  let input: Uint8Array | ParsedHitsFile;
+  if (ADDRESS.test(file.trim())) {
+    const fetched = await fetchLimited(file, remote, maxBytes);
+    if ('bytes' in fetched) {
+      input = fetched.bytes;
+      name = fetched.source;
+    } else input = fetched;
+  } else input = await readLimited(file, maxBytes);
   const parsed = input instanceof Uint8Array ? await parseHitsYaml(input, { maxBytes }) : input;
   const report = await importParsed(db, parsed, { apply: values.apply ?? false });
-  for (const line of reportLines(file, report)) io.out(line);
+  for (const line of reportLines(name, report)) io.out(line);
   return report.ok ? 0 : 1;
 }
 

@@ -32,7 +32,10 @@ async function main(argv: string[]): Promise<void> {
     db = await openDatabase(config.DATABASE_URL);
     const out = (line: string) => console.log(line);
     if (area === 'import-folder') process.exitCode = await runImportFolderCommand(db, config, rest, { out });
-    else if (area === 'import') process.exitCode = await runImportCommand(db, rest, { out });
+    else if (area === 'import') {
+      const remote = { timeoutMs: config.IMPORT_FETCH_TIMEOUT_SECONDS * 1000, allowPrivate: config.IMPORT_ALLOW_PRIVATE };
+      process.exitCode = await runImportCommand(db, rest, { out }, remote);
+    }
     else if (area === 'export') process.exitCode = await runExportCommand(db, rest, { out }, new CatalogueService(db, log).search);
     else await runUsersCommand(new UsersService(db, config, log), rest, { out, stdin: process.stdin });
   } finally {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pipeline as pipe } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { FAILURE_CAUSES } from '../../shared/protocol/catalogue.ts';
 import { CountSchema, UuidSchema } from '../../shared/protocol/common.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -29,7 +30,7 @@ export const AudioStatusSchema = z
     processing: CountSchema.meta({ description: 'Hits being processed (as in `process_hits`).' }),
     states: z.strictObject({ none: CountSchema, queued: CountSchema, fetching: CountSchema, processing: CountSchema, ready: CountSchema, failed: CountSchema }).meta({ description: 'Hits per audio state.' }),
     sources: z.strictObject({
-      youtube: z.strictObject({ enabled: z.boolean(), reason: z.string().optional() }).meta({ description: 'On when the server has a `yt-dlp` (YTDLP_PATH); `reason` says why not.' }),
+      youtube: z.strictObject({ enabled: z.boolean(), reason: z.string().optional() }).meta({ description: 'On when the server has a `yt-dlp` (YTDLP_PATH, else the one on the PATH); `reason` says why not.' }),
       upload: z.strictObject({ enabled: z.literal(true), max_bytes: z.int().optional() }),
       folder: z.strictObject({ enabled: z.literal(true) }).meta({ description: '`npm run cli -- import-folder DIR`.' }),
     }),
@@ -48,6 +49,7 @@ export const AudioStatusSchema = z
           artist: z.string(),
           source: z.enum(['youtube', 'upload', 'file']),
           reason: z.string().meta({ description: 'Why it failed, readable.', example: 'the playback offset (300 s) is past the end of the audio (3 min 20 s long)' }),
+          cause: z.enum(FAILURE_CAUSES).meta({ description: 'The reason in a word: no yt-dlp, video unavailable, blocked in this country, age-restricted, network, too long, other.' }),
           attempts: CountSchema,
           failed_at: z.string(),
         }),

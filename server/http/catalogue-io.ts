@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { changedSomething, exportHitsYaml, importHitsYaml, MAX_IMPORT_BYTES, type ImportReport } from '../services/hits-yaml.ts';
+import { fetchCatalogue, RemoteFetchError, type PrivateAllowance, type Resolver } from '../services/remote-catalogue.ts';
 import type { HitSearchIndex } from '../services/search.ts';
 import { Permission } from '../services/users.ts';
-import { HitSearchQuerySchema, ImportReportSchema } from '../../shared/protocol/catalogue.ts';
+import { AddressImportReportSchema, HitSearchQuerySchema, ImportAddressBodySchema, ImportReportSchema } from '../../shared/protocol/catalogue.ts';
 import { INVALID_INPUT_CODE } from '../../shared/protocol/common.ts';
 import { hasPermission, requirePermission } from './auth.ts';
 import { apiError, parseOr400, sendError } from './errors.ts';
@@ -13,8 +14,11 @@ import { allowLongBody, type RateLimits } from './security.ts';
 
 /**
  * Catalogue import and export over HTTP (api.md B8, Part B §1.4 export row):
- * `GET /api/hits/export` and `POST /api/hits/import`, both for write_hits users;
- * an import adds or renames packs only for a user who also has write_packs.
+ * `GET /api/hits/export` and `POST /api/hits/import`, both for write_hits users
+ * (the export for anyone with EXPORT_PUBLIC), and `POST /api/hits/import-url`,
+ * the same import of a file the server fetches from another address
+ * (remote-catalogue.ts); an import adds or renames packs only for a user who
+ * also has write_packs.
  * Mount under `/api` before any `/hits/:id` route, and let the CSRF guard accept a
  * non-JSON body on {@link HITS_IMPORT_PATH} (`csrfGuardWith({ anyBodyPaths })`).
  */
@@ -34,12 +38,16 @@ export interface CatalogueIoDeps {
    * app publish `hits_changed`).
    */
   changed: () => Promise<void>;
-  /** The export counts against the search limiter (per user). */
-  limits?: Pick<RateLimits, 'search'> | undefined;
+  /** The export counts against the search limiter (per user), imports by address against their own. */
+  limits?: Pick<RateLimits, 'search' | 'remoteImports'> | undefined;
   /** The catalogue's search index, when there is one: the export's `query` then matches exactly as the search does. */
   search?: (() => Pick<HitSearchIndex, 'search'> | undefined) | undefined;
   /** Largest accepted upload (default {@link MAX_IMPORT_BYTES}). */
   maxImportBytes?: number | undefined;
+  /** The export needs no login (EXPORT_PUBLIC). */
+  exportPublic?: boolean | undefined;
+  /** Imports by address: the whole fetch's time limit (default 30 s) and the operator's allowed own networks. */
+  remote?: { timeoutMs: number; allowPrivate: PrivateAllowance; resolve?: Resolver | undefined } | undefined;
 }
 
 const asList = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -73,6 +81,20 @@ export const ImportRejectedSchema = z.strictObject({
   type: z.literal('error'),
   code: z.literal(IMPORT_REJECTED_CODE),
 });
+
+/** The import by address's path. */
+export const HITS_IMPORT_URL_PATH = '/api/hits/import-url';
+export { AddressImportReportSchema, ImportAddressBodySchema };
+/** The 400 body of an apply by address that was refused: as {@link ImportRejectedSchema}, with the source. */
+export const AddressImportRejectedSchema = z.strictObject({
+  ...AddressImportReportSchema.shape,
+  type: z.literal('error'),
+  code: z.literal(IMPORT_REJECTED_CODE),
+});
+/** 409: the apply's `sha256` is not that of the bytes the address gives now. */
+export const SOURCE_CHANGED = apiError(409, 'import_source_changed', 'the file at the address changed since the dry run: check it again before applying');
+/** Default of the import by address's time limit. */
+const REMOTE_TIMEOUT_MS = 30_000;
 const megabytes = (bytes: number): string => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
 /** `?apply=`: absent, "false" or "0" = dry run; "true" or "1" = apply; anything else is refused. */
@@ -115,39 +137,70 @@ export function catalogueIoRouter(deps: CatalogueIoDeps): Router {
   const passThrough: RequestHandler = (_req, _res, next) => next();
   const writeHits = requirePermission(Permission.WRITE_HITS);
 
-  router.get('/hits/export', deps.limits?.search ?? passThrough, writeHits, async (req, res) => {
+  router.get('/hits/export', deps.limits?.search ?? passThrough, deps.exportPublic ? passThrough : writeHits, async (req, res) => {
     const given = req.query.pack !== undefined || req.query.packs !== undefined;
     const filter = parseOr400(res, ExportQuerySchema, { query: req.query.query, packs: given ? [...asList(req.query.pack), ...asList(req.query.packs)] : undefined }, 'query');
     if (!filter) return;
     const { text } = await exportHitsYaml(db, filter, { search: deps.search?.() });
     res.set('Content-Type', 'application/x-yaml; charset=utf-8');
     res.set('Content-Disposition', 'attachment; filename="hits.yml"');
-    // the export holds yt_ids and offsets that only write_hits users see: no shared caches
+    // the export holds yt_ids and offsets that only write_hits users see (unless it is public): no shared caches
     res.set('Cache-Control', 'private, no-store');
     res.send(text);
   });
+
+  /** Imports `bytes` for the request's user and answers the report (`extra`: more fields of the answer). */
+  const importAndAnswer = async (res: Response, bytes: Buffer, apply: boolean, extra: Record<string, unknown> = {}): Promise<void> => {
+    // pack rows may only add or rename packs for a user who may write packs
+    const packs = hasPermission(res, Permission.WRITE_PACKS);
+    const report = await importHitsYaml(db, bytes, { apply, maxBytes, packs });
+    if (apply && !report.applied) {
+      // nothing was written: the report says why, row by row
+      res.status(400).json({ type: 'error', code: IMPORT_REJECTED_CODE, ...report, ...extra });
+      return;
+    }
+    if (report.applied) {
+      log.info({ user: res.locals.user?.id, hits: report.summary.hits, packs: report.summary.packs, ...extra }, 'catalogue imported');
+      if (changedSomething(report)) {
+        // the answer does not wait for the vocabulary rebuild; the index itself is already in step (triggers)
+        deps.changed().catch((err: unknown) => log.error({ err }, 'announcing the imported catalogue failed'));
+      }
+    }
+    res.json({ ...report, ...extra });
+  };
 
   router.post('/hits/import', writeHits, yamlBody(maxBytes), async (req, res) => {
     const apply = applyFlag(req.query.apply);
     if (apply === undefined) return sendError(res, BAD_APPLY);
     const body: unknown = req.body;
     if (!Buffer.isBuffer(body) || body.length === 0) return sendError(res, EMPTY_BODY);
-    // pack rows may only add or rename packs for a user who may write packs
-    const packs = hasPermission(res, Permission.WRITE_PACKS);
-    const report = await importHitsYaml(db, body, { apply, maxBytes, packs });
-    if (apply && !report.applied) {
-      // nothing was written: the report says why, row by row
-      res.status(400).json({ type: 'error', code: IMPORT_REJECTED_CODE, ...report });
-      return;
+    await importAndAnswer(res, body, apply);
+  });
+
+  router.post('/hits/import-url', writeHits, deps.limits?.remoteImports ?? passThrough, async (req, res) => {
+    const apply = applyFlag(req.query.apply);
+    if (apply === undefined) return sendError(res, BAD_APPLY);
+    const body = parseOr400(res, ImportAddressBodySchema, req.body, 'body');
+    if (!body) return;
+    // a client that goes away stops the fetch
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    let fetched;
+    try {
+      fetched = await fetchCatalogue(body.url, {
+        maxBytes,
+        timeoutMs: deps.remote?.timeoutMs ?? REMOTE_TIMEOUT_MS,
+        allowPrivate: deps.remote?.allowPrivate,
+        resolve: deps.remote?.resolve,
+        signal: gone.signal,
+      });
+    } catch (e) {
+      if (!(e instanceof RemoteFetchError)) throw e;
+      log.info({ user: res.locals.user?.id, url: body.url.slice(0, 300), code: e.code, why: e.message }, 'import by address not fetched');
+      return sendError(res, apiError(e.status, e.code, e.message));
     }
-    if (report.applied) {
-      log.info({ user: res.locals.user?.id, hits: report.summary.hits, packs: report.summary.packs }, 'catalogue imported');
-      if (changedSomething(report)) {
-        // the answer does not wait for the vocabulary rebuild; the index itself is already in step (triggers)
-        deps.changed().catch((err: unknown) => log.error({ err }, 'announcing the imported catalogue failed'));
-      }
-    }
-    res.json(report);
+    if (body.sha256 !== undefined && body.sha256 !== fetched.sha256) return sendError(res, SOURCE_CHANGED);
+    await importAndAnswer(res, fetched.bytes, apply, { source: { url: fetched.url, sha256: fetched.sha256, bytes: fetched.bytes.length } });
   });
 
   return router;

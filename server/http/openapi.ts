@@ -77,7 +77,18 @@ import { AUDIO_EMPTY, HIT_NOT_FOUND as AUDIO_HIT_NOT_FOUND, AudioQueuedSchema, A
 import { PERMISSION_DENIED, UNAUTHENTICATED } from './auth.ts';
 import { CAPTCHA_OFF, CAPTCHA_REFUSED } from './captcha.ts';
 import { HIT_ID_NOT_FOUND, HIT_NOT_FOUND as HIT_NOT_FOUND_ERROR, PACK_NAME_TAKEN, PACK_NOT_FOUND, PACK_RENAME_NOT_FOUND, YT_ID_TAKEN } from './catalogue.ts';
-import { BAD_APPLY, EMPTY_BODY, FILE_TOO_LARGE_CODE, IMPORT_REJECTED_CODE, ImportReportSchema, NOT_YAML } from './catalogue-io.ts';
+import {
+  AddressImportReportSchema,
+  BAD_APPLY,
+  EMPTY_BODY,
+  FILE_TOO_LARGE_CODE,
+  ImportAddressBodySchema,
+  IMPORT_REJECTED_CODE,
+  ImportReportSchema,
+  NOT_YAML,
+  SOURCE_CHANGED,
+} from './catalogue-io.ts';
+import { MAX_REDIRECTS, REMOTE_CODES } from '../services/remote-catalogue.ts';
 import { CSRF_REFUSED, RATE_LIMITED, TOO_MANY_STREAMS, UNSUPPORTED_MEDIA_TYPE } from './security.ts';
 import { TOO_MANY_GAMES } from './games.ts';
 import { GUEST_ONLY_RENAME, NAME_LOOK_ALIKE } from './users.ts';
@@ -244,9 +255,12 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found',
   405: 'Not allowed for this user',
   409: 'Not possible in the current state',
+  413: 'Too large',
   415: 'Unsupported body type',
   429: 'Rate limited',
+  502: 'The other server did not give a catalogue',
   503: 'Unavailable',
+  504: 'The other server took too long',
 };
 
 /** One response per status, each with the error body and one example per code. */
@@ -1036,7 +1050,7 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         operationId: 'exportHits',
         summary: 'Export hits as YAML',
         description:
-          'Needs the write_hits permission. The matching hits and only the packs they use, in the `hits.yml` format (api.md Part B §5.1) that the import reads: hits in natural, case-sensitive order of "artist title year belongs_to", their pack ids ascending, each followed by the pack\'s name as a YAML comment (`- <id> # <name>`: for people; every reader skips it), packs by name, `last_modified` = when the row last changed. The same catalogue always gives the same bytes. `query` matches as the search does; `pack` (Part B\'s name; `packs` is accepted too) is repeatable: a hit in any listed pack, and an empty value (`pack=`) = the hits without a pack.',
+          'Needs the write_hits permission, unless the operator made the export public (`EXPORT_PUBLIC=true`, so that other servers can import it by address: `POST /api/hits/import-url`). The matching hits and only the packs they use, in the `hits.yml` format (api.md Part B §5.1) that the import reads: hits in natural, case-sensitive order of "artist title year belongs_to", their pack ids ascending, each followed by the pack\'s name as a YAML comment (`- <id> # <name>`: for people; every reader skips it), packs by name, `last_modified` = when the row last changed. The same catalogue always gives the same bytes. `query` matches as the search does; `pack` (Part B\'s name; `packs` is accepted too) is repeatable: a hit in any listed pack, and an empty value (`pack=`) = the hits without a pack.',
         security: SESSION,
         requestParams: {
           query: z.object({
@@ -1086,6 +1100,44 @@ function cataloguePaths(): ZodOpenApiPathsObject {
             { ...NO_PERMISSION, message: `${NO_PERMISSION.message} (needs write_hits)` },
             { status: 413, code: FILE_TOO_LARGE_CODE, message: 'the file is too large: the import takes at most 20 MB' },
             fromApi(NOT_YAML),
+          ]),
+        },
+      },
+    },
+    '/api/hits/import-url': {
+      post: {
+        tags: ['catalogue'],
+        operationId: 'importHitsFromAddress',
+        summary: 'Import a hits.yml from an address (dry run, or apply)',
+        description: [
+          'Needs the write_hits permission. The server fetches the file at `url` (another server\'s `GET /api/hits/export`, made public there with `EXPORT_PUBLIC=true`, or any hits.yml on the web) and imports it exactly as `POST /api/hits/import` imports an uploaded file: the same dry run, apply, report and rules; the report also says where the file came from (`source`: the address after redirects, its SHA-256 and size). An apply with the dry run\'s `sha256` writes only if the file is still the one the dry run showed (else 409 `import_source_changed`).',
+          `The fetch: http and https only; at most ${MAX_REDIRECTS} redirects, each checked as the first address; the import's size limit (20 MB); one time limit for the whole fetch (IMPORT_FETCH_TIMEOUT_SECONDS, 30 s by default); no credentials sent; no compressed answers. No address on the server's own networks (loopback, private, shared, link-local — the cloud metadata service 169.254.169.254 among them —, in any IPv6 form) unless the operator allows it (IMPORT_ALLOW_PRIVATE), and never unspecified, multicast, broadcast or reserved addresses; the host's name is resolved by the server, every address it has is checked, and the connection goes to the checked address. Counted against a limit of its own per user.`,
+        ].join('\n\n'),
+        security: SESSION,
+        requestParams: {
+          query: z.object({ apply: z.enum(['true', 'false', '1', '0']).optional().meta({ description: '`true` writes the changes; absent or `false` is a dry run.' }) }),
+        },
+        requestBody: { required: true, content: json(ImportAddressBodySchema) },
+        responses: {
+          200: ok('The report, with its source: the diff of a dry run, or what an apply wrote (`applied: true`).', AddressImportReportSchema),
+          ...errorResponses([
+            INVALID('The body', 'url must be at most 2048 characters long'),
+            fromApi(BAD_APPLY),
+            { status: 400, code: IMPORT_REJECTED_CODE, message: 'the file has rejected rows or cannot be read; nothing was written (the body also holds the report and its source)' },
+            { status: 400, code: REMOTE_CODES.invalid, message: 'the address is not an absolute URL', example: 'the address is not an absolute URL (such as https://other.example/api/hits/export): "hits.yml"' },
+            { status: 400, code: REMOTE_CODES.scheme, message: 'the address (or a redirect) is not http or https', example: 'the address uses ftp: the import fetches http and https addresses only' },
+            {
+              status: 400,
+              code: REMOTE_CODES.refused,
+              message: 'the address (or a redirect, or an address its name resolves to) is on the server\'s own networks, or names no host, or holds credentials; the message says which address and why',
+              example: 'refused http://192.168.1.10:8000: 192.168.1.10 is a private network address (RFC 1918 / unique local): this server imports from its own networks only when its operator allows it (set IMPORT_ALLOW_PRIVATE)',
+            },
+            ...writeHits,
+            fromApi(SOURCE_CHANGED),
+            { status: 413, code: FILE_TOO_LARGE_CODE, message: 'the file at the address is larger than the import takes (20 MB)', example: 'the file at https://other.example/hits.yml is too large (31.2 MB): the import takes at most 20 MB' },
+            { status: 502, code: REMOTE_CODES.failed, message: 'the name did not resolve, the connection failed, the answer was not a success (401/403: the other server\'s export is not public), too many redirects, or a compressed answer', example: 'https://other.example/api/hits/export answered 404 Not Found' },
+            { status: 502, code: REMOTE_CODES.notYaml, message: 'the answer is not YAML text (e.g. a web page)', example: 'https://other.example/ answered text/html, not a hits.yml (YAML text): a web page, not the export' },
+            { status: 504, code: REMOTE_CODES.timeout, message: 'the whole fetch took longer than IMPORT_FETCH_TIMEOUT_SECONDS', example: 'the address did not answer in full within 30 s (IMPORT_FETCH_TIMEOUT_SECONDS)' },
           ]),
         },
       },

@@ -84,6 +84,8 @@ export interface RateLimits {
   guest: RequestHandler;
   /** Catalogue search and export, per user (per IP when anonymous). */
   search: RequestHandler;
+  /** Imports by address, per user: each has the server fetch up to the import's size limit from elsewhere. */
+  remoteImports: RequestHandler;
   /**
    * Mutations (catalogue writes, game actions, account deletion), per user (per IP
    * when anonymous). GET, HEAD and OPTIONS pass uncounted, so it may guard a whole router.
@@ -103,6 +105,8 @@ const LIMITS = {
   // A whole party on one Wi-Fi shares an IP, and every new tab without cookies is a guest.
   guest: { limit: 60, windowMs: 10 * 60_000 },
   search: { limit: 120, windowMs: 60_000 },
+  // a dry run and its apply are two; a curator trying a few addresses stays far below
+  remoteImports: { limit: 10, windowMs: 60_000 },
   writes: { limit: 120, windowMs: 60_000 },
   // an EventSource reconnects by itself every few seconds while the server is away
   streams: { limit: 120, windowMs: 60_000 },
@@ -173,6 +177,7 @@ export function rateLimits(config: Pick<Config, 'RATE_LIMIT_FACTOR'>): RateLimit
     // Only a request that will make a new guest counts (see sessionMiddleware's `res.locals.session`).
     guest: make(LIMITS.guest, { skip: (_req, res) => res.locals.session !== undefined && res.locals.session.state !== 'none' }),
     search: make(LIMITS.search, { keyGenerator: byUserOrIp }),
+    remoteImports: make(LIMITS.remoteImports, { keyGenerator: byUserOrIp }),
     writes: make(LIMITS.writes, { keyGenerator: byUserOrIp, skip: (req) => !MUTATING.has(req.method) }),
     streams: chain(make(LIMITS.streams, { keyGenerator: byUserOrIp }), openStreamLimit(factor)),
   };

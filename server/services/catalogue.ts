@@ -425,15 +425,19 @@ export class CatalogueService {
     return { hits, audio, youtube };
   }
 
-  /** Audio progress for `process_hits`: ready hits, hits waiting for or in download, hits being processed. */
-  async progress(): Promise<{ available: number; downloading: number; processing: number }> {
+  /**
+   * Audio counts for `process_hits`: ready hits, hits waiting for or in download,
+   * hits being processed, hits whose audio failed, and hits without audio that
+   * nothing prepares (played as cards).
+   */
+  async progress(): Promise<{ available: number; downloading: number; processing: number; failed: number; cards: number }> {
     const rows = await this.db
       .selectFrom('hits')
       .select(['audio_state', ({ fn }) => fn.countAll<number>().as('n')])
       .groupBy('audio_state')
       .execute();
     const count = (...states: string[]) => rows.filter((r) => states.includes(r.audio_state)).reduce((a, r) => a + Number(r.n), 0);
-    return { available: count('ready'), downloading: count('queued', 'fetching'), processing: count('processing') };
+    return { available: count('ready'), downloading: count('queued', 'fetching'), processing: count('processing'), failed: count('failed'), cards: count('none') };
   }
 
   /**

@@ -190,11 +190,18 @@ export function paginated<T extends z.ZodType>(item: T) {
 /** `GET /api/hits/search` reply. */
 export const HitSearchReplySchema = paginated(CatalogueHitSchema);
 
-/** Audio pipeline progress (`process_hits`): hits ready to play, and jobs queued or running per step. */
+/**
+ * Audio pipeline progress (`process_hits`): hits ready to play, jobs queued or
+ * running per step, hits whose audio failed, hits without audio that nothing
+ * prepares (played as cards), and whether the server downloads from YouTube.
+ */
 export const ProcessHitsSchema = z.strictObject({
   available: CountSchema,
   downloading: CountSchema,
   processing: CountSchema,
+  failed: CountSchema,
+  cards: CountSchema,
+  youtube: z.boolean(),
 });
 
 // ---------------------------------------------------------------------------
@@ -244,6 +251,32 @@ export const ImportReportSchema = z.strictObject({
 });
 
 
+/** A hex SHA-256. */
+const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be a SHA-256 in hex (64 characters 0-9, a-f)' });
+
+/**
+ * `POST /api/hits/import-url`: the catalogue's address (http or https); with
+ * `sha256` (the dry run's `source.sha256`), an apply writes only the bytes that
+ * dry run showed.
+ */
+export const ImportAddressBodySchema = z.object({
+  url: z.string().trim().min(1, { error: 'is required' }).max(2048, { error: 'must be at most 2048 characters long' }),
+  sha256: Sha256Schema.optional(),
+});
+
+/** Error codes of `POST /api/hits/import-url` beyond every route's own: why the address gave no catalogue to check. */
+export const ADDRESS_IMPORT_ERROR_CODES = ['address_invalid', 'address_scheme', 'address_refused', 'fetch_failed', 'fetch_timeout', 'body_too_large', 'not_a_catalogue', 'import_source_changed'] as const;
+
+/** The report of an import by address: the file import's, and where the file came from. */
+export const AddressImportReportSchema = ImportReportSchema.extend({
+  source: z.strictObject({
+    /** The address the file came from, after redirects. */
+    url: z.string(),
+    sha256: Sha256Schema,
+    bytes: CountSchema,
+  }),
+});
+
 // ---------------------------------------------------------------------------
 // audio pipeline status (api.md B9)
 
@@ -253,6 +286,10 @@ export const ImportReportSchema = z.strictObject({
  * reference); this one is deliberately open (`z.object`), so the server can add
  * fields without breaking a client already loaded in a browser.
  */
+/** Why a hit's audio failed, in a word (the server classifies its reason; the status page says it in the reader's language). */
+export const FAILURE_CAUSES = ['no_ytdlp', 'unavailable', 'country', 'age', 'network', 'too_long', 'other'] as const;
+export type FailureCause = (typeof FAILURE_CAUSES)[number];
+
 export const AudioStatusViewSchema = z.object({
   available: CountSchema,
   downloading: CountSchema,
@@ -266,6 +303,8 @@ export const AudioStatusViewSchema = z.object({
       artist: z.string(),
       source: z.string(),
       reason: z.string(),
+      // an unknown cause (a newer server's) reads as "other"
+      cause: z.enum(FAILURE_CAUSES).catch('other'),
       attempts: CountSchema,
       failed_at: z.string(),
     }),
@@ -288,4 +327,6 @@ export type PlayableCounts = z.infer<typeof PlayableCountsSchema>;
 export type ProcessHits = z.infer<typeof ProcessHitsSchema>;
 export type HitParts = z.output<typeof HitPartsSchema>;
 export type ImportReportPayload = z.infer<typeof ImportReportSchema>;
+export type AddressImportReportPayload = z.infer<typeof AddressImportReportSchema>;
+export type ImportAddressBody = z.input<typeof ImportAddressBodySchema>;
 export type AudioStatusView = z.infer<typeof AudioStatusViewSchema>;

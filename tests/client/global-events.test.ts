@@ -98,14 +98,14 @@ describe('the lobby hears the global stream', () => {
     const offCatalogue = connectCatalogueToEvents();
     try {
       const s = await stream();
-      s.send('process_hits', { available: 5, downloading: 0, processing: 0 });
-      s.send('process_hits', { available: 5, downloading: 2, processing: 0 });
-      s.send('process_hits', { available: 5, downloading: 1, processing: 1 });
-      s.send('process_hits', { available: 7, downloading: 0, processing: 0 });
+      s.send('process_hits', { available: 5, downloading: 0, processing: 0, failed: 0, cards: 0, youtube: true });
+      s.send('process_hits', { available: 5, downloading: 2, processing: 0, failed: 0, cards: 0, youtube: true });
+      s.send('process_hits', { available: 5, downloading: 1, processing: 1, failed: 0, cards: 0, youtube: true });
+      s.send('process_hits', { available: 7, downloading: 0, processing: 0, failed: 0, cards: 0, youtube: true });
       expect(await said()).toEqual(['Hits: 5 available, 2 downloading, 0 processing.', 'Hits: 7 available, 0 downloading, 0 processing.']);
       announcer.clear();
       window.history.pushState({}, '', '/game/AbCd1234');
-      s.send('process_hits', { available: 7, downloading: 1, processing: 0 });
+      s.send('process_hits', { available: 7, downloading: 1, processing: 0, failed: 0, cards: 0, youtube: true });
       expect(await said()).toEqual([]);
       window.history.pushState({}, '', '/');
     } finally {

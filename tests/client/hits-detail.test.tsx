@@ -4,7 +4,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { Route, Routes } from 'react-router';
 import HitsScreen from '../../client/src/routes/hits/HitsScreen.tsx';
 import { PLAYER_TIMEOUT_MS, VideoPlayer } from '../../client/src/routes/hits/VideoPlayer.tsx';
-import { loadNamespace } from '../../client/src/i18n.ts';
+import { onNotification } from '../../client/src/a11y/notify.ts';
+import { applyLanguage, loadNamespace } from '../../client/src/i18n.ts';
 import { useCatalogue } from '../../client/src/stores/catalogue.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import { system } from '../../client/src/theme.ts';
@@ -82,7 +83,73 @@ describe('the processed audio on the hit detail page', () => {
     ]);
     // its description says what is heard
     const note = document.getElementById(el!.getAttribute('aria-describedby')!);
-    expect(note?.textContent).toBe('As games play it: loudness-normalised, from the playback offset.');
+    expect(note?.textContent).toBe(
+      'As games play it: loudness-normalised, and the file starts at the playback offset. A game plays its first seconds while the hit is hidden (20 unless the game is set otherwise), and all of it once the hit is revealed.',
+    );
+  });
+
+  it('plays the hit as a game’s hidden hit: a named button, the position, stopped after the clip length and rewound', async () => {
+    const played = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(async () => {});
+    const paused = vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});
+    const heard: string[] = [];
+    const off = onNotification((n) => heard.push(n.text));
+    try {
+      render();
+      await screen.findByRole('heading', { level: 1, name: 'Band: Song' });
+      const button = screen.getByRole('button', { name: 'Play the 20-second clip' });
+      // a real button, reachable and pressed by keyboard like any other
+      expect(button.tagName).toBe('BUTTON');
+      expect(document.getElementById(button.getAttribute('aria-describedby')!)?.textContent).toBe('0:00 of 0:20');
+      const bar = screen.getByRole('progressbar', { name: 'Position in the clip' });
+      expect(bar.getAttribute('aria-valuetext')).toBe('0:00 of 0:20');
+      const el = player()!;
+      el.currentTime = 35; // wherever the browser's own controls left it
+      fireEvent.click(button);
+      expect(played).toHaveBeenCalledTimes(1);
+      // from the start of the file, which is the playback offset
+      expect(el.currentTime).toBe(0);
+      const stopButton = await screen.findByRole('button', { name: 'Stop the clip' });
+      el.currentTime = 7.4;
+      fireEvent(el, new Event('timeupdate'));
+      expect(screen.getByRole('progressbar', { name: 'Position in the clip' }).getAttribute('aria-valuetext')).toBe('0:07 of 0:20');
+      expect(document.getElementById(stopButton.getAttribute('aria-describedby')!)?.textContent).toBe('0:07 of 0:20');
+      // the clip's end: stopped, rewound, said
+      el.currentTime = 20.1;
+      fireEvent(el, new Event('timeupdate'));
+      await screen.findByRole('button', { name: 'Play the 20-second clip' });
+      expect(paused).toHaveBeenCalled();
+      expect(el.currentTime).toBe(0);
+      expect(heard).toContain('The clip has ended.');
+      // Stop ends it at once, rewound, without saying it ended by itself
+      fireEvent.click(screen.getByRole('button', { name: 'Play the 20-second clip' }));
+      el.currentTime = 3;
+      fireEvent(el, new Event('timeupdate'));
+      fireEvent.click(await screen.findByRole('button', { name: 'Stop the clip' }));
+      await screen.findByRole('button', { name: 'Play the 20-second clip' });
+      expect(el.currentTime).toBe(0);
+      expect(heard.filter((h) => h === 'The clip has ended.')).toHaveLength(1);
+      // a file shorter than the clip: the clip is the file
+      Object.defineProperty(el, 'duration', { configurable: true, value: 12.5 });
+      fireEvent(el, new Event('loadedmetadata'));
+      expect(screen.getByRole('progressbar', { name: 'Position in the clip' }).getAttribute('aria-valuetext')).toBe('0:00 of 0:12');
+      expect(screen.getByRole('button', { name: 'Play the 13-second clip' })).toBeTruthy();
+    } finally {
+      off();
+      played.mockRestore();
+      paused.mockRestore();
+    }
+  });
+
+  it('says the clip’s words in German', async () => {
+    await act(() => applyLanguage('de'));
+    try {
+      render();
+      await screen.findByRole('heading', { level: 1 });
+      expect(screen.getByRole('button', { name: 'Ausschnitt von 20 Sekunden abspielen' })).toBeTruthy();
+      expect(screen.getByRole('progressbar', { name: 'Position im Ausschnitt' }).getAttribute('aria-valuetext')).toBe('0:00 von 0:20');
+    } finally {
+      await act(() => applyLanguage('en'));
+    }
   });
 
   it('says so when neither file can be played', async () => {
@@ -98,6 +165,7 @@ describe('the processed audio on the hit detail page', () => {
     render();
     await screen.findByText('Processing');
     expect(player()).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Play the 20-second clip' })).toBeNull();
   });
 
   it('no player for a visitor, even when the audio is ready (the file is for editors only)', async () => {
@@ -105,6 +173,7 @@ describe('the processed audio on the hit detail page', () => {
     render();
     await screen.findByText('Ready');
     expect(player()).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Play the 20-second clip' })).toBeNull();
     expect((globalThis.fetch as ReturnType<typeof vi.fn>).mock.calls.some(([u]) => String(u).includes('/audio'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUDIO_STATES, SORT_KEYS } from '../../shared/protocol/catalogue.ts';
+import { ADDRESS_IMPORT_ERROR_CODES, AUDIO_STATES, SORT_KEYS } from '../../shared/protocol/catalogue.ts';
 import { ERRORS } from '../../shared/rules/errors.ts';
 import { SHORTCUTS } from '../../client/src/a11y/shortcuts.ts';
 import { COLOR_SCHEMES, LANGUAGES } from '../../client/src/stores/settings.ts';
@@ -86,10 +86,11 @@ describe('locales', () => {
     }
   });
 
-  it('has the catalogue keys built at run time: fields, audio states, form errors', () => {
+  it('has the catalogue keys built at run time: fields, audio states, form errors, errors of the import by address', () => {
     const hits = enOf('hits');
     const needed = [
       ...SORT_KEYS.map((k) => `fields.${k}`),
+      ...ADDRESS_IMPORT_ERROR_CODES.map((code) => `import.address_errors.${code}`),
       ...AUDIO_STATES.flatMap((s) => [`audio.state.${s}`, `audio.explain.${s}`]),
       ...['required', 'year', 'video_url', 'offset', 'too_long', 'hidden'].map((e) => `form.errors.${e}`),
     ];

@@ -42,7 +42,7 @@ describe('notification events', () => {
   it('covers the lobby and system events', () => {
     expect(notify.gameCreated('Ana').text).toBe('New game by Ana.');
     expect(notify.gameRemoved('Ana').text).toBe("Ana's game was closed.");
-    expect(notify.hitsProgress({ available: 3, downloading: 2, processing: 1 }).text).toBe('Hits: 3 available, 2 downloading, 1 processing.');
+    expect(notify.hitsProgress({ available: 3, downloading: 2, processing: 1, failed: 0, cards: 0, youtube: true }).text).toBe('Hits: 3 available, 2 downloading, 1 processing.');
     expect(notify.popup('Game settings')).toMatchObject({ text: 'Game settings', sfx: 'popup' });
     expect(notify.playSfx('play_hit')).toMatchObject({ text: '', sfx: 'play_hit' });
   });

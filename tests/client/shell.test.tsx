@@ -8,6 +8,7 @@ import { UserMenu } from '../../client/src/components/UserMenu.tsx';
 import { WelcomeDialog } from '../../client/src/components/WelcomeDialog.tsx';
 import { copyrightYears } from '../../client/src/about.ts';
 import { useCatalogue } from '../../client/src/stores/catalogue.ts';
+import type { ProcessHits } from '../../shared/protocol/catalogue.ts';
 import { useNotifications } from '../../client/src/stores/notifications.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
 import { useSettings } from '../../client/src/stores/settings.ts';
@@ -70,34 +71,46 @@ describe('UserMenu', () => {
 });
 
 describe('HitStatus', () => {
-  it('shows processing with counts while anything downloads, else the available hits', () => {
-    useCatalogue.setState({ progress: { available: 5, downloading: 2, processing: 1 } });
+  const counts = (c: Partial<ProcessHits>): ProcessHits => ({ available: 0, downloading: 0, processing: 0, failed: 0, cards: 0, youtube: true, ...c });
+  const items = (name: string): string[] => within(screen.getByRole('region', { name })).getAllByRole('listitem').map((l) => l.textContent ?? '');
+
+  it('says how far the music is prepared while anything downloads or is processed, with the counts, then that the hits are ready', () => {
+    useCatalogue.setState({ progress: counts({ available: 57, downloading: 210, processing: 3, cards: 52 }) });
     renderApp(<HitStatus />);
-    const button = screen.getByRole('button', { name: 'Downloading hits' });
+    const button = screen.getByRole('button', { name: 'Preparing music: 57 of 270' });
     expect(button.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(button);
     expect(button.getAttribute('aria-expanded')).toBe('true');
-    const panel = screen.getByRole('region', { name: 'Downloading hits' });
-    expect(within(panel).getAllByRole('listitem').map((l) => l.textContent)).toEqual(['2 hits downloading', '1 hit processing', '5 hits downloaded']);
-    // local files (or re-processing) only: nothing downloads, so the indicator says processing
-    act(() => useCatalogue.setState({ progress: { available: 5, downloading: 0, processing: 2 } }));
-    expect(screen.getByRole('button', { name: 'Processing hits' }).getAttribute('aria-expanded')).toBe('true');
-    expect(within(screen.getByRole('region', { name: 'Processing hits' })).getAllByRole('listitem').map((l) => l.textContent)).toEqual(['0 hits downloading', '2 hits processing', '5 hits downloaded']);
-    act(() => useCatalogue.setState({ progress: { available: 8, downloading: 0, processing: 0 } }));
+    expect(items('Preparing music: 57 of 270')).toEqual(['57 hits with audio, ready to play', '210 hits downloading', '3 hits processing', '52 hits without audio, played as cards']);
+    // local files (or re-processing) only
+    act(() => useCatalogue.setState({ progress: counts({ available: 5, processing: 2 }) }));
+    expect(screen.getByRole('button', { name: 'Preparing music: 5 of 7' }).getAttribute('aria-expanded')).toBe('true');
+    expect(items('Preparing music: 5 of 7')).toEqual(['5 hits with audio, ready to play', '2 hits processing']);
+    act(() => useCatalogue.setState({ progress: counts({ available: 1268, failed: 2, cards: 52 }) }));
     expect(screen.getByRole('button', { name: 'Hits ready' })).toBeTruthy();
-    expect(screen.getByText('8 hits with audio, ready to play')).toBeTruthy();
+    expect(items('Hits ready')).toEqual(['1,268 hits with audio, ready to play', '2 hits failed (the status page says why)', '52 hits without audio, played as cards']);
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.getByRole('button', { name: 'Hits ready' }).getAttribute('aria-expanded')).toBe('false');
   });
 
-  it('says "no audio yet" when no hit has audio, never "ready" beside "0 hits with audio"', () => {
-    useCatalogue.setState({ progress: { available: 0, downloading: 0, processing: 0 } });
+  it('says "no audio yet" when no hit has audio, never "ready", and why: no YouTube downloads on this server', () => {
+    useCatalogue.setState({ progress: counts({ cards: 322, youtube: false }) });
     renderApp(<HitStatus />);
     expect(screen.queryByRole('button', { name: 'Hits ready' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'No audio yet' }));
-    const panel = screen.getByRole('region', { name: 'No audio yet' });
-    expect(panel.textContent).toContain('No hit has audio yet, so games are played with cards: title and artist are read aloud.');
-    expect(panel.textContent).not.toContain('0 hits');
+    expect(items('No audio yet')).toEqual([
+      '0 hits with audio, ready to play',
+      '322 hits without audio, played as cards',
+      'This server cannot download from YouTube: yt-dlp is missing or switched off.',
+      'No hit has audio yet, so games are played with cards: title and artist are read aloud.',
+    ]);
+  });
+
+  it('does not blame YouTube when every hit has audio', () => {
+    useCatalogue.setState({ progress: counts({ available: 10, youtube: false }) });
+    renderApp(<HitStatus />);
+    fireEvent.click(screen.getByRole('button', { name: 'Hits ready' }));
+    expect(items('Hits ready')).toEqual(['10 hits with audio, ready to play']);
   });
 });
 
@@ -114,11 +127,11 @@ describe('WelcomeDialog', () => {
 
   it('says how many hits there are (each once, not the packs added up) and that they are played as cards while none has audio', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => packList()));
-    useCatalogue.setState({ progress: { available: 0, downloading: 0, processing: 0 } });
+    useCatalogue.setState({ progress: { available: 0, downloading: 0, processing: 0, failed: 0, cards: 1200, youtube: false } });
     useSettings.setState({ welcome: false });
     renderApp(<WelcomeDialog />);
     expect(await screen.findByText('1,200 hits in 2 packs, played as cards: no audio yet')).toBeTruthy();
-    act(() => useCatalogue.setState({ progress: { available: 1100, downloading: 0, processing: 100 } }));
+    act(() => useCatalogue.setState({ progress: { available: 1100, downloading: 0, processing: 100, failed: 0, cards: 0, youtube: true } }));
     expect(screen.getByText('1,200 hits in 2 packs, 1,100 of them with audio')).toBeTruthy();
   });
 

@@ -23,6 +23,8 @@
  * axe reports to test-results/e2e/axe/.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -69,8 +71,19 @@ const PASSWORD = 'correct horse battery';
 const PREFIX = 'Zyxq';
 const PACK = 'E2E Pack';
 
-const app: App = await startApp();
+// the import by address may reach this machine's 127.0.0.1 (where the test's own file server listens), nothing else of its networks
+const app: App = await startApp({ IMPORT_ALLOW_PRIVATE: '127.0.0.1' });
 afterAll(() => app.stop());
+
+/** Another server's catalogue, served over HTTP on 127.0.0.1 (the text is set by the test). */
+let served = '';
+const fileServer = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/x-yaml; charset=utf-8' });
+  res.end(served);
+});
+await new Promise<void>((ok) => fileServer.listen(0, '127.0.0.1', ok));
+const servedAt = `http://127.0.0.1:${(fileServer.address() as AddressInfo).port}/api/hits/export`;
+afterAll(() => new Promise<void>((ok) => fileServer.close(() => ok())));
 const created = await app.server.users.createAccount(CURATOR, PASSWORD, ALL_PERMISSIONS);
 assert(created.ok, `could not create the curator: ${JSON.stringify(created)}`);
 
@@ -307,6 +320,21 @@ test(
       await player.evaluate((a: HTMLAudioElement) => a.play());
       await eventually(async () => assert(await player.evaluate((a: HTMLAudioElement) => a.currentTime > 0.2 && !a.paused), 'the audio plays'), 10_000);
       await player.evaluate((a: HTMLAudioElement) => a.pause());
+      // the clip as a game plays it: a named button, from the start of the file (the offset), the position shown, Stop rewinds
+      // (the 5 s tone is shorter than a game's 20 s clip: its clip is the whole file)
+      const clipButton = page.getByRole('button', { name: h('audio.clip_play', { count: 5 }) });
+      await clipButton.focus();
+      await page.keyboard.press('Enter');
+      const stopClip = page.getByRole('button', { name: h('audio.clip_stop') });
+      await stopClip.waitFor();
+      await eventually(async () => assert(await player.evaluate((a: HTMLAudioElement) => a.currentTime > 0.3 && !a.paused), 'the clip plays'), 10_000);
+      const bar = page.getByRole('progressbar', { name: h('audio.position_label') });
+      await eventually(async () => assert(/^0:0[1-5] /.test((await bar.getAttribute('aria-valuetext')) ?? ''), `the position moves: ${await bar.getAttribute('aria-valuetext')}`), 10_000);
+      assert(((await bar.getAttribute('aria-valuetext')) ?? '').endsWith(h('audio.position', { position: '', length: '0:05' }).trim()), 'a 5 s file is a 5 s clip');
+      await stopClip.press('Enter');
+      await clipButton.waitFor();
+      const stopped = await player.evaluate((a: HTMLAudioElement) => ({ paused: a.paused, at: a.currentTime }));
+      assert(stopped.paused && stopped.at === 0, `Stop pauses and rewinds: ${JSON.stringify(stopped)}`);
       await scan(page, 'detail');
 
       // ---- the status page: this server has no YouTube downloader, so the two hits with a video failed
@@ -315,6 +343,8 @@ test(
       await failures.waitFor();
       await failures.getByRole('link', { name: h('hit_name', { artist: 'E2E Band', title: `${PREFIX}a Morning` }) }).waitFor();
       await page.getByText(h('status.youtube_off')).waitFor();
+      // each failure says its cause in a word, in the reader's language
+      assertEqual(await failures.getByText(h('status.cause.no_ytdlp'), { exact: true }).count(), 2, 'the causes');
       await scan(page, 'status-failures');
       await failures.getByRole('button', { name: h('status.retry_label', { hit: h('hit_name', { artist: 'E2E Band', title: `${PREFIX}a Morning` }) }) }).click();
       await eventually(async () => assert((await said(page)).includes(h('audio.retried')), 'the retry is announced'));
@@ -449,6 +479,31 @@ test(
       await importDialog.getByText(h('import.nothing')).waitFor();
       assert(await apply.isDisabled(), 'nothing to apply the second time');
       await page.keyboard.press('Escape');
+      await importDialog.waitFor({ state: 'detached' });
+
+      // ---- the same from an address: typed, checked with Enter, the same diff, applied
+      served = changed.replace('year: 1993', 'year: 1994');
+      await page.getByRole('button', { name: h('import.button') }).click();
+      const fromAddress = importDialog.getByRole('region', { name: h('import.from_address') });
+      const addressField = fromAddress.getByLabel(h('import.address'));
+      await addressField.fill('http://10.0.0.1/hits.yml');
+      await addressField.press('Enter');
+      const refusedAlert = importDialog.getByRole('alert');
+      await refusedAlert.waitFor();
+      assert((await refusedAlert.innerText()).includes('10.0.0.1 is a private network address'), `a private address is refused, saying why: ${await refusedAlert.innerText()}`);
+      assert(await apply.isDisabled(), 'nothing to apply after a refusal');
+      await scan(page, 'import-address-refused');
+      await addressField.fill(servedAt);
+      await addressField.press('Enter');
+      await importDialog.getByText(h('import.ready', { count: 0, changed: 1 })).waitFor();
+      await importDialog.getByText(h('import.change', { field: 'year', before: 1993, after: 1994 })).waitFor();
+      await importDialog.getByText(h('import.from', { url: servedAt })).waitFor();
+      await scan(page, 'import-address');
+      await apply.click();
+      await importDialog.getByText(h('import.applied', { count: 0, changed: 1 })).first().waitFor();
+      await importDialog.getByRole('button', { name: h('common.close'), exact: true }).last().click();
+      await importDialog.waitFor({ state: 'detached' });
+      await eventually(async () => assert((await page.getByRole('table').innerText()).includes('1994'), 'the list shows the year imported from the address'));
     } finally {
       tone.cleanup();
     }
@@ -672,6 +727,22 @@ const SCREENS: readonly MatrixScreen[] = [
       const dialog = page.getByRole('dialog', { name: hl(lang, 'import.title') });
       await dialog.getByLabel(hl(lang, 'import.file')).setInputFiles({ name: 'hits.yml', mimeType: 'application/x-yaml', buffer: Buffer.from(data.yaml) });
       await dialog.getByText(hl(lang, 'import.ready', { count: 0, changed: 1 })).waitFor();
+    },
+    close: escapeAll,
+  },
+  {
+    name: 'import-address',
+    // the same diff, fetched from an address (the test's file server), with where it came from
+    open: async (page, lang, data) => {
+      served = data.yaml;
+      await browseMatrix(page, lang);
+      await page.getByRole('button', { name: hl(lang, 'import.button') }).click();
+      const dialog = page.getByRole('dialog', { name: hl(lang, 'import.title') });
+      const field = dialog.getByRole('region', { name: hl(lang, 'import.from_address') }).getByLabel(hl(lang, 'import.address'));
+      await field.fill(servedAt);
+      await dialog.getByRole('button', { name: hl(lang, 'import.check_address') }).click();
+      await dialog.getByText(hl(lang, 'import.ready', { count: 0, changed: 1 })).waitFor();
+      await dialog.getByText(hl(lang, 'import.from', { url: servedAt })).waitFor();
     },
     close: escapeAll,
   },

@@ -13,7 +13,7 @@ describe('AudioStatusViewSchema', () => {
     downloading: 1,
     processing: 0,
     states: { none: 10, queued: 1, fetching: 0, processing: 0, ready: 3, failed: 1 },
-    sources: { youtube: { enabled: false, reason: 'YTDLP_PATH is not set' }, upload: { enabled: true, max_bytes: 52428800 }, folder: { enabled: true } },
+    sources: { youtube: { enabled: false, reason: 'no yt-dlp on the PATH (install it, or set YTDLP_PATH): YouTube downloads are off' }, upload: { enabled: true, max_bytes: 52428800 }, folder: { enabled: true } },
     processing_settings: { loudness_lufs: -14, true_peak_dbtp: -1, max_seconds: 300, max_source_seconds: 1800, formats: ['opus', 'mp3'] },
     failures: [
       {
@@ -22,6 +22,7 @@ describe('AudioStatusViewSchema', () => {
         artist: 'Toto',
         source: 'youtube',
         reason: 'the YouTube source is off',
+        cause: 'no_ytdlp',
         attempts: 1,
         failed_at: '2026-01-01T10:00:00.000Z',
       },
@@ -33,6 +34,9 @@ describe('AudioStatusViewSchema', () => {
     const view = AudioStatusViewSchema.parse(reply);
     expect(view.failures[0]?.reason).toBe('the YouTube source is off');
     expect(view.sources.youtube.enabled).toBe(false);
+    expect(view.failures[0]?.cause).toBe('no_ytdlp');
+    // a cause this client does not know yet (a newer server's) reads as "other"
+    expect(AudioStatusViewSchema.parse({ ...reply, failures: [{ ...reply.failures[0], cause: 'solar_flare' }] }).failures[0]?.cause).toBe('other');
     const empty = { ...reply, failures: [], sources: { ...reply.sources, youtube: { enabled: true } } };
     expect(AudioStatusViewSchema.safeParse(AudioStatusSchema.parse(empty)).success).toBe(true);
   });

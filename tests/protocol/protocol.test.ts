@@ -307,7 +307,7 @@ describe('reply and event schemas refuse what must never be sent', () => {
     const events: P.GlobalEvent[] = [
       { event: 'create_game', data: game },
       { event: 'remove_game', data: 'AbCd1234' },
-      { event: 'process_hits', data: { available: 3, downloading: 1, processing: 0 } },
+      { event: 'process_hits', data: { available: 3, downloading: 1, processing: 0, failed: 1, cards: 2, youtube: true } },
       { event: 'game_summary', data: summarizeGame(newGame()) },
       { event: 'hits_changed', data: {} },
     ];

@@ -18,8 +18,9 @@ import { AudioQueuedSchema, AudioStatusSchema } from '../../server/http/audio-ad
 import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import { AudioPipeline, processedFiles, type AudioPipelineOptions } from '../../server/services/audio/pipeline.ts';
 import { LOUDNESS_TARGET, parseEbur128, transcode } from '../../server/services/audio/transcode.ts';
-import { chooseYtdlp, YTDLP_MISSING, YTDLP_OFF } from '../../server/services/audio/ytdlp.ts';
-import { bootServer, SseReader, User, waitFor, type TestServer } from './harness.ts';
+import { chooseYtdlp, failureCause, YTDLP_MISSING, YTDLP_OFF } from '../../server/services/audio/ytdlp.ts';
+import { bootServer, PACK_ONE, SseReader, User, waitFor, type TestServer } from './harness.ts';
+import { stringify } from 'yaml';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const FF = ffmpegPath(undefined);
@@ -519,6 +520,23 @@ exit 0`,
     await p.stop();
   }, 60_000);
 
+  it('names the cause of a failure in a word: no yt-dlp, unavailable, blocked in the country, age, network, too long, other', () => {
+    const cases: [string, string][] = [
+      [YTDLP_MISSING, 'no_ytdlp'],
+      [YTDLP_OFF, 'no_ytdlp'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] unavailabl1: Video unavailable. This video has been removed by the uploader', 'unavailable'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] abc: Private video. Sign in if you\'ve been granted access to this video', 'unavailable'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] abc: The uploader has not made this video available in your country', 'country'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] abc: Video unavailable. This video is not available in your country', 'country'],
+      ['yt-dlp failed (exit 1): ERROR: [youtube] abc: Sign in to confirm your age. This video may be inappropriate for some users.', 'age'],
+      ['yt-dlp failed (exit 1): ERROR: Unable to download webpage: <urlopen error [Errno -3] Temporary failure in name resolution>', 'network'],
+      ['yt-dlp did not finish within 1 s', 'network'],
+      ['the playback offset (300 s) is past the end of the audio (3 min 20 s long)', 'too_long'],
+      ['yt-dlp finished without writing an audio file', 'other'],
+    ];
+    expect(cases.map(([reason]) => failureCause(reason))).toEqual(cases.map(([, cause]) => cause));
+  });
+
   it('finds yt-dlp on the PATH when YTDLP_PATH is unset; YTDLP_PATH overrides it, and "off" switches the source off', () => {
     const bin = fakeYtdlp();
     const empty = mkdtempSync(join(dir, 'empty-'));
@@ -754,6 +772,56 @@ describe('import-folder', () => {
 
 // --- HTTP: upload, status, retry, progress ------------------------------------
 
+describe('the first start with a yt-dlp on the PATH', () => {
+  it('needs no configuration: the catalogue\'s YouTube hits are prepared in the background, with progress, and the rest stay cards', async () => {
+    const dir = mkdtempSync(join(work, 'first-'));
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    // a fake yt-dlp that "downloads" a local file (the internet stands in)
+    script(
+      join(bin, 'yt-dlp'),
+      `out=""
+while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift;; esac; shift; done
+cp "${src.tagged}" "$(echo "$out" | sed 's/%(ext)s/mp3/')"`,
+    );
+    const ids = ['firstAAAAA1', 'firstBBBBB2', 'firstCCCCC3', 'firstDDDDD4'];
+    const catalogue = join(dir, 'hits.yml');
+    const row = (i: number, yt?: string) => ({
+      artist: `Band ${i}`, title: `Song ${i}`, belongs_to: '', year: 1960 + i, packs: [PACK_ONE], playback_offset: yt ? 1 : 0, id: randomUUID(), ...(yt ? { yt_id: yt } : {}),
+    });
+    writeFileSync(catalogue, stringify({ hits: [...ids.map((id, i) => row(i, id)), row(8), row(9)], packs: [{ id: PACK_ONE, name: 'One' }] }));
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ''}`;
+    let t: TestServer | undefined;
+    try {
+      // YTDLP_PATH left empty, as on a new host's machine
+      t = await bootServer({ YTDLP_PATH: '', DEMO_CATALOGUE: catalogue });
+    } finally {
+      process.env.PATH = path;
+    }
+    try {
+      const events = new SseReader(`${t.base}/api/events`);
+      // the first event already says what is being prepared: 4 of the 6, the other 2 are cards
+      await events.until((e) => e.some((x) => x.event === 'process_hits'));
+      const first = events.events.find((e) => e.event === 'process_hits')!.data.process_hits;
+      expect(first).toMatchObject({ failed: 0, cards: 2, youtube: true });
+      expect(first.available + first.downloading + first.processing).toBe(4);
+      await events.until((e) => e.some((x) => x.event === 'process_hits' && x.data.process_hits.available === 4), 30_000);
+      const seen = events.events.filter((e) => e.event === 'process_hits').map((e) => e.data.process_hits);
+      // progress on the way: something was still being prepared before all four were ready
+      expect(seen.some((p) => p.available < 4 && p.downloading + p.processing > 0)).toBe(true);
+      expect(seen.at(-1)).toEqual({ available: 4, downloading: 0, processing: 0, failed: 0, cards: 2, youtube: true });
+      events.close();
+      const editor = await User.guest(t.base);
+      await t.server.db.updateTable('users').set({ permissions: 1 }).where('id', '=', editor.id).execute();
+      const status = await editor.request('GET', '/api/hits/audio/status');
+      expect(status.body.sources.youtube).toEqual({ enabled: true });
+    } finally {
+      await t.stop();
+    }
+  }, 60_000);
+});
+
 describe('HTTP', () => {
   let t: TestServer;
   let editor: User;
@@ -794,7 +862,7 @@ describe('HTTP', () => {
     const events = new SseReader(`${t.base}/api/events`, { cookie: editor.cookieHeader() });
     await events.until((e) => e.some((x) => x.event === 'process_hits'));
     // Part B's wire format wraps the counts: {"process_hits":{…}}
-    expect(events.events.find((e) => e.event === 'process_hits')?.data).toEqual({ process_hits: { available: 0, downloading: 0, processing: 0 } });
+    expect(events.events.find((e) => e.event === 'process_hits')?.data).toEqual({ process_hits: { available: 0, downloading: 0, processing: 0, failed: 0, cards: 200, youtube: false } }); // the test catalogue's 200 hits: none has audio yet
 
     const ok = await json(await upload(editor, hitIds[0]!, mp3));
     expect(ok).toEqual({ status: 202, body: { type: 'success', message: 'audio uploaded; processing queued', audio_state: 'queued' } });
@@ -829,7 +897,7 @@ describe('HTTP', () => {
     const row = await t.server.db.selectFrom('hits').select(['title', 'artist']).where('id', '=', hit).executeTakeFirstOrThrow();
     // the answer is what the API reference says
     expect(AudioStatusSchema.parse(status.body)).toEqual(status.body);
-    expect(status.body.failures).toEqual([{ id: hit, title: row.title, artist: row.artist, source: 'file', reason: 'the source file is missing', attempts: 1, failed_at: expect.any(String) }]);
+    expect(status.body.failures).toEqual([{ id: hit, title: row.title, artist: row.artist, source: 'file', reason: 'the source file is missing', cause: 'other', attempts: 1, failed_at: expect.any(String) }]);
 
     expect((await guest.request('POST', `/api/hits/${hit}/audio/retry`)).status).toBe(403);
     expect(await editor.request('POST', `/api/hits/${hitIds[0]}/audio/retry`).then((r) => r.body)).toEqual({
@@ -884,7 +952,7 @@ describe('HTTP', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.length).toBeLessThan(20);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.data).not.toEqual(seen[i - 1]!.data);
-    expect(seen.at(-1)!.data).toEqual({ process_hits: { available: 5, downloading: 0, processing: 0 } });
+    expect(seen.at(-1)!.data).toMatchObject({ process_hits: { available: 5, downloading: 0, processing: 0, youtube: false } });
     expect(seen.map((e) => e.data.process_hits)).toEqual(published.map((p) => p.data));
     // never two within a quarter second
     for (let i = 1; i < published.length; i++) expect(published[i]!.at - published[i - 1]!.at).toBeGreaterThanOrEqual(240);

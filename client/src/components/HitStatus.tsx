@@ -7,10 +7,11 @@ import { hitStatus, useCatalogue } from '../stores/catalogue.ts';
 import { CardIcon, CheckIcon } from './icons.tsx';
 
 /**
- * The hit-download indicator (spec §4): "processing" while the audio pipeline
- * downloads or processes anything (named for downloading while any download
- * runs, else for processing), else "finished", or "no audio yet" (a card, no
- * tick) when no hit has audio; its popover gives the counts. Built as a disclosure (a button that shows a panel) rather than a
+ * The hit-download indicator (spec §4): "Preparing music: 57 of 270" while the
+ * audio pipeline downloads or processes anything, else "finished", or "no audio
+ * yet" (a card, no tick) when no hit has audio; its popover says what the
+ * server can play: ready, being prepared, failed, card-only hits, and whether
+ * it can download from YouTube at all. Built as a disclosure (a button that shows a panel) rather than a
  * Chakra Popover, whose machinery would cost the first page ~5 kB gzip (P9):
  * the panel holds only text, so it needs no focus trap.
  */
@@ -20,13 +21,11 @@ export function HitStatus() {
   const status = hitStatus(progress);
   // nothing to download or process, and no hit has audio: games are card games, no tick for "ready"
   const noAudio = status === 'finished' && progress?.available === 0;
-  // "downloading" while any download runs; only local files or re-processing: "processing"
+  // while anything is prepared: how far ("Preparing music: 57 of 270"), the hits already ready counting
   const label =
-    status === 'finished'
+    status === 'finished' || !progress
       ? t(noAudio ? 'hit_status.no_audio' : 'hit_status.finished')
-      : progress && progress.downloading === 0
-        ? t('hit_status.processing_only')
-        : t('hit_status.processing');
+      : t('hit_status.preparing', { ready: progress.available, total: progress.available + progress.downloading + progress.processing });
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -87,16 +86,17 @@ export function HitStatus() {
         </Text>
         {!progress ? (
           <Text>{t('hit_status.unknown')}</Text>
-        ) : status === 'processing' ? (
-          <Box as="ul" listStyleType="none">
-            <li>{t('hit_status.downloading', { count: progress.downloading })}</li>
-            <li>{t('hit_status.processing_count', { count: progress.processing })}</li>
-            <li>{t('hit_status.downloaded', { count: progress.available })}</li>
-          </Box>
-        ) : noAudio ? (
-          <Text>{t('hit_status.cards')}</Text>
         ) : (
-          <Text>{t('hit_status.available', { count: progress.available })}</Text>
+          // what the server can play, and what not and why
+          <Box as="ul" listStyleType="none" display="flex" flexDirection="column" gap="1">
+            <li>{t('hit_status.available', { count: progress.available })}</li>
+            {progress.downloading > 0 && <li>{t('hit_status.downloading', { count: progress.downloading })}</li>}
+            {progress.processing > 0 && <li>{t('hit_status.processing_count', { count: progress.processing })}</li>}
+            {progress.failed > 0 && <li>{t('hit_status.failed', { count: progress.failed })}</li>}
+            {progress.cards > 0 && <li>{t('hit_status.cards_count', { count: progress.cards })}</li>}
+            {!progress.youtube && progress.cards + progress.failed > 0 && <li>{t('hit_status.youtube_off')}</li>}
+            {noAudio && <li>{t('hit_status.cards')}</li>}
+          </Box>
         )}
         {linkText && (
           <Link asChild color="accent.fg" mt="2" minH="44px" display="inline-flex" alignItems="center">

@@ -1,4 +1,4 @@
-import type { HitBodyInput, ImportReportPayload, SortKey } from '../../../shared/protocol/catalogue.ts';
+import type { AddressImportReportPayload, HitBodyInput, ImportReportPayload, SortKey } from '../../../shared/protocol/catalogue.ts';
 import { ApiError, request, requestText } from './api.ts';
 import { loadSchemas } from './load-schemas.ts';
 
@@ -102,6 +102,30 @@ export async function importHits(file: Blob, apply: boolean): Promise<ImportRepo
       const { ImportReportSchema } = await loadSchemas();
       const { type: _type, code: _code, ...report } = (err.body ?? {}) as Record<string, unknown>;
       const parsed = ImportReportSchema.safeParse(report);
+      if (parsed.success) return parsed.data;
+    }
+    throw err;
+  }
+}
+
+/**
+ * `POST /api/hits/import-url?apply=…`: the server fetches the hits.yml at `url`
+ * and answers as {@link importHits} does, with where the file came from. An
+ * apply with the dry run's `sha256` writes only that file (else 409
+ * `import_source_changed`).
+ */
+export async function importHitsFromAddress(url: string, apply: boolean, sha256?: string): Promise<AddressImportReportPayload> {
+  try {
+    return await request(`/api/hits/import-url?apply=${apply}`, {
+      method: 'POST',
+      body: { url, ...(sha256 ? { sha256 } : {}) },
+      schema: (s) => s.AddressImportReportSchema,
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'import_rejected') {
+      const { AddressImportReportSchema } = await loadSchemas();
+      const { type: _type, code: _code, ...report } = (err.body ?? {}) as Record<string, unknown>;
+      const parsed = AddressImportReportSchema.safeParse(report);
       if (parsed.success) return parsed.data;
     }
     throw err;

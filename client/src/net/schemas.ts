@@ -11,6 +11,7 @@ export { DjClipSchema, GameListSchema, GamePayloadSchema } from '../../../shared
 export { PackListSchema } from '../../../shared/protocol/catalogue.ts';
 // the catalogue screens (lazy, but their calls go through the same one schema module)
 export {
+  AddressImportReportSchema,
   AudioQueuedViewSchema,
   AudioStatusViewSchema,
   FullHitPayloadSchema,

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { isoNow, type Db } from '../../db/index.ts';
 import type { AudioSource, Database } from '../../db/schema.ts';
+import { failureCause } from './ytdlp.ts';
+import type { FailureCause } from '../../../shared/protocol/catalogue.ts';
 
 /**
  * The audio job queue in the database (api.md B9). A job's state is the hit's
@@ -39,6 +41,8 @@ export interface AudioFailure {
   artist: string;
   source: AudioSource;
   reason: string;
+  /** The reason in a word (ytdlp.ts `failureCause`), for the status page to say in the reader's language. */
+  cause: FailureCause;
   attempts: number;
   failed_at: string;
 }
@@ -281,6 +285,7 @@ export class AudioJobStore {
       artist: r.artist,
       source: r.source,
       reason: r.error ?? 'unknown reason',
+      cause: failureCause(r.error ?? ''),
       attempts: r.attempts,
       failed_at: r.updated_at,
     }));

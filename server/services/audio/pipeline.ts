@@ -73,7 +73,7 @@ export interface AudioSources {
 }
 
 /** `GET /api/hits/audio/status`. */
-export interface AudioStatus extends AudioProgress {
+export interface AudioStatus extends Pick<AudioProgress, 'available' | 'downloading' | 'processing'> {
   /** Hits per audio state. */
   states: Record<AudioState, number>;
   sources: AudioSources;
@@ -108,6 +108,7 @@ export class AudioPipeline {
   private readonly pollMs: number;
   private readonly queueYoutubeOnStart: boolean;
   private readonly progress: ProgressPublisher;
+  private readonly catalogue: CatalogueService;
   private readonly running = new Map<string, { claim: string; ctl: AbortController; done: Promise<void> }>();
   private started = false;
   private stopped = false;
@@ -132,13 +133,18 @@ export class AudioPipeline {
     this.backoffMs = options.backoffMs ?? 30_000;
     this.pollMs = options.pollMs ?? 2000;
     this.queueYoutubeOnStart = options.queueYoutubeOnStart ?? true;
-    const catalogue = new CatalogueService(options.db, options.log);
+    this.catalogue = new CatalogueService(options.db, options.log);
     this.progress = new ProgressPublisher(
-      () => catalogue.progress(),
+      () => this.progressNow(),
       (p) => options.onProgress?.(p),
       options.progressIntervalMs ?? 250,
       options.log,
     );
+  }
+
+  /** The counts `process_hits` carries, now (a new subscriber's first event). */
+  async progressNow(): Promise<AudioProgress> {
+    return { ...(await this.catalogue.progress()), youtube: this.youtubeEnabled };
   }
 
   /** Whether the YouTube source is on. */

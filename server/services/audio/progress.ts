@@ -1,10 +1,17 @@
 import type { Logger } from '../../logger.ts';
 
-/** `process_hits` data (api.md Part B §6.7): ready hits, hits waiting for or in download, hits being processed. */
+/**
+ * `process_hits` data (api.md Part B §6.7, and ours): ready hits, hits waiting
+ * for or in download, hits being processed, failed hits, hits without audio
+ * that nothing prepares, and whether this server downloads from YouTube.
+ */
 export interface AudioProgress {
   available: number;
   downloading: number;
   processing: number;
+  failed: number;
+  cards: number;
+  youtube: boolean;
 }
 
 /**

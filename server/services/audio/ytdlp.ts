@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { formatSeconds, JobAborted, permanentError, transientError } from './errors.ts';
 import { lastLines, runProcess, type RunResult } from './process.ts';
+import type { FailureCause } from '../../../shared/protocol/catalogue.ts';
 
 /**
  * The YouTube source: the external `yt-dlp` command (YTDLP_PATH, else the one on
@@ -47,7 +48,8 @@ const PERMANENT = [
   /private video/i,
   /has been removed/i,
   /account .* (terminated|closed)/i,
-  /not available in your country/i,
+  // "not available in your country", "The uploader has not made this video available in your country"
+  /available in your country/i,
   /confirm your age/i,
   /members-only/i,
   /copyright/i,
@@ -55,6 +57,20 @@ const PERMANENT = [
   /requested format is not available/i,
   /is not a valid url/i,
 ];
+
+const CAUSES: readonly [FailureCause, RegExp][] = [
+  ['no_ytdlp', /yt-dlp on the PATH|YTDLP_PATH=off/],
+  ['country', /available in your country|blocked it in your country|geo.?restrict/i],
+  ['age', /confirm your age|age.?restrict/i],
+  ['unavailable', /video unavailable|is (private|unavailable|not available)|private video|has been removed|account .* (terminated|closed)|members-only|copyright/i],
+  ['network', /unable to download|http error|timed out|did not finish within|temporary failure|connection (reset|refused)|name resolution/i],
+  ['too_long', /longer than|past the end of the audio/i],
+];
+
+/** The cause of a failed job's reason (its stored `error`). */
+export function failureCause(reason: string): FailureCause {
+  return CAUSES.find(([, re]) => re.test(reason))?.[0] ?? 'other';
+}
 
 /** The arguments of the download: best audio only, this one video, to `<dir>/download.<ext>`. */
 export function ytdlpArgs(ytId: string, dir: string): string[] {

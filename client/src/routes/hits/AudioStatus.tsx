@@ -1,6 +1,6 @@
 import { Badge, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import type { AudioState } from '../../../../shared/protocol/catalogue.ts';
+import type { AudioState, FailureCause } from '../../../../shared/protocol/catalogue.ts';
 import { notify } from '../../a11y/notify.ts';
 import { showError } from '../../errors.ts';
 import { retryAudio } from '../../net/hits.ts';
@@ -23,7 +23,21 @@ const PALETTE: Record<AudioState, string> = {
  * A hit's audio (api.md B9): none, queued, downloading, processing, ready or
  * failed, with the reason of a failure and, for write_hits, a retry.
  */
-export function AudioStatus({ hitId, state, reason, canRetry, onRetried }: { hitId: string; state: AudioState; reason?: string | undefined; canRetry: boolean; onRetried: () => void }) {
+export function AudioStatus({
+  hitId,
+  state,
+  reason,
+  cause,
+  canRetry,
+  onRetried,
+}: {
+  hitId: string;
+  state: AudioState;
+  reason?: string | undefined;
+  cause?: FailureCause | undefined;
+  canRetry: boolean;
+  onRetried: () => void;
+}) {
   const t = useHitsT();
   const [busy, setBusy] = useState(false);
   const retry = async (): Promise<void> => {
@@ -53,8 +67,13 @@ export function AudioStatus({ hitId, state, reason, canRetry, onRetried }: { hit
       <Text textStyle="sm" color="fg.muted">
         {t(`audio.explain.${state}`)}
       </Text>
+      {state === 'failed' && cause && (
+        <Text textStyle="sm" fontWeight="medium">
+          {t(`status.cause.${cause}`)}
+        </Text>
+      )}
       {state === 'failed' && reason && (
-        <Text textStyle="sm">
+        <Text textStyle="sm" overflowWrap="anywhere">
           {t('audio.reason', { reason })}
         </Text>
       )}

@@ -1,7 +1,7 @@
 import { Box, Button, DataList, Flex, HStack, Link, SimpleGrid, Stack, Text, Wrap } from '@chakra-ui/react';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
-import type { FullHitPayload, HitBodyInput } from '../../../../shared/protocol/catalogue.ts';
+import type { FailureCause, FullHitPayload, HitBodyInput } from '../../../../shared/protocol/catalogue.ts';
 import { notify } from '../../a11y/notify.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
 import { ErrorPage } from '../../components/ErrorPage.tsx';
@@ -96,7 +96,7 @@ export function HitDetail() {
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const [failure, setFailure] = useState<{ reason: string; cause: FailureCause } | undefined>(undefined);
   const editButton = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
   const firstField = useRef<HTMLInputElement>(null);
@@ -141,7 +141,7 @@ export function HitDetail() {
     if (!hit || audio !== 'failed' || !canWrite) return;
     const abort = new AbortController();
     audioStatus(abort.signal).then(
-      (s) => setFailure(s.failures.find((f) => f.id === hit.id)?.reason),
+      (s) => setFailure(s.failures.find((f) => f.id === hit.id)),
       () => undefined,
     );
     return () => abort.abort();
@@ -279,7 +279,7 @@ export function HitDetail() {
               <DataList.ItemLabel {...LABEL}>{t('fields.audio')}</DataList.ItemLabel>
               <DataList.ItemValue>
                 <Stack gap="3" w="full">
-                  <AudioStatus hitId={hit.id} state={audio} reason={failure} canRetry={canWrite} onRetried={() => void load()} />
+                  <AudioStatus hitId={hit.id} state={audio} reason={failure?.reason} cause={failure?.cause} canRetry={canWrite} onRetried={() => void load()} />
                   {/* the processed file is for editors only (server/http/audio.ts): players must not look up hidden clips */}
                   {audio === 'ready' && canWrite && <HitAudioPlayer hitId={hit.id} label={t('audio.player_label', { hit: name })} />}
                 </Stack>

@@ -1,10 +1,10 @@
 import { Alert, Box, Button, Field, Heading, HStack, Input, List, Stack, Text } from '@chakra-ui/react';
-import { useCallback, useRef, useState, type ReactNode } from 'react';
-import type { ImportReportPayload } from '../../../../shared/protocol/catalogue.ts';
+import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
+import { ADDRESS_IMPORT_ERROR_CODES, type ImportReportPayload } from '../../../../shared/protocol/catalogue.ts';
 import { notify } from '../../a11y/notify.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
-import { errorText } from '../../i18n.ts';
-import { importHits } from '../../net/hits.ts';
+import { errorText, errorValues } from '../../i18n.ts';
+import { importHits, importHitsFromAddress } from '../../net/hits.ts';
 import { useCatalogue } from '../../stores/catalogue.ts';
 import './recipes.ts';
 import { useHitsT } from './use-hits.ts';
@@ -154,53 +154,73 @@ export function ImportReportView({ report }: { report: ImportReportPayload }) {
   );
 }
 
+/** Error codes of the import by address whose text the catalogue's own namespace gives (with the server's detail). */
+const ADDRESS_ERRORS: ReadonlySet<string> = new Set(ADDRESS_IMPORT_ERROR_CODES);
+
+/** What the report was made from: the file chosen, or the address checked (with the bytes' hash its apply insists on). */
+type Source = { kind: 'file'; file: File } | { kind: 'address'; url: string; sha256: string };
+
 /**
- * Import (api.md B8, write_hits): choose a hits.yml, see the server's dry run
- * (nothing is written yet), then apply it in one transaction, or cancel.
+ * Import (api.md B8, write_hits): choose a hits.yml, or give its address (issue
+ * 27: another server's export), see the server's dry run (nothing is written
+ * yet), then apply it in one transaction, or cancel.
  */
 export function ImportButton({ onApplied }: { onApplied: () => void }) {
   const t = useHitsT();
   const [open, setOpen] = useState(false);
-  const [file, setFile] = useState<File | null>(null);
+  const [source, setSource] = useState<Source | null>(null);
+  const [address, setAddress] = useState('');
+  const [addressMissing, setAddressMissing] = useState(false);
   const [report, setReport] = useState<ImportReportPayload | null>(null);
+  const [from, setFrom] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>('idle');
+  const [checkingAddress, setCheckingAddress] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const opener = useRef<HTMLButtonElement>(null);
-  // the file field stays usable while a file is checked (disabling it would drop the focus):
-  // only the answer for the file chosen last counts
+  const addressId = useId();
+  // the fields stay usable while a file is checked (disabling them would drop the focus):
+  // only the answer for the file or address chosen last counts
   const checks = useRef(0);
 
   const reset = (): void => {
     // a check still running for a file of before is no longer awaited
     checks.current++;
-    setFile(null);
+    setSource(null);
     setReport(null);
+    setFrom(null);
     setPhase('idle');
+    setCheckingAddress(false);
     setError(null);
   };
 
   // a picker dismissed after the file field's click emptied it (below): the field and the report agree again
+  const fileField = useRef<HTMLInputElement | null>(null);
   const fileInput = useCallback((input: HTMLInputElement | null) => {
+    fileField.current = input;
     if (!input) return;
     input.addEventListener('cancel', () => {
       if (!input.files?.length) reset();
     });
   }, []);
 
-  const check = async (chosen: File | null): Promise<void> => {
+  /** Runs a dry run; `run` gives its report and the source to apply later. */
+  const dryRun = async (run: () => Promise<{ report: ImportReportPayload; source: Source; from: string | null }>, byAddress: boolean): Promise<void> => {
     const mine = ++checks.current;
-    setFile(chosen);
     setReport(null);
+    setFrom(null);
     setError(null);
-    if (!chosen) return setPhase('idle');
+    setSource(null);
     setPhase('checking');
+    setCheckingAddress(byAddress);
     try {
-      const r = await importHits(chosen, false);
+      const r = await run();
       if (mine !== checks.current) return;
-      setReport(r);
+      setReport(r.report);
+      setSource(r.source);
+      setFrom(r.from);
       setPhase('checked');
       // (that the file cannot be applied, the dialog's status line says as it appears)
-      notify.notification(t('import.checked', hitCounts(r)), { toast: false });
+      notify.notification(t('import.checked', hitCounts(r.report)), { toast: false });
     } catch (err) {
       if (mine !== checks.current) return;
       setError(err);
@@ -208,11 +228,38 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
     }
   };
 
+  const checkFile = (chosen: File | null): void => {
+    if (!chosen) {
+      checks.current++;
+      setSource(null);
+      setReport(null);
+      setFrom(null);
+      setError(null);
+      setPhase('idle');
+      return;
+    }
+    // one source at a time: the address field empties for a file, the file field for an address
+    setAddress('');
+    setAddressMissing(false);
+    void dryRun(async () => ({ report: await importHits(chosen, false), source: { kind: 'file', file: chosen }, from: null }), false);
+  };
+
+  const checkAddress = (): void => {
+    const url = address.trim();
+    setAddressMissing(url === '');
+    if (url === '') return;
+    if (fileField.current) fileField.current.value = '';
+    void dryRun(async () => {
+      const r = await importHitsFromAddress(url, false);
+      return { report: r, source: { kind: 'address', url, sha256: r.source.sha256 }, from: r.source.url };
+    }, true);
+  };
+
   const apply = async (): Promise<void> => {
-    if (!file) return;
+    if (!source) return;
     setPhase('applying');
     try {
-      const r = await importHits(file, true);
+      const r = source.kind === 'file' ? await importHits(source.file, true) : await importHitsFromAddress(source.url, true, source.sha256);
       setReport(r);
       if (r.applied) {
         setPhase('applied');
@@ -226,10 +273,17 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
     }
   };
 
-  const canApply = phase === 'checked' && file !== null && report !== null && report.ok && !report.applied && reportChanges(report);
+  const canApply = phase === 'checked' && source !== null && report !== null && report.ok && !report.applied && reportChanges(report);
   const close = (): void => {
     setOpen(false);
+    setAddress('');
+    setAddressMissing(false);
     reset();
+  };
+  const errorMessage = (err: unknown): string => {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (checkingAddress && typeof code === 'string' && ADDRESS_ERRORS.has(code)) return t(`import.address_errors.${code}`, errorValues(String((err as Error).message ?? '')));
+    return errorText(err);
   };
 
   return (
@@ -270,11 +324,47 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
               onClick={(e) => {
                 e.currentTarget.value = '';
               }}
-              onChange={(e) => void check(e.target.files?.[0] ?? null)}
+              onChange={(e) => checkFile(e.target.files?.[0] ?? null)}
             />
           </Field.Root>
+          <Box as="section" aria-labelledby={addressId}>
+            <Heading as="h3" size="sm" mb="1.5" id={addressId}>
+              {t('import.from_address')}
+            </Heading>
+            <form
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault();
+                checkAddress();
+              }}
+            >
+              <Field.Root disabled={phase === 'applying'} invalid={addressMissing}>
+                <Field.Label>{t('import.address')}</Field.Label>
+                <Stack direction={{ base: 'column', sm: 'row' }} gap="2" w="full" align={{ base: 'stretch', sm: 'flex-start' }}>
+                  <Input
+                    type="url"
+                    inputMode="url"
+                    autoComplete="url"
+                    spellCheck={false}
+                    placeholder="https://"
+                    value={address}
+                    onChange={(e) => {
+                      setAddress(e.target.value);
+                      if (e.target.value.trim() !== '') setAddressMissing(false);
+                    }}
+                    flex="1"
+                    minH="44px"
+                  />
+                  <Button type="submit" variant="outline" minH="44px" loading={phase === 'checking' && checkingAddress} loadingText={t('import.check_address')} disabled={phase === 'applying'}>
+                    {t('import.check_address')}
+                  </Button>
+                </Stack>
+                {addressMissing ? <Field.ErrorText>{t('import.address_missing')}</Field.ErrorText> : <Field.HelperText>{t('import.address_help')}</Field.HelperText>}
+              </Field.Root>
+            </form>
+          </Box>
           <Box role="status" aria-live="polite">
-            {phase === 'checking' && <Text>{t('import.checking')}</Text>}
+            {phase === 'checking' && <Text>{checkingAddress ? t('import.checking_address') : t('import.checking')}</Text>}
             {phase === 'applied' && (
               <Alert.Root status="success">
                 <Alert.Indicator />
@@ -294,10 +384,15 @@ export function ImportButton({ onApplied }: { onApplied: () => void }) {
             <Alert.Root status="error" role="alert">
               <Alert.Indicator />
               <Alert.Content>
-                <Alert.Title>{t('import.failed')}</Alert.Title>
-                <Alert.Description>{errorText(error)}</Alert.Description>
+                <Alert.Title>{checkingAddress ? t('import.address_failed') : t('import.failed')}</Alert.Title>
+                <Alert.Description wordBreak="break-word">{errorMessage(error)}</Alert.Description>
               </Alert.Content>
             </Alert.Root>
+          )}
+          {from !== null && report && (
+            <Text textStyle="sm" color="fg.muted" wordBreak="break-all">
+              {t('import.from', { url: from })}
+            </Text>
           )}
           {report && <ImportReportView report={report} />}
         </Stack>

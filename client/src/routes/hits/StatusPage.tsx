@@ -178,7 +178,11 @@ export function StatusPage() {
                     <Link asChild color="accent.fg" fontWeight="semibold" minH="44px" display="inline-flex" alignItems="center">
                       <RouterLink to={`/hits/${encodeURIComponent(f.id)}`}>{hit}</RouterLink>
                     </Link>
-                    <Text>{f.reason}</Text>
+                    {/* the cause in a word, in the reader's language; the server's full reason below it */}
+                    <Text fontWeight="medium">{t(`status.cause.${f.cause}`)}</Text>
+                    <Text textStyle="sm" color="fg.muted" overflowWrap="anywhere">
+                      {f.reason}
+                    </Text>
                     <Text textStyle="sm" color="fg.muted">
                       {t('status.attempts', { count: f.attempts })}
                     </Text>
