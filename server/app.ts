@@ -17,7 +17,7 @@ import { apiNotFound, errorHandler } from './http/errors.ts';
 import { eventsRouter, type GlobalEventEnvelope } from './http/events.ts';
 import { gameSnapshot, gamesRouter, leaveAllGames, listGames, renameInAllGames } from './http/games.ts';
 import { apiDocsRouter } from './http/openapi.ts';
-import { csrfGuardWith, rateLimits, securityHeaders } from './http/security.ts';
+import { clientPageCsp, csrfGuardWith, rateLimits, securityHeaders } from './http/security.ts';
 import type { SseHub } from './http/sse-hub.ts';
 import { usersRouter } from './http/users.ts';
 import type { Logger } from './logger.ts';
@@ -86,7 +86,7 @@ export function configureApp(app: Application, ctx: AppContext): void {
     }),
   );
   app.use('/api', catalogueRouter({ catalogue: ctx.catalogue, limits }));
-  app.use('/api', gamesRouter({ catalogue: ctx.catalogue }));
+  app.use('/api', gamesRouter({ catalogue: ctx.catalogue, youtube: youtubePlayer(config) }));
   app.use('/api', audioRouter({ config, db: ctx.catalogue.db, log }));
   if (ctx.audio) app.use('/api', audioAdminRouter({ pipeline: ctx.audio, config, log }));
   app.use(
@@ -105,9 +105,13 @@ export function configureApp(app: Application, ctx: AppContext): void {
   const index = join(config.CLIENT_DIR, 'index.html');
   app.use(compressedStatic(config.CLIENT_DIR, STATIC_MAX_AGE_SECONDS, log));
   app.use(express.static(config.CLIENT_DIR, { index: false, maxAge: STATIC_MAX_AGE_SECONDS * 1000 }));
-  app.get('/{*path}', clientPage(index));
+  // the page's own CSP: the game screen may load the DJ's YouTube player
+  app.get('/{*path}', clientPageCsp({ https: config.COOKIE_SECURE, youtube: youtubePlayer(config) }), clientPage(index));
   app.use(errorHandler(log));
 }
+
+/** Where the DJ's YouTube player comes from (the configuration). */
+const youtubePlayer = (config: Config) => ({ api: config.YOUTUBE_IFRAME_API, host: config.YOUTUBE_PLAYER_HOST });
 
 /**
  * The client's page (index.html) for every client-side route, with its module

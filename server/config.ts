@@ -33,6 +33,19 @@ const origin = z.string().transform((value, ctx) => {
   return parsed ?? z.NEVER;
 });
 
+/** An http(s) URL of a script: no credentials, no fragment. */
+const scriptUrl = z.string().transform((value, ctx) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    url = undefined;
+  }
+  const ok = !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.hash === '';
+  if (!ok) ctx.addIssue({ code: 'custom', message: 'an http(s) URL such as https://www.youtube.com/iframe_api (no credentials, no #fragment)' });
+  return ok ? url!.href : z.NEVER;
+});
+
 const originList = z.string().transform((value, ctx) => {
   const items = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
   const parsed = items.map(parseOrigin);
@@ -94,6 +107,14 @@ export const configSchema = z.object({
   FFMPEG_PATH: z.string().optional(),
   /** An external `yt-dlp` command; unset = the YouTube source is off. */
   YTDLP_PATH: z.string().optional(),
+  /**
+   * YouTube's IFrame Player API, the script the DJ's device loads in the `dj` clue
+   * mode (the page's Content-Security-Policy allows it, and the player scripts
+   * under its origin's /s/player/). Tests point it at a local stand-in.
+   */
+  YOUTUBE_IFRAME_API: scriptUrl.default('https://www.youtube.com/iframe_api'),
+  /** The origin of the DJ's player frames (`<origin>/embed/<id>`): YouTube's privacy-enhanced mode by default. */
+  YOUTUBE_PLAYER_HOST: origin.default('https://www.youtube-nocookie.com'),
   /** Audio jobs processed at the same time (each runs ffmpeg or yt-dlp). */
   AUDIO_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Longest a yt-dlp download may take before it is killed (and retried later). */

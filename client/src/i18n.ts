@@ -98,6 +98,8 @@ export async function initI18n(language: Language | null): Promise<I18n> {
   if (!i18next.isInitialized) {
     await i18next.use(initReactI18next).init({
       resources: { en: { translation: en } },
+      // the errors only the game screen meets are in its namespace (errors.<code>), loaded with it
+      fallbackNS: 'table',
       lng: FALLBACK_LANGUAGE,
       fallbackLng: FALLBACK_LANGUAGE,
       supportedLngs: [...LANGUAGES],

@@ -13,9 +13,11 @@ import {
   SettingsUpdateSchema,
   UuidSchema,
 } from '../../shared/protocol/index.ts';
-import { applySettingsPatch, defaultSettings, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, ruleError, type Action, type GamePayload } from '../../shared/rules/index.ts';
+import { createGame as newGame, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, ruleError, type Action, type DjClip, type GamePayload, type RuleError } from '../../shared/rules/index.ts';
+import type { DjClip as DjClipBody } from '../../shared/protocol/index.ts';
 import { ROOM_NAME, type ActOutcome, type GameMetadata, type GameRoom } from '../rooms/game-room.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
+import type { YoutubePlayerSources } from './security.ts';
 import { requireUser } from './auth.ts';
 import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
 
@@ -106,7 +108,7 @@ export const MAX_GAMES_PER_CREATOR = 10;
 /** 409 for a game beyond MAX_GAMES_PER_CREATOR. */
 export const TOO_MANY_GAMES = apiError(409, 'too_many_games', `you already run ${MAX_GAMES_PER_CREATOR} games; leave one before creating another`);
 
-export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
+export function gamesRouter(deps: { catalogue: CatalogueService; youtube: YoutubePlayerSources }): Router {
   const r = Router();
 
   /** Validates the :id path parameter (a malformed id is a 400, never "absent"). */
@@ -161,20 +163,22 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     const packIds = await deps.catalogue.packIds();
     // the clue mode is decided at the start, from the packs chosen by then (clue_mode_auto), unless the body chooses one
     const settings: Record<string, unknown> = { ...(body.settings ?? {}) };
-    const checked = applySettingsPatch(defaultSettings(packIds), settings, packIds);
-    if (!checked.ok) return sendError(res, checked.error);
     let id = newGameId();
     while (await roomExists(id)) id = newGameId();
+    const options = {
+      gameId: id,
+      mode: body.mode,
+      creator: { id: user.id, name: user.name },
+      // 256 bits per stream from the CSPRNG: nobody can search for the deck's seed (rng.ts)
+      seed: { deck: randomBytes(32).toString('hex'), seats: randomBytes(32).toString('hex') },
+      packIds,
+      settings,
+    };
+    // the engine's own check of the new game (its settings, the DJ, the mode), before any room exists
+    const checked = newGame({ ...options, id });
+    if (!checked.ok) return sendError(res, checked.error);
     try {
-      await matchMaker.createRoom(ROOM, {
-        gameId: id,
-        mode: body.mode,
-        creator: { id: user.id, name: user.name },
-        // 256 bits per stream from the CSPRNG: nobody can search for the deck's seed (rng.ts)
-        seed: { deck: randomBytes(32).toString('hex'), seats: randomBytes(32).toString('hex') },
-        packIds,
-        settings,
-      });
+      await matchMaker.createRoom(ROOM, options);
     } catch (err) {
       res.locals.log?.error({ err, game: id }, 'creating a game room failed');
       return sendError(res, { status: 503, code: 'unavailable', message: 'the game could not be created, try again' });
@@ -189,6 +193,24 @@ export function gamesRouter(deps: { catalogue: CatalogueService }): Router {
     const snap = await gameSnapshot(id, res.locals.user?.id ?? null);
     if (!snap) return sendError(res, gameNotFound('get'));
     res.json(snap.game);
+  });
+
+  // the DJ's device asks for each new draw (`dj` clue mode): the hidden hit's video, for the DJ alone
+  r.get('/games/:id/dj', async (req, res) => {
+    const id = gameId(req, res);
+    if (!id) return;
+    // every answer is the DJ's own, for this moment: never from a cache
+    res.set('Cache-Control', 'no-store');
+    if (!(await roomExists(id))) return sendError(res, gameNotFound('audio'));
+    let answer: { ok: true; clip: DjClip } | { ok: false; error: RuleError };
+    try {
+      answer = (await matchMaker.remoteRoomCall<GameRoom>(id, 'dj', [res.locals.user?.id ?? null])) as typeof answer;
+    } catch {
+      return sendError(res, gameNotFound('audio'));
+    }
+    if (!answer.ok) return sendError(res, answer.error);
+    const body: DjClipBody = { ...answer.clip, player_api: deps.youtube.api, player_host: deps.youtube.host };
+    res.json(body);
   });
 
   // the body is optional (Part B's clients send none): the avatar, initials when left out

@@ -28,6 +28,8 @@ import {
   GameListSchema,
   GameModeSchema,
   GamePayloadSchema,
+  DjClipSchema,
+  DjSeatSchema,
   GameStateSchema,
   GameStreamEventSchema,
   GameSummarySchema,
@@ -135,6 +137,15 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
   [SettingsUpdateSchema, { id: 'SettingsUpdate', description: 'A settings change: every field optional (`null` = unchanged), unknown fields refused; `packs: []` means every pack.' }],
   [PlayerPayloadSchema, { id: 'PlayerPayload', description: 'A seat at a game.' }],
   [GamePayloadSchema, { id: 'GamePayload', description: 'A whole game as the caller may see it.' }],
+  [DjSeatSchema, { id: 'DjSeat', description: 'The DJ of a running `dj` round: his player id, and whether he plays along (`false`: he sits out, with no cards, tokens or turns).' }],
+  [
+    DjClipSchema,
+    {
+      id: 'DjClip',
+      description:
+        "What the DJ's device plays now: the hit's YouTube id and where to start (its playback offset, seconds), for `seconds` seconds (the game's `hit_duration` while the hit is hidden; null once it is revealed: to its end). `player_api` is the IFrame Player API script to load, `player_host` the origin of its player frames (the server's YOUTUBE_IFRAME_API and YOUTUBE_PLAYER_HOST).",
+    },
+  ],
   [GameListSchema, { id: 'GameList', description: 'The games the caller may see in the lobby: Public games, Private games he plays in, Local games he created.' }],
   [GameSummarySchema, { id: 'GameSummary', description: 'One lobby line (global stream event `game_summary`).' }],
   [CreateGameBodySchema, { id: 'CreateGameBody', description: 'Optional as a whole: `mode` defaults to `Public`, missing settings to the defaults.' }],
@@ -165,7 +176,7 @@ const COMPONENTS: ReadonlyArray<readonly [z.ZodType, ZodOpenApiMetadata]> = [
       description: 'Everything the hit editor needs. `yt_id` and `playback_offset` are the hit\'s only for a caller with write_hits; anybody else gets `""` and 0. `yt_id` is `""` for a hit without a video too.',
     },
   ],
-  [PlayableCountsSchema, { id: 'PlayableCounts', description: 'Hits of a pack selection a game can deal, each hit once: `hits` with cards, `audio` with audio (ready to play).' }],
+  [PlayableCountsSchema, { id: 'PlayableCounts', description: 'Hits of a pack selection a game can deal, each hit once: `hits` with cards, `audio` with audio (ready to play), `youtube` by a DJ from YouTube (they have a YouTube id).' }],
   [PlayableQuerySchema.shape.packs, { description: 'Pack ids (repeat the parameter); absent = every pack.' }],
   [HitSearchReplySchema, { id: 'HitSearchReply', description: 'A page of results: `total` counts before paging, `start` echoes the 1-based request, `end` = start + returned − 1.' }],
   [ProcessHitsSchema, { id: 'ProcessHits', description: 'Audio pipeline progress: hits ready to play, jobs downloading, jobs processing.' }],
@@ -608,6 +619,21 @@ function gamePaths(): ZodOpenApiPathsObject {
         responses: { 200: ok('The game as the caller sees it.', GamePayloadSchema), ...errorResponses([INVALID('The game id', BAD_GAME_ID), rule('game_id_not_found')]) },
       },
     },
+    '/api/games/{id}/dj': {
+      get: {
+        tags: ['games'],
+        operationId: 'getDjClip',
+        summary: "What the DJ's device plays",
+        description:
+          "In the `dj` clue mode the DJ's device plays each hit from YouTube's embedded player. It asks here on each new draw (the game's `draws` changes) and gets the hidden hit's YouTube id and playback offset, and while Confirming the revealed hit's. Only the DJ (`dj_seat.id`) gets an answer; everybody else 403 `dj_only`, in every phase, so no other player, payload or event ever learns the hidden hit's video. `Cache-Control: no-store`.",
+        security: OPTIONAL_SESSION,
+        requestParams: { path: gameParam },
+        responses: {
+          200: ok("The DJ's clip.", DjClipSchema),
+          ...errorResponses([INVALID('The game id', BAD_GAME_ID), rule('dj_only'), rule('audio_not_running'), rule('no_dj_mode'), rule('no_hit'), GAME_NOT_FOUND]),
+        },
+      },
+    },
     '/api/games/{id}/join': {
       patch: gameAction({
         operationId: 'joinGame',
@@ -691,9 +717,10 @@ function gamePaths(): ZodOpenApiPathsObject {
       patch: gameAction({
         operationId: 'startGame',
         summary: 'Start a game',
-        description: 'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits). A game with `clue_mode_auto` is given its clue mode here: `audio` when that many hits of its packs have audio, else `card` (see `GET /api/hits/playable`).',
+        description:
+          'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits; in `dj` clue mode, hits with a YouTube id, and a DJ who sits out does not count as a player). A game with `clue_mode_auto` is given its clue mode here: `audio` when that many hits of its packs have audio, else `card` (see `GET /api/hits/playable`); a DJ (`dj`) plays only when the creator chose one.',
         message: 'started game',
-        errors: [rule('not_enough_players'), rule('already_running'), rule('creator_only_start'), rule('not_enough_hits', { x: 25, y: 40 }), NOT_A_PLAYER, GAME_NOT_FOUND],
+        errors: [rule('not_enough_players'), rule('not_enough_players_dj'), rule('already_running'), rule('creator_only_start'), rule('not_enough_hits', { x: 25, y: 40 }), NOT_A_PLAYER, GAME_NOT_FOUND],
       }),
     },
     '/api/games/{id}/stop': {
@@ -708,12 +735,13 @@ function gamePaths(): ZodOpenApiPathsObject {
       patch: gameAction({
         operationId: 'updateGame',
         summary: 'Change the settings',
-        description: 'Creator only, while the game is Open. Out-of-range values and unknown pack ids are refused (400).',
+        description:
+          'Creator only, while the game is Open. Out-of-range values and unknown pack ids are refused (400); so are a `dj` who is not a player of the game, and the `dj` clue mode in a Local game (everybody sees its one screen).',
         message: 'game updated successfully',
         body: SettingsUpdateSchema,
         badInput: 'goal must be a whole number from 1 to 100',
         bodyRequired: true,
-        errors: [rule('unknown_pack', { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' }), NOT_A_PLAYER, rule('game_running'), rule('creator_only_update'), GAME_NOT_FOUND],
+        errors: [rule('unknown_pack', { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' }), rule('invalid_setting', { field: 'dj', rule: 'the id of a player of this game, or empty for the creator' }), NOT_A_PLAYER, rule('game_running'), rule('creator_only_update'), GAME_NOT_FOUND],
       }),
     },
     '/api/games/{id}/guess': { post: guess(false) },
@@ -818,7 +846,7 @@ function audioPaths(): ZodOpenApiPathsObject {
       ...errorResponses([
         INVALID(withHit ? 'The game id, hit id or a query parameter' : 'The game id, `draw` or `format`', withHit ? BAD_UUID('hit') : "query.draw: must be the game's draws counter (a whole number)"),
         rule('audio_not_running'),
-        ...(withHit ? [rule('hit_not_revealed')] : [rule('no_hit'), rule('audio_members_only'), rule('no_audio_card_mode')]),
+        ...(withHit ? [rule('hit_not_revealed')] : [rule('no_hit'), rule('audio_members_only'), rule('no_audio_card_mode'), rule('no_audio_dj_mode')]),
         ...(withHit ? [] : [{ status: 409, code: 'stale_clip', message: "this clip's turn is over: the game is at draw <draws>, ask for ?draw=<draws>" }]),
         rule('hit_file_missing'),
         GAME_NOT_FOUND,

@@ -11,6 +11,29 @@ import { apiError, sendError } from './errors.ts';
  * the CSRF guard for cookie-authenticated mutations.
  */
 
+/** Where YouTube's IFrame Player API (the DJ's player) comes from: its script, and its frames' origin. */
+export interface YoutubePlayerSources {
+  /** The API script's URL (YOUTUBE_IFRAME_API). */
+  api: string;
+  /** The frames' origin (YOUTUBE_PLAYER_HOST). */
+  host: string;
+}
+
+export const YOUTUBE_PLAYER: YoutubePlayerSources = { api: 'https://www.youtube.com/iframe_api', host: 'https://www.youtube-nocookie.com' };
+
+/** The CSP directives every answer has (see securityHeaders). */
+function baseDirectives(https: boolean) {
+  return {
+    defaultSrc: ["'self'"],
+    connectSrc: ["'self'", 'ws:', 'wss:'],
+    mediaSrc: ["'self'", 'blob:'],
+    imgSrc: ["'self'", 'data:', 'https://i.ytimg.com'],
+    frameSrc: ['https://www.youtube-nocookie.com', 'https://www.youtube.com'],
+    frameAncestors: ["'none'"],
+    upgradeInsecureRequests: https ? [] : null,
+  };
+}
+
 /**
  * Security headers (helmet): a CSP that allows exactly what the client uses (its
  * own scripts, WebSocket/SSE, blob audio, YouTube thumbnails and the embedded
@@ -21,20 +44,33 @@ import { apiError, sendError } from './errors.ts';
 export function securityHeaders(options: { https?: boolean } = {}): RequestHandler {
   const https = options.https ?? false;
   return helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        mediaSrc: ["'self'", 'blob:'],
-        imgSrc: ["'self'", 'data:', 'https://i.ytimg.com'],
-        frameSrc: ['https://www.youtube-nocookie.com', 'https://www.youtube.com'],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: https ? [] : null,
-      },
-    },
+    contentSecurityPolicy: { directives: baseDirectives(https) },
     referrerPolicy: { policy: 'same-origin' },
     strictTransportSecurity: https ? { maxAge: 180 * 24 * 3600 } : false,
     xFrameOptions: { action: 'deny' },
+  }) as RequestHandler;
+}
+
+/**
+ * The CSP of the web client's page (index.html, every client-side route: one
+ * document, so what its game screen needs it needs from the start): the base
+ * policy, plus what the DJ's YouTube player needs in the `dj` clue mode, and no
+ * more: the API script at its exact URL and YouTube's player scripts below its
+ * origin's /s/player/ (which the API script loads), and frames from the
+ * player's host below /embed/. API answers and the API reference keep the base
+ * policy, which runs no script from elsewhere.
+ */
+export function clientPageCsp(options: { https?: boolean; youtube?: YoutubePlayerSources } = {}): RequestHandler {
+  const base = baseDirectives(options.https ?? false);
+  const youtube = options.youtube ?? YOUTUBE_PLAYER;
+  const players = `${new URL(youtube.api).origin}/s/player/`;
+  const frames = `${youtube.host}/embed/`;
+  return helmet.contentSecurityPolicy({
+    directives: {
+      ...base,
+      scriptSrc: ["'self'", youtube.api, players],
+      frameSrc: [...base.frameSrc, ...(base.frameSrc.includes(youtube.host) ? [] : [frames])],
+    },
   }) as RequestHandler;
 }
 

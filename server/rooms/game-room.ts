@@ -8,6 +8,7 @@ import {
   audioAccess,
   canView,
   createGame,
+  djClip,
   remainingDeck,
   summarizeGame,
   viewGame,
@@ -18,6 +19,7 @@ import {
   type GamePayload,
   type NewGame,
   type GameSummary,
+  type DjClip,
   type RuleError,
   ruleError,
 } from '../../shared/rules/index.ts';
@@ -392,6 +394,11 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     return { ok: true, hitId: r.target.hit.id, hidden: r.target.hidden, seconds: r.target.seconds, draws: this.game.draws };
   }
 
+  /** What `viewer` may play as the game's DJ right now (views.ts djClip): the DJ alone gets the video. */
+  dj(viewer: string | null): { ok: true; clip: DjClip } | { ok: false; error: RuleError } {
+    return djClip(this.game, viewer);
+  }
+
   private enqueue(action: Action): Promise<ActOutcome> {
     return this.serial(() => this.run(action));
   }
@@ -437,8 +444,9 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   /**
    * Fills a start with the hits it deals from. A game with `clue_mode_auto` gets
    * its clue mode decided here, from the chosen packs as they are now: audio when
-   * enough of their hits have audio for this table (autoClueMode), else cards; the
-   * decision travels in the action (and its log entry), so a replay needs no catalogue.
+   * enough of their hits have audio for this table (autoClueMode), else cards (a
+   * DJ only when the creator chose one); the decision travels in the action (and
+   * its log entry), so a replay needs no catalogue.
    */
   private async dealFor(action: Extract<Action, { type: 'start' }>): Promise<void> {
     const { catalogue } = roomServices();

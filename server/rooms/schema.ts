@@ -16,7 +16,7 @@ Encoder.BUFFER_SIZE = 8 * 1024;
  * every schema object created costs work on every patch that carries it and
  * garbage that lives until the room's next action): a player's timeline (`hits`,
  * the HitPayload array; it changes when a card is won), his `guess` (a Slot),
- * the revealed `hit` and the `clue`. The players' slots are left out, since they
+ * the revealed `hit`, the `clue` and the `dj_seat`. The players' slots are left out, since they
  * follow from the hits. `roomStateToPayload` (shared/protocol/room.ts) turns the
  * state back into the GamePayload.
  */
@@ -58,6 +58,9 @@ export const GameState = schema(
     reveal_time: t.number(),
     clue_mode: t.string(),
     clue_mode_auto: t.boolean(),
+    /** The DJ chosen for `dj` rounds ('' = the creator). */
+    dj: t.string(),
+    dj_plays: t.boolean(),
     packs: t.array('string'),
     players: t.array(PlayerState),
     /** JSON of the revealed hit (HitPayload), '' for none. */
@@ -71,6 +74,8 @@ export const GameState = schema(
     /** JSON of the clue, '' for none. */
     clue: t.string(),
     draws: t.number(),
+    /** JSON of the running round's DJ ({ id, plays }), '' for none. */
+    dj_seat: t.string(),
     /** Sequence number of the last game event (same as the SSE ids). */
     seq: t.number(),
   },
@@ -121,6 +126,8 @@ export class StateMirror {
     if (was?.reveal_time !== g.reveal_time) s.reveal_time = g.reveal_time;
     if (was?.clue_mode !== g.clue_mode) s.clue_mode = g.clue_mode;
     if (was?.clue_mode_auto !== g.clue_mode_auto) s.clue_mode_auto = g.clue_mode_auto;
+    if (was?.dj !== g.dj) s.dj = g.dj;
+    if (was?.dj_plays !== g.dj_plays) s.dj_plays = g.dj_plays;
     if (!was || !sameList(was.packs, g.packs)) s.packs.splice(0, s.packs.length, ...g.packs);
     syncPlayers(s.players, was?.players ?? null, g.players);
     if (!was || !sameHit(was.hit, g.hit)) s.hit = g.hit ? hitJson(g.hit) : '';
@@ -135,6 +142,7 @@ export class StateMirror {
     if (!was || was.deadline !== g.deadline) s.deadline = g.deadline ?? 0;
     if (!was || !sameClue(was.clue, g.clue)) s.clue = g.clue ? JSON.stringify(g.clue) : '';
     if (was?.draws !== g.draws) s.draws = g.draws;
+    if (!was || was.dj_seat?.id !== g.dj_seat?.id || was.dj_seat?.plays !== g.dj_seat?.plays) s.dj_seat = g.dj_seat ? JSON.stringify(g.dj_seat) : '';
     if (s.seq !== seq) s.seq = seq;
     this.last = g;
   }

@@ -309,8 +309,9 @@ export class CatalogueService {
 
   /**
    * The hits a game in `clueMode` may deal from `packIds`: in `audio` mode only hits
-   * whose audio is ready, in `card` mode every hit. Catalogue edits after this call
-   * never reach a running game (A8).
+   * whose audio is ready, in `dj` mode only hits with a YouTube id (with their
+   * playback offsets, where the DJ's player starts), in `card` mode every hit.
+   * Catalogue edits after this call never reach a running game (A8).
    *
    * Games starting within PLAYABLE_TTL_MS of each other with the same selection get
    * the same answer, Hit objects included: hundreds of games starting a minute do
@@ -356,6 +357,7 @@ export class CatalogueService {
           .orderBy('hit_packs.hit_id')
           .limit(ID_PAGE);
         if (clueMode === 'audio') q = q.innerJoin('hits', 'hits.id', 'hit_packs.hit_id').where('hits.audio_state', '=', 'ready');
+        else if (clueMode === 'dj') q = q.innerJoin('hits', 'hits.id', 'hit_packs.hit_id').where('hits.yt_id', 'is not', null);
         const page = await q.execute();
         for (const r of page) all.add(r.hit_id);
         if (page.length < ID_PAGE) break;
@@ -379,7 +381,7 @@ export class CatalogueService {
       const rows = await this.db
         .selectFrom('hits')
         .innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id')
-        .select(['hits.id', 'hits.title', 'hits.artist', 'hits.belongs_to', 'hits.year', 'hits.yt_id', 'hit_packs.pack_id'])
+        .select(['hits.id', 'hits.title', 'hits.artist', 'hits.belongs_to', 'hits.year', 'hits.yt_id', 'hits.playback_offset', 'hit_packs.pack_id'])
         .where('hits.id', 'in', chosen.slice(i, i + 1000))
         .where('hit_packs.pack_id', 'in', [...packIds])
         .orderBy('hits.id')
@@ -387,7 +389,12 @@ export class CatalogueService {
       for (const r of rows) {
         const hit = byId.get(r.id);
         if (hit) hit.packs.push(r.pack_id);
-        else byId.set(r.id, { id: r.id, title: r.title, artist: r.artist, belongs_to: r.belongs_to, year: r.year, yt_id: r.yt_id, packs: [r.pack_id] });
+        else {
+          const hit: Hit = { id: r.id, title: r.title, artist: r.artist, belongs_to: r.belongs_to, year: r.year, yt_id: r.yt_id, packs: [r.pack_id] };
+          // only a DJ's game plays from the offset: the other modes' stored hit sets stay as they were
+          if (clueMode === 'dj') hit.playback_offset = Number(r.playback_offset);
+          byId.set(r.id, hit);
+        }
       }
     }
     const hits = [...byId.values()];
@@ -398,23 +405,24 @@ export class CatalogueService {
 
   /**
    * How many hits of `packIds` a game can deal: `hits` in card mode (all of them),
-   * `audio` in audio mode (their audio is ready), each hit once. What the game
-   * settings show of a pack selection; an automatic game's start decides by the
-   * same count (playableHits).
+   * `audio` in audio mode (their audio is ready), `youtube` in dj mode (they have
+   * a YouTube id), each hit once. What the game settings show of a pack
+   * selection; an automatic game's start decides by the same counts (playableHits).
    */
-  async playableCounts(packIds: readonly string[]): Promise<{ hits: number; audio: number }> {
-    if (packIds.length === 0) return { hits: 0, audio: 0 };
-    const count = async (audioOnly: boolean): Promise<number> => {
+  async playableCounts(packIds: readonly string[]): Promise<{ hits: number; audio: number; youtube: number }> {
+    if (packIds.length === 0) return { hits: 0, audio: 0, youtube: 0 };
+    const count = async (mode: ClueMode): Promise<number> => {
       let q = this.db
         .selectFrom('hits')
         .innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id')
         .select(({ fn }) => fn.count<number>('hits.id').distinct().as('n'))
         .where('hit_packs.pack_id', 'in', [...new Set(packIds)]);
-      if (audioOnly) q = q.where('hits.audio_state', '=', 'ready');
+      if (mode === 'audio') q = q.where('hits.audio_state', '=', 'ready');
+      else if (mode === 'dj') q = q.where('hits.yt_id', 'is not', null);
       return Number((await q.executeTakeFirst())?.n ?? 0);
     };
-    const [hits, audio] = await Promise.all([count(false), count(true)]);
-    return { hits, audio };
+    const [hits, audio, youtube] = await Promise.all([count('card'), count('audio'), count('dj')]);
+    return { hits, audio, youtube };
   }
 
   /**

@@ -68,7 +68,8 @@ function hitSetOf(hits: readonly Hit[]): HitSet {
  * drawn cards (`deck_at`) hold only the cards still to draw: none drawn. Those
  * written before players had colours and avatars get them (fillMissingLooks).
  * Bases written before reveals took time had none: their logged actions replay
- * with the deadlines they were accepted with.
+ * with the deadlines they were accepted with. Those written before the DJ mode
+ * get its defaults.
  */
 function storedGame(json: string): Game {
   const game = JSON.parse(json) as Game;
@@ -76,6 +77,10 @@ function storedGame(json: string): Game {
   game.settings.reveal_time ??= 0;
   // stored before the automatic clue mode: the game keeps the mode it was given
   game.settings.clue_mode_auto ??= false;
+  // stored before the DJ mode: the creator would be its DJ, and he would play
+  game.settings.dj ??= '';
+  game.settings.dj_plays ??= true;
+  game.dj ??= null;
   return fillMissingLooks(game);
 }
 

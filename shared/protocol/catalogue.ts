@@ -168,11 +168,13 @@ export const PlayableQuerySchema = z.object({
 
 /**
  * `GET /api/hits/playable` reply: how many hits of the selection a game can deal,
- * each hit once: `hits` with cards, `audio` with audio (its audio is ready).
+ * each hit once: `hits` with cards, `audio` with audio (its audio is ready),
+ * `youtube` by a DJ from YouTube (it has a YouTube id).
  */
 export const PlayableCountsSchema = z.strictObject({
   hits: CountSchema,
   audio: CountSchema,
+  youtube: CountSchema,
 });
 
 /** A page of results: `start` is the 1-based echo of the request, `end` = start + returned − 1, `total` counts before paging. */

@@ -16,7 +16,7 @@ export const GameStateSchema = z.enum(GAME_STATES);
 export const GameModeSchema = z.enum(GAME_MODES);
 /** What a player is expected to do now: `Waiting`, `Guessing`, `Intercepting`, `Confirming`. */
 export const PlayerStateSchema = z.enum(PLAYER_STATES);
-/** How the hidden hit is presented: `audio` (heard) or `card` (title and artist read aloud). */
+/** How the hidden hit is presented: `audio` (heard), `card` (title and artist read aloud) or `dj` (the DJ's device plays it from YouTube). */
 export const ClueModeSchema = z.enum(CLUE_MODES);
 
 /** A year in a slot bound: 1..9999, or 0 for the open end. */
@@ -51,6 +51,9 @@ export const ClueSchema = z.strictObject({
   belongs_to: z.string(),
 });
 
+/** The DJ as chosen in the settings: a player's id, or "" for the creator. */
+export const DjChoiceSchema = z.union([z.literal(''), UuidSchema]);
+
 /** A whole-number setting within its LIMITS, with the engine's own wording of the rule. */
 function settingInt(key: NumericSetting) {
   const { min, max } = LIMITS[key];
@@ -76,8 +79,35 @@ export const SettingsSchema = z.strictObject({
   packs: z.array(UuidSchema),
   /** How the hidden hit is presented; while `clue_mode_auto` is on, decided when the game starts. */
   clue_mode: ClueModeSchema,
-  /** The start decides the clue mode from the chosen packs (audio when enough of their hits have audio, else card); off once the creator chose one. */
+  /** The start decides the clue mode from the chosen packs (audio when enough of their hits have audio, else card; never dj, which only the creator chooses); off once the creator chose one. */
   clue_mode_auto: z.boolean(),
+  /** Who plays the hits in `dj` clue mode: a player's id, or "" for the creator. */
+  dj: DjChoiceSchema,
+  /** `dj` clue mode: the DJ plays along (the table trusts him) or sits out (no cards, no turns). */
+  dj_plays: z.boolean(),
+});
+
+/** The DJ of a running `dj` round: his player id, and whether he plays along. */
+export const DjSeatSchema = z.strictObject({
+  id: UuidSchema,
+  plays: z.boolean(),
+});
+
+/**
+ * `GET /api/games/{id}/dj`: what the DJ's device plays now, for the DJ alone.
+ * The hidden hit's YouTube id and where to start while Guessing/Intercepting
+ * (`seconds` = hit_duration), the revealed hit's while Confirming (`seconds`
+ * null: to its end). `player_api` and `player_host` say where YouTube's IFrame
+ * Player API script and its player frames come from (the server's configuration).
+ */
+export const DjClipSchema = z.strictObject({
+  draws: CountSchema,
+  yt_id: z.string().regex(/^[A-Za-z0-9_-]{11}$/),
+  start: CountSchema,
+  seconds: z.int().min(1).max(LIMITS.hit_duration.max).nullable(),
+  hidden: z.boolean(),
+  player_api: z.url(),
+  player_host: z.url(),
 });
 
 /** A player's colour: an index into the palette of PLAYER_COLORS (0..9). */
@@ -140,6 +170,8 @@ export const GamePayloadSchema = z.strictObject({
   clue: ClueSchema.nullable(),
   /** Mystery cards drawn so far: changes every turn and skip (cache-busts the clip URL). */
   draws: CountSchema,
+  /** The DJ of a running `dj` round, else null (before a start the settings' `dj` says who it would be). */
+  dj_seat: DjSeatSchema.nullable(),
 });
 
 /** A lobby line for one game (the engine's `summarizeGame()`): player count and the creator's name ("" if none). */
@@ -188,6 +220,8 @@ export type GamePayload = z.infer<typeof GamePayloadSchema>;
 export type GameSummary = z.infer<typeof GameSummarySchema>;
 export type GameUpdate = z.infer<typeof GameUpdateSchema>;
 export type GameList = z.infer<typeof GameListSchema>;
+export type DjSeat = z.infer<typeof DjSeatSchema>;
+export type DjClip = z.infer<typeof DjClipSchema>;
 
 // ---------------------------------------------------------------------------
 // requests
@@ -218,6 +252,9 @@ export const SettingsUpdateSchema = z.strictObject({
   /** A clue mode chosen: it also turns `clue_mode_auto` off, unless the same change sets that. */
   clue_mode: unchangedIfNull(ClueModeSchema),
   clue_mode_auto: unchangedIfNull(z.boolean()),
+  /** The DJ of `dj` rounds: a player of the game, or "" for the creator. */
+  dj: unchangedIfNull(DjChoiceSchema),
+  dj_plays: unchangedIfNull(z.boolean()),
 });
 
 /** `POST /api/games` body, optional as a whole: mode defaults to Public, missing settings to the defaults. */

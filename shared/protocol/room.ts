@@ -113,7 +113,7 @@ export function roomEvent(seq: number, e: GameEvent, final = false): RoomEvent {
  * The room state (server/rooms/schema.ts, as `room.state.toJSON()` gives it) as
  * the GamePayload it mirrors. The state has no null for primitives and absent
  * refs, so '' / 0 / [] / undefined stand for none; `last_scored` is an id; a
- * player's `hits` and `guess`, the `hit` and the `clue` are JSON strings; slots
+ * player's `hits` and `guess`, the `hit`, the `clue` and the `dj_seat` are JSON strings; slots
  * are not sent, they follow from the hits (rules.md B6); `seq` is extra. Fails
  * (naming the first problem) when the result does not match the wire contract.
  */
@@ -135,6 +135,7 @@ export function roomStateToPayload(raw: unknown): ParseOutcome<{ game: GamePaylo
     standings,
     deadline: typeof rest.deadline === 'number' && rest.deadline > 0 ? rest.deadline : null,
     clue: fromJson(rest.clue),
+    dj_seat: fromJson(rest.dj_seat),
   };
   const parsed = parseInput(GamePayloadSchema, candidate, 'state');
   if (!parsed.ok) return parsed;

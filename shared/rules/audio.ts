@@ -32,6 +32,7 @@ export function audioAccess(
   if (game.state === 'Confirming' && game.hit) return { ok: true, target: { hit: game.hit, hidden: false, seconds } };
   if (!game.current) return { ok: false, error: ruleError('no_hit') };
   if (game.settings.clue_mode === 'card') return { ok: false, error: ruleError('no_audio_card_mode') };
+  if (game.settings.clue_mode === 'dj') return { ok: false, error: ruleError('no_audio_dj_mode') };
   const member = viewer !== null && game.players.some((p) => !p.virtual && p.id === viewer);
   if (game.mode === 'Private' && !member) return { ok: false, error: ruleError('audio_members_only') };
   return { ok: true, target: { hit: game.current, hidden: true, seconds } };

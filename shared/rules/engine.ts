@@ -101,7 +101,10 @@ export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: fals
     draws: 0,
     rng: streamFrom(opts.seed.deck),
     seat_rng: streamFrom(opts.seed.seats),
+    dj: null,
   };
+  const refused = djSettingError(game);
+  if (refused) return { ok: false, error: refused };
   return { ok: true, game };
 }
 
@@ -184,6 +187,32 @@ const turnPlayer = (g: Game) => g.players.find((p) => p.turn_player);
 const isRunning = (g: Game) => g.state !== 'Open';
 /** Whether the engine may wait for this seat: in Local games the one device acts for every seat. */
 const isPresent = (g: Game, p: Player) => g.mode === 'Local' || p.virtual || p.connected;
+
+/** Whether `p` sits out this round: the DJ of a `dj` round who does not play (no cards, no turns, no tokens). */
+const sitsOut = (g: Game, p: Player) => !!g.dj && !g.dj.plays && g.dj.id === p.id;
+/** The seats that play this round. */
+const playingSeats = (g: Game) => (g.dj && !g.dj.plays ? g.players.filter((p) => !sitsOut(g, p)) : g.players);
+
+/**
+ * Who would be the DJ of a `dj` round started now: the real player the settings
+ * name, or the creator when they name nobody (or somebody who left).
+ */
+export function designatedDj(g: Pick<Game, 'players' | 'settings'>): Player | undefined {
+  const { dj } = g.settings;
+  return (dj ? g.players.find((p) => p.id === dj && !p.virtual) : undefined) ?? g.players.find((p) => p.creator && !p.virtual);
+}
+
+/**
+ * What is wrong with the game's DJ settings, if anything: the named DJ must sit
+ * at the game, and a Local game has no DJ (everybody looks at its one screen,
+ * where the DJ's video would show the hit's title).
+ */
+function djSettingError(g: Game): RuleError | null {
+  const { dj, clue_mode } = g.settings;
+  if (g.mode === 'Local' && clue_mode === 'dj') return ruleError('invalid_setting', { field: 'clue_mode', rule: 'audio or card in a Local game, whose one screen everybody sees' });
+  if (dj && !g.players.some((p) => p.id === dj && !p.virtual)) return ruleError('invalid_setting', { field: 'dj', rule: 'the id of a player of this game, or empty for the creator' });
+  return null;
+}
 
 /** The caller's own seat, or the right failure. A Local game is invisible to non-members. */
 function member(g: Game, by: string, notFound: ErrorCode = 'game_not_found'): Player {
@@ -287,10 +316,14 @@ function armDeadline(s: Step): void {
 function startTurn(s: Step, from: number, ended: GameUpdate = {}): void {
   const g = s.g;
   const n = g.players.length;
-  let seat = ((from % n) + n) % n;
+  // the first present seat that plays; the first seat that plays when nobody is present
+  let seat = -1;
   for (let i = 0; i < n; i++) {
-    const cand = (from + i) % n;
-    if (isPresent(g, g.players[cand] as Player)) {
+    const cand = (((from + i) % n) + n) % n;
+    const p = g.players[cand] as Player;
+    if (sitsOut(g, p)) continue;
+    if (seat < 0) seat = cand;
+    if (isPresent(g, p)) {
       seat = cand;
       break;
     }
@@ -401,7 +434,8 @@ function passTurn(s: Step, cause: 'timeout' | 'absent'): void {
  */
 function endRound(s: Step, winner: Player | null, extra: GameUpdate = {}): void {
   const g = s.g;
-  const standings = g.players.map(playerPayload);
+  // a DJ who sat out played for nobody's standings
+  const standings = playingSeats(g).map(playerPayload);
   const winnerView = winner ? (standings.find((p) => p.id === winner.id) ?? null) : null;
   g.standings = standings;
   g.winner = winnerView;
@@ -423,6 +457,7 @@ function clearTable(g: Game): void {
   g.intercepts = [];
   g.deadline = null;
   g.reveal_until = null;
+  g.dj = null;
   for (const p of g.players) {
     p.state = 'Waiting';
     p.tokens = 0;
@@ -503,6 +538,8 @@ const HANDLERS: Handlers = {
     const patched = applySettingsPatch(g.settings, a.settings, a.pack_ids);
     if (!patched.ok) throw new RuleFailure(patched.error);
     g.settings = patched.settings;
+    const refused = djSettingError(g);
+    if (refused) throw new RuleFailure(refused);
     emit(s, 'update', { settings: { ...g.settings, packs: g.settings.packs.slice() } });
   },
 
@@ -512,15 +549,26 @@ const HANDLERS: Handlers = {
     if (g.players.length < MIN_PLAYERS) fail('not_enough_players');
     if (g.state !== 'Open') fail('already_running');
     if (!g.players.some((p) => p.id === a.by && !p.virtual && p.creator)) fail('creator_only_start');
+    // an automatic game plays in the mode the server decided from its packs (the hits are that mode's)
+    const mode = g.settings.clue_mode_auto && a.clue_mode ? a.clue_mode : g.settings.clue_mode;
+    let dj: Game['dj'] = null;
+    if (mode === 'dj') {
+      if (g.mode === 'Local') fail('invalid_setting', { field: 'clue_mode', rule: 'audio or card in a Local game, whose one screen everybody sees' });
+      const seat = designatedDj(g) as Player;
+      dj = { id: seat.id, plays: g.settings.dj_plays };
+      if (!dj.plays && g.players.length - 1 < MIN_PLAYERS) fail('not_enough_players_dj');
+    }
     const selected = new Set(g.settings.packs);
     const byKey = new Map<string, Hit>();
     for (const h of a.hits) {
+      // the DJ plays a hit from its video: one without cannot be dealt
+      if (mode === 'dj' && !h.yt_id) continue;
       if (h.packs.some((p) => selected.has(p)) && !byKey.has(hitKey(h))) byKey.set(hitKey(h), h);
     }
-    const required = hitsNeeded(g.players.length, g.settings.goal);
+    const required = hitsNeeded(g.players.length - (dj && !dj.plays ? 1 : 0), g.settings.goal);
     if (byKey.size < required) fail('not_enough_hits', { x: byKey.size, y: required });
-    // an automatic game plays in the mode the server decided from its packs (the hits are that mode's)
-    if (g.settings.clue_mode_auto && a.clue_mode) g.settings = { ...g.settings, clue_mode: a.clue_mode };
+    if (mode !== g.settings.clue_mode) g.settings = { ...g.settings, clue_mode: mode };
+    g.dj = dj;
     const played = new Set(g.played);
     const fresh: Hit[] = [];
     const heard: Hit[] = [];
@@ -532,6 +580,7 @@ const HANDLERS: Handlers = {
     g.winner = null;
     g.standings = null;
     for (const p of g.players) {
+      if (sitsOut(g, p)) continue;
       const card = g.deck[g.deck_at++] as Hit;
       markPlayed(g, card);
       p.hits = [card];
@@ -566,7 +615,7 @@ const HANDLERS: Handlers = {
     if (g.state === 'Guessing') {
       g.state = 'Intercepting';
       for (const q of g.players) {
-        if (q !== turn) q.state = q.tokens >= COST_INTERCEPT && isPresent(g, q) ? 'Intercepting' : 'Waiting';
+        if (q !== turn) q.state = q.tokens >= COST_INTERCEPT && isPresent(g, q) && !sitsOut(g, q) ? 'Intercepting' : 'Waiting';
       }
       emit(s, 'guess', { players: [playerPayload(p)] });
       if (!revealIfAllAnswered(s)) {
@@ -714,6 +763,13 @@ function removePlayer(s: Step, target: Player, remover?: Player): void {
     }
   }
   g.players.splice(seat, 1);
+  if (g.dj?.id === target.id) {
+    // the round goes on with the creator as its DJ: he holds cards, so he plays on
+    const creator = g.players.find((p) => p.creator && !p.virtual);
+    g.dj = creator ? { id: creator.id, plays: true } : null;
+  }
+  // a DJ chosen for the next round who left: the creator again
+  if (g.settings.dj === target.id) g.settings = { ...g.settings, dj: '' };
   g.intercepts = g.intercepts.filter((id) => id !== target.id);
   if (g.last_scored === target.id) g.last_scored = null;
   emit(s, 'leave', removedBy ? { players: [leaving], removed_by: removedBy } : { players: [leaving] });
@@ -728,7 +784,7 @@ function removePlayer(s: Step, target: Player, remover?: Player): void {
     emitState(s);
     return;
   }
-  if (g.players.length < MIN_PLAYERS) {
+  if (playingSeats(g).length < MIN_PLAYERS) {
     endRound(s, null);
     return;
   }

@@ -31,6 +31,7 @@ export const ERRORS = {
   creator_only_kick: [403, 'only the creator can kick other players from a game'],
   // start
   not_enough_players: [409, 'you need at least two players to start a game'],
+  not_enough_players_dj: [409, 'you need at least two players besides the DJ, who sits out, to start a game'],
   creator_only_start: [403, 'only the creator can start a game'],
   not_enough_hits: [409, "There aren't enough hits available to start a game ({x} individual hits in the currently selected packs, {y} hits are required)"],
   // stop
@@ -70,6 +71,10 @@ export const ERRORS = {
   no_hit: [409, 'no hit found'],
   audio_members_only: [403, 'only players of this game may hear its hidden hit'],
   no_audio_card_mode: [404, 'this game shows its hits as cards and has no audio'],
+  no_audio_dj_mode: [404, "this game's DJ plays its hits from YouTube; the server sends no audio"],
+  // the DJ's video (dj clue mode)
+  no_dj_mode: [404, "this game's hits are not played by a DJ"],
+  dj_only: [403, "only the DJ's device receives the hidden hit's video"],
   hit_file_missing: [404, "hit file couldn't be found"],
   // system actions
   no_deadline: [409, 'no deadline has passed'],

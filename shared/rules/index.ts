@@ -2,7 +2,7 @@
 export * from './types.ts';
 export * from './constants.ts';
 export { ERRORS, ruleError, type ErrorCode } from './errors.ts';
-export { createGame, applyAction, fillMissingLooks, gameNotFound, remainingDeck, type NewGame } from './engine.ts';
+export { createGame, applyAction, designatedDj, fillMissingLooks, gameNotFound, remainingDeck, type NewGame } from './engine.ts';
 export { parseAction, isHit } from './parse-action.ts';
 export { defaultSettings, applySettingsPatch, autoClueMode, clueChoice, hitsNeeded, type ClueChoice } from './settings.ts';
 export { slotsFor, isCorrect, hitKey } from './slots.ts';

@@ -27,7 +27,8 @@ export function isHit(v: unknown): v is Hit {
     v.year <= 9999 &&
     Array.isArray(v.packs) &&
     v.packs.every((p) => typeof p === 'string') &&
-    (v.yt_id === undefined || v.yt_id === null || typeof v.yt_id === 'string')
+    (v.yt_id === undefined || v.yt_id === null || typeof v.yt_id === 'string') &&
+    (v.playback_offset === undefined || (typeof v.playback_offset === 'number' && Number.isInteger(v.playback_offset) && v.playback_offset >= 0))
   );
 }
 

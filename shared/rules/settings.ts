@@ -15,6 +15,8 @@ export function defaultSettings(packIds: readonly string[]): Settings {
     reveal_time: LIMITS.reveal_time.default,
     clue_mode: 'audio',
     clue_mode_auto: true,
+    dj: '',
+    dj_plays: true,
   };
 }
 
@@ -27,8 +29,11 @@ export function hitsNeeded(players: number, goal: number): number {
  * The clue mode of a game that starts with `clue_mode_auto` on: `audio` when at
  * least as many hits of the chosen packs have audio as the start needs (the
  * figure of `not_enough_hits`), so an audio game can be dealt; else `card`,
- * which every hit can be played in. `players` below MIN_PLAYERS counts as
- * MIN_PLAYERS (what a settings dialog shows before the table is full).
+ * which every hit can be played in. Never `dj`: a DJ is the creator's choice
+ * (his device, or the one of the player he names, shows the hits' titles and
+ * must reach YouTube, which the server cannot know). `players` below
+ * MIN_PLAYERS counts as MIN_PLAYERS (what a settings dialog shows before the
+ * table is full).
  */
 export function autoClueMode(withAudio: number, players: number, goal: number): ClueMode {
   return withAudio >= hitsNeeded(Math.max(players, MIN_PLAYERS), goal) ? 'audio' : 'card';
@@ -68,9 +73,13 @@ export function applySettingsPatch(
       }
       next.clue_mode = value as ClueMode;
       if (!Object.hasOwn(patch, 'clue_mode_auto') || patch.clue_mode_auto === undefined) next.clue_mode_auto = false;
-    } else if (key === 'clue_mode_auto') {
+    } else if (key === 'clue_mode_auto' || key === 'dj_plays') {
       if (typeof value !== 'boolean') return { ok: false, error: ruleError('invalid_setting', { field: key, rule: 'true or false' }) };
-      next.clue_mode_auto = value;
+      next[key] = value;
+    } else if (key === 'dj') {
+      // whether he sits at the game is the engine's check (it knows the players)
+      if (typeof value !== 'string' || value.length > 64) return { ok: false, error: ruleError('invalid_setting', { field: key, rule: "a player's id, or empty for the creator" }) };
+      next.dj = value;
     } else if (key === 'packs') {
       if (!Array.isArray(value) || !value.every((p) => typeof p === 'string')) {
         return { ok: false, error: ruleError('invalid_setting', { field: key, rule: 'a list of pack ids' }) };

@@ -16,8 +16,12 @@ export type GameMode = (typeof GAME_MODES)[number];
 export const PLAYER_STATES = ['Waiting', 'Guessing', 'Intercepting', 'Confirming'] as const;
 export type PlayerState = (typeof PLAYER_STATES)[number];
 
-export const CLUE_MODES = ['audio', 'card'] as const;
-/** audio: players hear the hidden hit; card: they read its title and artist (never the year). */
+export const CLUE_MODES = ['audio', 'card', 'dj'] as const;
+/**
+ * audio: players hear the hidden hit (the server's processed audio); card: they
+ * read its title and artist (never the year); dj: one device, the DJ's, plays it
+ * from YouTube's embedded player (for a server that cannot download).
+ */
 export type ClueMode = (typeof CLUE_MODES)[number];
 
 /** A catalogue hit as the engine knows it. Hit objects are never mutated by the engine. */
@@ -30,8 +34,10 @@ export interface Hit {
   /** Release year, 1..9999. */
   year: number;
   packs: string[];
-  /** YouTube id; two hits with the same yt_id are the same hit. Never sent to clients in games. */
+  /** YouTube id; two hits with the same yt_id are the same hit. Never sent to clients in games (but to the DJ, see djClip). */
   yt_id?: string | null;
+  /** Seconds into the video where the hit is recognisable: where the DJ's player starts. Absent = 0. */
+  playback_offset?: number;
 }
 
 /** A slot on a timeline. 0 in a bound means "open end". Years inclusive. */
@@ -80,6 +86,19 @@ export interface Settings {
    * have it off (they keep the mode they were given).
    */
   clue_mode_auto: boolean;
+  /**
+   * Who plays the hits in `dj` clue mode: a real player's id, or '' for the
+   * creator (also when the named player is no longer seated).
+   */
+  dj: string;
+  /** `dj` clue mode: the DJ also plays (he sees what his player shows, so the table trusts him) or sits out. */
+  dj_plays: boolean;
+}
+
+/** The DJ of a running `dj` round: his seat, and whether he plays too (a seat that sits out gets no cards or turns). */
+export interface Dj {
+  id: string;
+  plays: boolean;
 }
 
 export interface Player {
@@ -135,7 +154,7 @@ export interface PlayerPayload {
 }
 
 /** A hit as shown in games (no yt_id, no playback offset). */
-export type HitPayload = Omit<Hit, 'yt_id'>;
+export type HitPayload = Omit<Hit, 'yt_id' | 'playback_offset'>;
 
 /** What the table reads aloud in `card` clue mode: never the year or id. */
 export interface Clue {
@@ -190,6 +209,8 @@ export interface Game {
   rng: RngState | number;
   /** The stream of seat order and virtual player ids (absent in games stored before it: they use `rng`). */
   seat_rng?: RngState;
+  /** The DJ while a `dj` round runs; null (or absent, in games stored before the mode) otherwise. */
+  dj?: Dj | null;
 }
 
 /** Partial game update carried by events (Part B §15: keys omitted when absent). */

@@ -1,10 +1,12 @@
+import { ruleError } from './errors.ts';
 import { slotsFor } from './slots.ts';
-import type { Clue, Game, GameMode, GameState, Hit, HitPayload, Player, PlayerPayload, Settings, Slot } from './types.ts';
+import type { Clue, Dj, Game, GameMode, GameState, Hit, HitPayload, Player, PlayerPayload, RuleError, Settings, Slot } from './types.ts';
 
 /**
  * The one place that decides what a viewer may see (rules.md A12). Nothing here
  * ever includes the hidden mystery card (`game.current`) except, in `card` clue
- * mode, its title, artist and belongs_to as the clue.
+ * mode, its title, artist and belongs_to as the clue, and in `dj` clue mode its
+ * video to the DJ alone (djClip).
  */
 
 /** Payloads of hits already shown: a Hit is never mutated, so its payload never changes. */
@@ -83,6 +85,8 @@ export interface GamePayload extends Settings {
   clue: Clue | null;
   /** Number of mystery cards drawn so far (changes every turn and skip). */
   draws: number;
+  /** The DJ of a running `dj` round (who plays the hits from YouTube, and whether he plays along), else null. */
+  dj_seat: Dj | null;
 }
 
 /** Whether `viewer` (a user id, or null when anonymous) may see the game at all. */
@@ -153,6 +157,40 @@ export function viewGame(game: Game, viewer: string | null, previous?: GamePaylo
     deadline: game.deadline?.at ?? null,
     clue: clueOf(game),
     draws: game.draws,
+    dj_seat: game.dj ? { id: game.dj.id, plays: game.dj.plays } : null,
+  };
+}
+
+/** What the DJ's device plays: a hit's video from its playback offset. */
+export interface DjClip {
+  /** The draw it belongs to (the game's `draws`). */
+  draws: number;
+  yt_id: string;
+  /** Seconds into the video to start at (the hit's playback offset). */
+  start: number;
+  /** Seconds to play: `hit_duration` while the hit is hidden, null (to its end) once it is revealed. */
+  seconds: number | null;
+  /** true while the hit is hidden from the table. */
+  hidden: boolean;
+}
+
+/**
+ * What `viewer` may play as the DJ (`dj` clue mode): the hidden hit's video to
+ * the DJ alone, while Guessing or Intercepting, and the revealed hit's while
+ * Confirming. Everybody else gets `dj_only`, whatever the phase, so the answer
+ * tells nobody but the DJ anything about the card.
+ */
+export function djClip(game: Game, viewer: string | null): { ok: true; clip: DjClip } | { ok: false; error: RuleError } {
+  if (!canView(game, viewer)) return { ok: false, error: ruleError('game_not_found') };
+  if (game.state === 'Open') return { ok: false, error: ruleError('audio_not_running') };
+  if (game.settings.clue_mode !== 'dj' || !game.dj) return { ok: false, error: ruleError('no_dj_mode') };
+  if (viewer === null || game.dj.id !== viewer) return { ok: false, error: ruleError('dj_only') };
+  const hidden = game.state !== 'Confirming';
+  const hit = hidden ? game.current : game.hit;
+  if (!hit?.yt_id) return { ok: false, error: ruleError('no_hit') };
+  return {
+    ok: true,
+    clip: { draws: game.draws, yt_id: hit.yt_id, start: hit.playback_offset ?? 0, seconds: hidden ? game.settings.hit_duration : null, hidden },
   };
 }
 

@@ -97,6 +97,9 @@ describe('what the hit section plays', () => {
   it('nothing while Open, in card mode, or for a spectator of a Private game before the reveal', () => {
     expect(currentSource(game([ana, ben]), true)).toBeNull();
     expect(currentSource(game([ana, ben], { state: 'Guessing', clue_mode: 'card' }), true)).toBeNull();
+    // a DJ plays the hits from YouTube on his own device: the server has no clip, not even of the revealed hit
+    expect(currentSource(game([ana, ben], { state: 'Guessing', clue_mode: 'dj', dj_seat: { id: ana.id, plays: true } }), true)).toBeNull();
+    expect(currentSource(game([ana, ben], { state: 'Confirming', clue_mode: 'dj', hit: hit(1990), dj_seat: { id: ana.id, plays: true } }), true)).toBeNull();
     expect(currentSource(game([ana, ben], { state: 'Guessing', mode: 'Private' }), false)).toBeNull();
     expect(currentSource(game([ana, ben], { state: 'Guessing', mode: 'Private' }), true)).not.toBeNull();
   });

@@ -318,7 +318,7 @@ describe('GameSettingsDialog', () => {
 
   /** The requests of the dialog (its count of the hits with audio), answered as `counts`. */
   let asked: string[] = [];
-  const answer = (counts: { hits: number; audio: number }): void => {
+  const answer = (counts: { hits: number; audio: number; youtube: number }): void => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async (input: RequestInfo | URL) => {
@@ -331,7 +331,7 @@ describe('GameSettingsDialog', () => {
   beforeEach(() => {
     useCatalogue.setState({ packs, packsLoaded: true, packsError: null });
     asked = [];
-    answer({ hits: 100, audio: 0 });
+    answer({ hits: 100, audio: 0, youtube: 0 });
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -404,7 +404,7 @@ describe('GameSettingsDialog', () => {
   });
 
   it('offers the automatic clue mode, says how many hits of the chosen packs have audio and what follows; saves the choice', async () => {
-    answer({ hits: 30, audio: 12 });
+    answer({ hits: 30, audio: 12, youtube: 0 });
     show(game([player('ana', { creator: true }), player('ben')], { clue_mode_auto: true, goal: 10, packs: [packs[1]!.id, packs[0]!.id] }));
     renderApp(<GameSettingsDialog open onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog', { name: 'Game settings' });
@@ -414,7 +414,7 @@ describe('GameSettingsDialog', () => {
     expect(count.textContent).toBe('12 of 30 hits in the chosen packs can be played with audio. Audio with 2 players and a goal of 10 needs 40 of them, so the game will be played with cards.');
     expect(asked).toEqual([`/api/hits/playable?packs=${packs[0]!.id}&packs=${packs[1]!.id}`]);
     // every choice is described by the count
-    for (const radio of within(dialog).getAllByRole('radio')) expect(radio.getAttribute('aria-describedby')?.split(' ')).toContain(count.id);
+    for (const radio of within(within(dialog).getByRole('radiogroup', { name: 'Play with' })).getAllByRole('radio')) expect(radio.getAttribute('aria-describedby')?.split(' ')).toContain(count.id);
     // a goal of 3 needs 12: enough (the count is the selection's, not asked again)
     fireEvent.change(within(dialog).getByLabelText('Goal (hits to win)'), { target: { value: '3' } });
     expect(count.textContent).toBe('12 of 30 hits in the chosen packs can be played with audio. Enough for audio with 2 players and a goal of 3 (12 of them needed).');
@@ -434,6 +434,61 @@ describe('GameSettingsDialog', () => {
     const settings = (sent[1] as { payload: { settings: Record<string, unknown> } }).payload.settings;
     expect(settings.clue_mode_auto).toBe(true);
     expect(settings).not.toHaveProperty('clue_mode');
+  });
+
+  it('offers a DJ (issue 27): who it is, whether the DJ plays along, what that trusts; an automatic game suggests one when videos are enough', async () => {
+    answer({ hits: 30, audio: 12, youtube: 25 });
+    const ana = player('ana', { creator: true });
+    const ben = player('ben');
+    show(game([ana, ben], { clue_mode_auto: true, goal: 5, packs: [packs[0]!.id] }));
+    renderApp(<GameSettingsDialog open onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Game settings' });
+    // audio needs 2 × 5 × 2 = 20, 12 have it; 25 have a video: the start plays cards, a DJ could play music
+    const count = await within(dialog).findByText(/^12 of 30 hits/);
+    expect(count.textContent).toBe(
+      '12 of 30 hits in the chosen packs can be played with audio. 25 of them have a YouTube video a DJ can play. Audio with 2 players and a goal of 5 needs 20 of them, so the game will be played with cards. Or choose a DJ to hear them from YouTube instead.',
+    );
+    // nobody is the DJ of an automatic game: nothing to set yet
+    expect(within(dialog).queryByRole('radiogroup', { name: 'Who is the DJ?' })).toBeNull();
+    // the DJ chosen: described by the count and what it trusts
+    const djRadio = within(dialog).getByRole('radio', { name: 'DJ: one device plays the hit from YouTube' }) as HTMLInputElement;
+    fireEvent.click(djRadio);
+    await waitFor(() => expect(djRadio.checked).toBe(true));
+    const described = (djRadio.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '');
+    expect(described.some((text) => /^With a DJ, one device plays each hit through YouTube's player, which shows the title/.test(text))).toBe(true);
+    expect(count.textContent).toBe('12 of 30 hits in the chosen packs can be played with audio. 25 of them have a YouTube video a DJ can play.');
+    const who = within(dialog).getByRole('radiogroup', { name: 'Who is the DJ?' });
+    const creator = within(who).getByRole('radio', { name: 'Ana (creator)' }) as HTMLInputElement;
+    expect(creator.checked).toBe(true);
+    const plays = within(dialog).getByRole('checkbox', { name: 'The DJ plays along' }) as HTMLInputElement;
+    expect(plays.checked).toBe(true);
+    const trust = (plays.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '');
+    expect(trust.some((text) => text.startsWith('With a DJ'))).toBe(true);
+    fireEvent.click(within(who).getByRole('radio', { name: 'Ben' }));
+    fireEvent.click(plays);
+    await waitFor(() => expect(plays.checked).toBe(false));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((sent[0] as { payload: { settings: Record<string, unknown> } }).payload.settings).toMatchObject({ clue_mode: 'dj', clue_mode_auto: false, dj: ben.id, dj_plays: false });
+    // too few videos for this table: said before the start refuses it
+    fireEvent.change(within(dialog).getByLabelText('Goal (hits to win)'), { target: { value: '10' } });
+    await waitFor(() => expect(count.textContent).toMatch(/A DJ with 2 players and a goal of 10 needs 40 hits with a video: too few to start\.$/));
+    // cards: no DJ to choose
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Card: read title and artist aloud' }));
+    await waitFor(() => expect(within(dialog).queryByRole('radiogroup', { name: 'Who is the DJ?' })).toBeNull());
+  });
+
+  it('offers no DJ in a Local game (its one screen is everybody\'s)', async () => {
+    answer({ hits: 30, audio: 0, youtube: 30 });
+    show(game([player('ana', { creator: true }), player('ben', { virtual: true })], { mode: 'Local', clue_mode_auto: true, goal: 5, packs: [packs[0]!.id] }));
+    renderApp(<GameSettingsDialog open onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Game settings' });
+    const count = await within(dialog).findByText(/^0 of 30 hits/);
+    // no word of videos: a Local game has no DJ
+    expect(count.textContent).toBe('0 of 30 hits in the chosen packs can be played with audio. Audio with 2 players and a goal of 5 needs 20 of them, so the game will be played with cards.');
+    expect(within(dialog).queryByRole('radio', { name: 'DJ: one device plays the hit from YouTube' })).toBeNull();
+    expect(within(dialog).queryByRole('radiogroup', { name: 'Who is the DJ?' })).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((sent[0] as { payload: { settings: Record<string, unknown> } }).payload.settings).not.toHaveProperty('dj');
   });
 
   it("is read-only for others ('not creator') and while running ('game already running')", async () => {

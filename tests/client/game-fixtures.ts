@@ -61,6 +61,9 @@ export function game(players: PlayerPayload[], facts: Partial<GamePayload> = {})
     packs: [PACK],
     clue_mode: 'audio',
     clue_mode_auto: false,
+    dj: '',
+    dj_plays: true,
+    dj_seat: null,
     ...facts,
   };
 }
@@ -68,7 +71,7 @@ export function game(players: PlayerPayload[], facts: Partial<GamePayload> = {})
 /**
  * What `room.state.toJSON()` gives for a payload (server/rooms/schema.ts): no
  * nulls (absent winner, '' / 0 / [] for none), `last_scored` as an id, JSON
- * strings for a player's hits and guess, the hit and the clue, no slots, plus
+ * strings for a player's hits and guess, the hit, the clue and the DJ, no slots, plus
  * `seq`.
  */
 export function roomJson(g: GamePayload, seq = 1): Record<string, unknown> {
@@ -76,7 +79,7 @@ export function roomJson(g: GamePayload, seq = 1): Record<string, unknown> {
     const { guess, slots: _slots, hits, ...rest } = pl;
     return { ...rest, hits: JSON.stringify(hits), guess: guess ? JSON.stringify(guess) : '' };
   };
-  const { hit: revealed, last_scored, winner, standings, deadline, clue, ...rest } = g;
+  const { hit: revealed, last_scored, winner, standings, deadline, clue, dj_seat, ...rest } = g;
   return {
     ...rest,
     players: g.players.map(p),
@@ -86,6 +89,7 @@ export function roomJson(g: GamePayload, seq = 1): Record<string, unknown> {
     standings: (standings ?? []).map(p),
     deadline: deadline ?? 0,
     clue: clue ? JSON.stringify(clue) : '',
+    dj_seat: dj_seat ? JSON.stringify(dj_seat) : '',
     seq,
   };
 }

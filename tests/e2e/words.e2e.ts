@@ -41,6 +41,8 @@ async function logIn(page: Page): Promise<void> {
 
 test('words: the welcome and the header say what is true of the catalogue', async () => {
   const hits = Number((await app.server.db.selectFrom('hit_packs').select(({ fn }) => fn.count<number>('hit_id').distinct().as('n')).executeTakeFirstOrThrow()).n);
+  // the demo catalogue's hits with a YouTube id: a DJ could play them (issue 27)
+  const youtube = Number((await app.server.db.selectFrom('hits').innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id').where('hits.yt_id', 'is not', null).select(({ fn }) => fn.count<number>('hits.id').distinct().as('n')).executeTakeFirstOrThrow()).n);
   const links = Number((await app.server.db.selectFrom('hit_packs').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const packs = Number((await app.server.db.selectFrom('packs').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   assert(links > hits, `the demo catalogue has hits in several packs (${links} links, ${hits} hits)`);
@@ -182,6 +184,8 @@ test('words: the import reads a file picked again under its name, and takes rows
 
 test('words: the game settings count the hits that can be played with audio; an automatic game without them starts with cards', async () => {
   const hits = Number((await app.server.db.selectFrom('hit_packs').select(({ fn }) => fn.count<number>('hit_id').distinct().as('n')).executeTakeFirstOrThrow()).n);
+  // the demo catalogue's hits with a YouTube id: a DJ could play them (issue 27)
+  const youtube = Number((await app.server.db.selectFrom('hits').innerJoin('hit_packs', 'hit_packs.hit_id', 'hits.id').where('hits.yt_id', 'is not', null).select(({ fn }) => fn.count<number>('hits.id').distinct().as('n')).executeTakeFirstOrThrow()).n);
   for (const lang of ['en', 'de'] as const) {
     const { page } = await openBrowser(app, { width: 390, height: 844, locale: lang });
     await gotoReady(page, '/');
@@ -197,7 +201,13 @@ test('words: the game settings count the hits that can be played with audio; an 
     const auto = dialog.getByRole('radio', { name: t(lang, 'game.settings.clue_auto') });
     assert(await auto.isChecked(), 'automatic is the choice of a new game');
     const count = dialog.getByTestId('playable-count');
-    const expected = `${t(lang, 'game.settings.playable', { audio: 0, hits })} ${t(lang, 'game.settings.playable_short_auto', { players: 2, goal: 10, needed: 40 })}`;
+    const expected = [
+      t(lang, 'game.settings.playable', { audio: 0, hits }),
+      t(lang, 'table:dj.settings.youtube', { youtube }),
+      t(lang, 'game.settings.playable_short_auto', { players: 2, goal: 10, needed: 40 }),
+      // enough videos: a DJ would bring music instead of cards
+      t(lang, 'table:dj.settings.hint'),
+    ].join(' ');
     await eventually(async () => assertEqual((await count.textContent())?.replace(/\u00a0/g, ' '), expected, 'the count'));
     await count.scrollIntoViewIfNeeded();
     await expectAccessible(page, `words-game-settings-${lang}`);

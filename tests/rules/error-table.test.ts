@@ -3,6 +3,7 @@ import {
   applyAction,
   audioAccess,
   createGame,
+  djClip,
   gameNotFound,
   slotsFor,
   viewGame,
@@ -828,7 +829,7 @@ describe('A9: settings are validated', () => {
     ['guess_timeout 601', { guess_timeout: 601 }, range('guess_timeout', 0, 600)],
     ['intercept_timeout -1', { intercept_timeout: -1 }, range('intercept_timeout', 0, 600)],
     ['confirm_timeout 600.5', { confirm_timeout: 600.5 }, range('confirm_timeout', 0, 600)],
-    ['clue_mode "video"', { clue_mode: 'video' }, err(400, 'invalid_setting', 'clue_mode must be one of audio, card')],
+    ['clue_mode "video"', { clue_mode: 'video' }, err(400, 'invalid_setting', 'clue_mode must be one of audio, card, dj')],
     ['packs not a list', { packs: PACK_A }, err(400, 'invalid_setting', 'packs must be a list of pack ids')],
     ['packs with a number', { packs: [PACK_A, 7] }, err(400, 'invalid_setting', 'packs must be a list of pack ids')],
     ['unknown pack', { packs: [PACK_A, 'nope'] }, err(400, 'unknown_pack', 'packs: unknown pack id nope')],
@@ -917,6 +918,7 @@ describe('malformed actions → 400 bad_action, never a throw', () => {
     ['start with hits not a list', { type: 'start', by: ALICE, hits: {} }, bad('start needs by, a list of hits and an optional clue mode')],
     ['start with a year-0 hit', { type: 'start', by: ALICE, hits: [{ ...HITS[0]!, year: 0 }] }, bad('start needs by, a list of hits and an optional clue mode')],
     ['start with a null hit', { type: 'start', by: ALICE, hits: [null] }, bad('start needs by, a list of hits and an optional clue mode')],
+    ['start with a negative playback offset', { type: 'start', by: ALICE, hits: [{ ...HITS[0]!, yt_id: 'abcdefghijk', playback_offset: -1 }] }, bad('start needs by, a list of hits and an optional clue mode')],
     ['start with an unknown clue mode', { type: 'start', by: ALICE, hits: [], clue_mode: 'video' }, bad('start needs by, a list of hits and an optional clue mode')],
     ['stop without by', { type: 'stop' }, bad('stop needs by')],
     ['skip with an object player', { type: 'skip', by: ALICE, player: {} }, bad('skip needs by and an optional player id')],
@@ -926,5 +928,49 @@ describe('malformed actions → 400 bad_action, never a throw', () => {
 
   it.each(cases)('%s', (_, action, expected) => {
     expectError(start(lobby()), action, expected);
+  });
+});
+
+describe('the dj clue mode (issue 27 §2)', () => {
+  /** Hits with a video each: a dj round deals only those. */
+  const VIDEOS = HITS.map((h, i) => ({ ...h, yt_id: `v${String(i).padStart(10, '0')}`, playback_offset: i % 60 }));
+  const djLobby = (settings: SettingsPatch = {}, users: string[] = [BOB, CAROL]): Game => {
+    const g = lobby('Public', { clue_mode: 'dj' }, users);
+    return act(g, { type: 'update', by: ALICE, settings, pack_ids: PACKS }).game;
+  };
+  const djStart = (g: Game): Game => act(g, { type: 'start', by: ALICE, hits: VIDEOS }).game;
+
+  /** djClip must refuse with exactly `expected` and leave the game alone. */
+  const expectDjError = (game: Game, viewer: string | null, expected: Expected): void => {
+    const before = structuredClone(game);
+    expect(djClip(game, viewer)).toStrictEqual({ ok: false, error: expected });
+    expect(game).toStrictEqual(before);
+  };
+
+  it('a DJ who is not a player of the game → 400 invalid_setting', () => {
+    expectError(djLobby(), { type: 'update', by: ALICE, settings: { dj: STRANGER }, pack_ids: PACKS }, err(400, 'invalid_setting', 'dj must be the id of a player of this game, or empty for the creator'));
+  });
+
+  it('the dj clue mode in a Local game → 400 invalid_setting', () => {
+    expectError(localLobby(), { type: 'update', by: ALICE, settings: { clue_mode: 'dj' }, pack_ids: PACKS }, err(400, 'invalid_setting', 'clue_mode must be audio or card in a Local game, whose one screen everybody sees'));
+  });
+
+  it('a DJ who sits out, and only one other player → 409 not_enough_players_dj', () => {
+    expectError(djLobby({ dj_plays: false }, [BOB]), { type: 'start', by: ALICE, hits: VIDEOS }, err(409, 'not_enough_players_dj', 'you need at least two players besides the DJ, who sits out, to start a game'));
+  });
+
+  it("the hidden hit's video for anybody but the DJ → 403 dj_only", () => {
+    const g = djStart(djLobby({ dj: BOB }));
+    for (const viewer of [ALICE, CAROL, STRANGER, null]) expectDjError(g, viewer, err(403, 'dj_only', "only the DJ's device receives the hidden hit's video"));
+  });
+
+  it('the video of a game without a DJ → 404 no_dj_mode; of an Open game → 409', () => {
+    expectDjError(start(lobby()), ALICE, err(404, 'no_dj_mode', "this game's hits are not played by a DJ"));
+    expectDjError(djLobby(), ALICE, err(409, 'audio_not_running', "game currently isn't running"));
+    expectDjError(start(localLobby()), STRANGER, err(404, 'game_not_found', 'game not found'));
+  });
+
+  it('audio of the hidden hit of a dj round → 404 no_audio_dj_mode', () => {
+    expectAudioError(djStart(djLobby()), ALICE, undefined, err(404, 'no_audio_dj_mode', "this game's DJ plays its hits from YouTube; the server sends no audio"));
   });
 });

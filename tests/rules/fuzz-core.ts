@@ -7,6 +7,7 @@
 import {
   applyAction,
   createGame,
+  djClip,
   GAME_MODES,
   PLAYER_COLORS,
   Rng,
@@ -61,7 +62,9 @@ export function setupGame(seed: number): FuzzSetup {
     guess_timeout: r.float() < 0.5 ? 0 : 1 + r.int(60),
     intercept_timeout: r.float() < 0.3 ? 0 : 1 + r.int(60),
     confirm_timeout: r.float() < 0.3 ? 0 : 1 + r.int(60),
-    clue_mode: r.float() < 0.5 ? 'audio' : 'card',
+    // a Local game has no DJ
+    clue_mode: pick(r, mode === 'Local' ? ['audio', 'card'] : ['audio', 'card', 'dj']),
+    dj_plays: r.float() < 0.5,
     packs: r.float() < 0.5 ? [] : [PACKS[r.int(3)]],
   };
   // enough for any single pack and any goal the fuzzer may set, most of the time
@@ -75,7 +78,9 @@ export function setupGame(seed: number): FuzzSetup {
     // few distinct years, so ties and boundary years happen often
     year: 1960 + r.int(r.float() < 0.3 ? 8 : 60),
     packs: r.float() < 0.05 ? [] : [...new Set([PACKS[r.int(3)] as string, PACKS[r.int(3)] as string])],
-    yt_id: r.float() < 0.03 ? 'dupYouTube1' : null,
+    // most hits have a video (a dj round deals only those), a few share one
+    yt_id: r.float() < 0.03 ? 'dupYouTube1' : r.float() < 0.8 ? `v${String(seed % 1000).padStart(3, '0')}${String(i).padStart(7, '0')}` : null,
+    playback_offset: r.int(200),
   }));
   const users = Array.from({ length: 12 }, (_, i) => userId(i + 1));
   const created = createGame({ id: 'Fuzz0000', mode, creator: { id: users[0] as string, name: 'creator' }, seed: testSeed(seed), packIds: PACKS, settings });
@@ -163,7 +168,8 @@ function legal(r: Rng, g: Game, s: FuzzSetup): unknown {
       const newcomer = s.users.find((u) => !g.players.some((p) => p.id === u));
       return { type: 'join', by: newcomer ?? STRANGER, name: `user ${seated}`, avatar };
     }
-    if (roll < 0.05) return { type: 'update', by: creator.id, settings: { goal: 1 + r.int(5), clue_mode: pick(r, ['audio', 'card']) }, pack_ids: PACKS };
+    if (roll < 0.05) return { type: 'update', by: creator.id, settings: { goal: 1 + r.int(5), clue_mode: pick(r, ['audio', 'card', 'dj']) }, pack_ids: PACKS };
+    if (roll < 0.08) return { type: 'update', by: creator.id, settings: { dj: pick(r, ['', ...g.players.map((p) => p.id)]), dj_plays: r.float() < 0.5 }, pack_ids: PACKS };
     return { type: 'start', by: creator.id, hits: s.catalogue };
   }
   if (g.state === 'Guessing' && turn) {
@@ -267,11 +273,23 @@ export function checkInvariants(g: Game, events: GameEvent[], viewers: (string |
   for (const e of events) {
     if (e.data.winner && e.data.winner.hits.length < g.settings.goal) return 'a winner below the goal';
   }
+  // the DJ: of a running dj round only, seated; one who sits out has no card, token or turn
+  if (g.dj) {
+    if (g.state === 'Open' || g.settings.clue_mode !== 'dj') return 'a DJ outside a running dj round';
+    const dj = g.players.find((p) => p.id === g.dj?.id && !p.virtual);
+    if (!dj) return 'the DJ is not seated';
+    if (!g.dj.plays && (dj.hits.length > 0 || dj.tokens > 0 || dj.turn_player || dj.state === 'Guessing' || dj.state === 'Intercepting')) return 'the DJ who sits out plays';
+    if (g.current && g.players.filter((p) => p.id !== g.dj?.id).some((p) => djClip(g, p.id).ok)) return "somebody but the DJ gets the hidden hit's video";
+    const clip = djClip(g, dj.id);
+    const shown = g.state === 'Confirming' ? g.hit : g.current;
+    if (!clip.ok || clip.clip.yt_id !== shown?.yt_id) return "the DJ does not get the hit's video";
+  } else if (g.state !== 'Open' && g.settings.clue_mode === 'dj') return 'a dj round without a DJ';
+  if (g.settings.dj && !g.players.some((p) => p.id === g.settings.dj)) return 'the chosen DJ is not seated';
   // nothing hidden in any event or view
   const hidden = g.current;
   if (hidden) {
     // quoted, so "hit-1" is not found inside "hit-10"
-    const secrets = (g.settings.clue_mode === 'card' ? [hidden.id] : [hidden.id, hidden.title]).map((x) => JSON.stringify(x));
+    const secrets = [hidden.id, ...(g.settings.clue_mode === 'card' ? [] : [hidden.title]), ...(hidden.yt_id ? [hidden.yt_id] : [])].map((x) => JSON.stringify(x));
     const leak = (text: string) => secrets.some((x) => text.includes(x));
     if (events.some((e) => leak(JSON.stringify(e)))) return 'an event contains the hidden hit';
     for (const v of fullViews ? viewers : viewers.slice(0, 1)) {

@@ -143,6 +143,8 @@ describe('settings (rules.md A5, A9)', () => {
       reveal_time: 3,
       clue_mode: 'audio',
       clue_mode_auto: true,
+      dj: '',
+      dj_plays: true,
     } satisfies Settings);
     expect(newGame().settings).toEqual(defaultSettings(PACKS));
   });

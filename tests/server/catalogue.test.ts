@@ -846,14 +846,14 @@ describe('the clue mode of a game: decided at its start, from its packs, unless 
       expect(r.headers.get('cache-control')).toBe('no-cache');
       return PlayableCountsSchema.parse(r.body);
     };
-    expect(await counts(`?packs=${withAudio}`)).toEqual({ hits: 8, audio: 8 });
-    expect(await counts(`?packs=${cardsOnly}`)).toEqual({ hits: 8, audio: 0 });
-    expect(await counts(`?packs=${withAudio}&packs=${cardsOnly}&packs=${withAudio}`)).toEqual({ hits: 16, audio: 8 });
+    expect(await counts(`?packs=${withAudio}`)).toEqual({ hits: 8, audio: 8, youtube: 0 });
+    expect(await counts(`?packs=${cardsOnly}`)).toEqual({ hits: 8, audio: 0, youtube: 0 });
+    expect(await counts(`?packs=${withAudio}&packs=${cardsOnly}&packs=${withAudio}`)).toEqual({ hits: 16, audio: 8, youtube: 0 });
     // no selection: every pack (what a new game plays with)
     const all = await counts('');
     expect(all.audio).toBe(8);
     expect(all.hits).toBe((await anonymous.request('GET', '/api/hits/packs')).body.total);
-    expect(await counts(`?packs=${randomUUID()}`)).toEqual({ hits: 0, audio: 0 });
+    expect(await counts(`?packs=${randomUUID()}`)).toEqual({ hits: 0, audio: 0, youtube: 0 });
     expectError(await anonymous.request('GET', '/api/hits/playable?packs=nope'), 400, 'invalid_input', /^packs/);
   });
 

@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/index.ts';
 import { createLogger } from '../../server/logger.ts';
 import { GameStore } from '../../server/services/game-store.ts';
-import { applyAction, createGame, viewGame, type Action, type Game, type Hit, remainingDeck } from '../../shared/rules/index.ts';
+import { GamePayloadSchema } from '../../shared/protocol/game.ts';
+import { applyAction, createGame, djClip, viewGame, type Action, type Game, type Hit, remainingDeck } from '../../shared/rules/index.ts';
 import { TEST_ON_POSTGRES, testDatabase } from './harness.ts';
 import { testSeed } from '../rules/helpers.ts';
 
@@ -279,6 +280,58 @@ describe('action log', () => {
     const started = applyAction(joined.game, { type: 'start', by: creator.id, hits, clue_mode: 'audio' }, { now: NOW });
     expect(started.ok && started.game.settings.clue_mode).toBe('card');
     await store.remove('storeClu');
+  });
+
+  it('replays a dj round: the DJ who sits out, the hidden hit the DJ plays (video and offset), a DJ who left', async () => {
+    const pack = randomUUID();
+    const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({
+      id: randomUUID(), title: `Heard ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1950 + i, packs: [pack], yt_id: `vid_${String(i).padStart(7, '0')}`, playback_offset: 10 + i,
+    }));
+    const creator = { id: randomUUID(), name: 'Ada' };
+    const [bo, cy, di] = [randomUUID(), randomUUID(), randomUUID()];
+    const made = createGame({ id: 'storeDjR', mode: 'Public', creator, seed: testSeed(8), packIds: [pack], settings: { clue_mode: 'dj', goal: 3 } });
+    if (!made.ok) throw new Error(made.error.message);
+    await store.snapshot(made.game, 0, NOW);
+    const counter = { n: 0, seq: 0 };
+    let game = await play(
+      made.game,
+      [
+        { type: 'join', by: bo, name: 'Bo' },
+        { type: 'join', by: cy, name: 'Cy' },
+        { type: 'join', by: di, name: 'Di' },
+        { type: 'update', by: creator.id, settings: { dj: bo, dj_plays: false }, pack_ids: [pack] },
+        { type: 'start', by: creator.id, hits },
+      ],
+      counter,
+      NOW,
+    );
+    expect(game.dj).toEqual({ id: bo, plays: false });
+    const clip = djClip(game, bo);
+    expect(clip.ok && clip.clip.yt_id).toBe(game.current!.yt_id);
+    let loaded = (await store.load()).find((g) => g.game.id === 'storeDjR')!.game;
+    expect(loaded).toEqual(game);
+    expect(djClip(loaded, bo)).toEqual(clip);
+    expect(djClip(loaded, creator.id)).toMatchObject({ ok: false, error: { code: 'dj_only' } });
+    // the DJ leaves: the creator plays the hits from now on, after a restart too
+    game = await play(game, [{ type: 'leave', by: bo }], counter, NOW + 1);
+    expect(game.dj).toEqual({ id: creator.id, plays: true });
+    loaded = (await store.load()).find((g) => g.game.id === 'storeDjR')!.game;
+    expect(loaded).toEqual(game);
+    expect(djClip(loaded, creator.id)).toMatchObject({ ok: true, clip: { yt_id: game.current!.yt_id, start: game.current!.playback_offset } });
+    await store.remove('storeDjR');
+  });
+
+  it('restores a game stored before the DJ mode: the creator would be its DJ, and would play', async () => {
+    const made = createGame({ id: 'storeDjO', mode: 'Public', creator: { id: randomUUID(), name: 'Ada' }, seed: testSeed(9), packIds: [] });
+    if (!made.ok) throw new Error(made.error.message);
+    // the old format: no dj or dj_plays in the settings, no dj in the game
+    const { dj: _dj, dj_plays: _plays, ...settings } = made.game.settings;
+    const { dj: _seat, ...old } = made.game;
+    await store.snapshot({ ...old, settings } as Game, 0, NOW);
+    const restored = (await store.load()).find((g) => g.game.id === 'storeDjO')!.game;
+    expect([restored.settings.dj, restored.settings.dj_plays, restored.dj]).toEqual(['', true, null]);
+    expect(GamePayloadSchema.safeParse(viewGame(restored, null)).success).toBe(true);
+    await store.remove('storeDjO');
   });
 
   it('keeps appends and snapshots out of another transaction open on the database, which may roll back', async () => {

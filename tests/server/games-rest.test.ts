@@ -1026,7 +1026,7 @@ describe('bad input', () => {
       [{ reveal_time: 16 }, 'reveal_time must be a whole number from 0 to 15'],
       [{ reveal_time: -1 }, 'reveal_time must be a whole number from 0 to 15'],
       [{ packs: ['not-a-uuid'] }, 'packs[0] must be a UUID'],
-      [{ clue_mode: 'video' }, 'clue_mode must be one of "audio", "card"'],
+      [{ clue_mode: 'video' }, 'clue_mode must be one of "audio", "card", "dj"'],
     ] as [Record<string, unknown>, string][]) {
       expectInvalid(await alice.request('POST', '/api/games', { settings }), `settings.${message}`, JSON.stringify(settings));
     }

@@ -153,6 +153,8 @@ function expectedState(v: GamePayload, seq: number) {
     reveal_time: v.reveal_time,
     clue_mode: v.clue_mode,
     clue_mode_auto: v.clue_mode_auto,
+    dj: v.dj,
+    dj_plays: v.dj_plays,
     packs: [...v.packs],
     players: v.players.map(playerShape),
     hit: v.hit ? hitShape(v.hit) : null,
@@ -162,6 +164,7 @@ function expectedState(v: GamePayload, seq: number) {
     deadline: v.deadline ?? 0,
     clue: v.clue ? { title: v.clue.title, artist: v.clue.artist, belongs_to: v.clue.belongs_to } : null,
     draws: v.draws,
+    dj_seat: v.dj_seat ? { id: v.dj_seat.id, plays: v.dj_seat.plays } : null,
     seq,
   };
 }
@@ -178,6 +181,7 @@ function actualState(c: Conn): any {
     hit: json(s.hit),
     winner: s.winner ? player(s.winner) : null,
     clue: json(s.clue),
+    dj_seat: json(s.dj_seat),
   };
 }
 
@@ -990,7 +994,7 @@ describe('schema projection', () => {
   const payload = (state: GamePayload['state'], players: PlayerPayload[], extra: Partial<GamePayload> = {}): GamePayload => ({
     id: 'AAAAAAAA', players, state, mode: 'Public', goal: 10, start_tokens: 2, hit_duration: 20, packs: [PACK], guess_timeout: 0,
     intercept_timeout: 30, confirm_timeout: 60, reveal_time: 3, clue_mode: 'card', clue_mode_auto: false, hit: null, last_scored: null, winner: null, standings: null,
-    deadline: null, clue: null, draws: 1, ...extra,
+    deadline: null, clue: null, draws: 1, dj: '', dj_plays: true, dj_seat: null, ...extra,
   });
   const A = (hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}) => player(1, hits, guess, extra);
   const B = (hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}) => player(2, hits, guess, extra);

@@ -35,16 +35,23 @@ export async function testDatabase(dir: string): Promise<{ url: string; drop(): 
 export const PACK_ONE = '11111111-1111-4111-8111-111111111111';
 export const PACK_TWO = '22222222-2222-4222-8222-222222222222';
 
-/** Writes a hits.yml with `count` hits (years 1950..2024) split over two packs. */
-export function writeCatalogue(dir: string, count = 200): string {
+/** The YouTube id writeCatalogue gives hit `i` (11 characters). */
+export const videoOf = (i: number): string => `vid${String(i).padStart(8, '0')}`;
+
+/**
+ * Writes a hits.yml with `count` hits (years 1950..2024) split over two packs;
+ * the first `videos` of them have a YouTube id (videoOf) and a playback offset of 10 + i.
+ */
+export function writeCatalogue(dir: string, count = 200, videos = 0): string {
   const hits = Array.from({ length: count }, (_, i) => ({
     artist: `Artist ${i}`,
     title: `Song ${i}`,
     belongs_to: '',
     year: 1950 + ((i * 13) % 75),
     packs: [i % 2 === 0 ? PACK_ONE : PACK_TWO],
-    playback_offset: 0,
+    playback_offset: i < videos ? 10 + i : 0,
     id: randomUUID(),
+    ...(i < videos ? { yt_id: videoOf(i) } : {}),
   }));
   const file = join(dir, 'hits.yml');
   writeFileSync(file, stringify({ hits, packs: [{ id: PACK_ONE, name: 'One' }, { id: PACK_TWO, name: 'Two' }] }));

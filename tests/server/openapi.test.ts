@@ -34,6 +34,7 @@ const EXPECTED: Record<string, string[]> = {
   '/api/users/{id}': ['get'],
   '/api/games': ['get', 'post'],
   '/api/games/{id}': ['get'],
+  '/api/games/{id}/dj': ['get'],
   '/api/games/{id}/join': ['patch'],
   '/api/games/{id}/join/{name}': ['patch'],
   '/api/games/{id}/avatar': ['patch'],

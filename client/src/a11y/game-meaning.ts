@@ -250,7 +250,10 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
       changes.push(`${t(`game.settings.${k}`)}: ${off ? t('game.announce.no_limit') : now[k]}`);
     }
     // the creator's choice (an automatic game's mode of the last start is no change of his)
-    if (!was || clueChoice(was) !== clueChoice(now)) changes.push(`${t('game.settings.clue_mode')}: ${t(`game.settings.clue_${clueChoice(now)}`)}`);
+    if (!was || clueChoice(was) !== clueChoice(now)) {
+      const choice = clueChoice(now);
+      changes.push(`${t('game.settings.clue_mode')}: ${t(choice === 'dj' ? 'table:dj.settings.choice' : `game.settings.clue_${choice}`)}`);
+    }
     if (!was || was.packs.length !== now.packs.length || was.packs.some((id, i) => id !== now.packs[i])) {
       changes.push(`${t('game.settings.packs')}: ${now.packs.length}`);
     }
@@ -360,6 +363,9 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
 
   if (prev.state === 'Open' && state === 'Guessing') {
     say('started', 'game_started', t('notify.game_started'), [], { interrupt: true });
+    // a DJ plays the hits: everybody hears who, the DJ that it is him
+    const dj = game?.dj_seat ? game.players.find((p) => p.id === game.dj_seat?.id) : undefined;
+    if (dj) note('started', youOr(actor(dj), game?.dj_seat?.plays ? 'table:dj.announce' : 'table:dj.announce_out'), [actor(dj)]);
     out.ended = null;
     out.clearChoice = true;
     turnNews(players);

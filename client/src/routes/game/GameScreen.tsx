@@ -29,6 +29,7 @@ import { TableMotion } from './table/motion.tsx';
 import * as actions from './game-actions.ts';
 import { isGone, useGameRoom } from './use-game-room.ts';
 import { release } from './hit-audio.ts';
+import { releaseDj } from './dj-player.ts';
 import { useAskWhoIsPlaying, WhoIsPlayingDialog } from './WhoIsPlayingDialog.tsx';
 
 /**
@@ -80,6 +81,7 @@ export default function GameScreen() {
     return () => {
       stopListening();
       release();
+      releaseDj();
     };
   }, []);
 
@@ -216,7 +218,9 @@ export function SettingsSummary() {
       ? t('game.summary_auto', { count: settings.hit_duration })
       : settings.clue_mode === 'card'
         ? t('game.summary_card')
-        : t('game.summary_audio', { count: settings.hit_duration });
+        : settings.clue_mode === 'dj'
+          ? t('table:dj.summary', { count: settings.hit_duration })
+          : t('game.summary_audio', { count: settings.hit_duration });
   // the time limits matter to everybody at the table (0: no limit, left out)
   const limits = (['guess', 'intercept', 'confirm'] as const)
     .filter((k) => settings[`${k}_timeout`] > 0)

@@ -24,6 +24,9 @@ interface Draft {
   numbers: Numbers;
   clue: ClueChoice;
   packs: Set<string>;
+  /** The DJ of `dj` rounds: a player's id, '' for the creator. */
+  dj: string;
+  djPlays: boolean;
 }
 
 /** The choices of the clue setting: decided at the start, or one chosen. */
@@ -33,7 +36,12 @@ const draftOf = (s: Settings): Draft => ({
   numbers: Object.fromEntries(NUMBER_FIELDS.map((k) => [k, String(s[k])])) as Numbers,
   clue: clueChoice(s),
   packs: new Set(s.packs),
+  dj: s.dj,
+  djPlays: s.dj_plays,
 });
+
+/** A clue choice's label: the DJ's lives in the game screen's namespace. */
+const clueLabel = (choice: ClueChoice): string => (choice === 'dj' ? 'table:dj.settings.choice' : `game.settings.clue_${choice}`);
 
 /** The game's settings, re-rendering only when they change (not on every patch of the game). */
 export function useGameSettings(): Settings | null {
@@ -50,6 +58,8 @@ export function useGameSettings(): Settings | null {
       reveal_time: g.reveal_time,
       clue_mode: g.clue_mode,
       clue_mode_auto: g.clue_mode_auto,
+      dj: g.dj,
+      dj_plays: g.dj_plays,
       packs: g.packs,
     };
     return JSON.stringify(settings);
@@ -75,9 +85,11 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
   const { t } = useTranslation();
   const trustId = useId();
   const countId = useId();
+  const djTrustId = useId();
   const settings = useGameSettings();
   const players = useGame((s) => s.game?.players.length ?? 0);
   const state = useGame((s) => s.game?.state);
+  const local = useGame((s) => s.game?.mode === 'Local');
   const { me } = usePerspective();
   const packs = useCatalogue((s) => s.packs);
   const packsLoaded = useCatalogue((s) => s.packsLoaded);
@@ -108,6 +120,8 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
 
   const sorted = useMemo(() => [...packs].sort(byName), [packs]);
   const allIds = useMemo(() => sorted.map((p) => p.id), [sorted]);
+  // what the selection as it stands in the dialog can deal (the known packs once they are loaded)
+  const counts = usePlayableCounts(shown ? (packsLoaded ? allIds.filter((id) => shown.packs.has(id)) : [...shown.packs]) : [], open && !!shown);
   // the default count (5) never shows more packs than there are, once they are known
   useEffect(() => {
     if (allIds.length > 0) setRandomCount((c) => String(clampRandomCount(c, allIds.length)));
@@ -132,7 +146,9 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
     const numbers = Object.fromEntries(NUMBER_FIELDS.map((k) => [k, clampSetting(k, shown.numbers[k])])) as Record<NumericSetting, number>;
     // not sent (no connection): the dialog stays open with the changes, to be saved again
     const clue = shown.clue === 'auto' ? { clue_mode_auto: true } : { clue_mode: shown.clue, clue_mode_auto: false };
-    if (actions.saveSettings({ ...numbers, ...clue, ...(packsLoaded ? { packs: known } : {}) })) onClose();
+    // a Local game has no DJ
+    const dj = local ? {} : { dj: shown.dj, dj_plays: shown.djPlays };
+    if (actions.saveSettings({ ...numbers, ...clue, ...dj, ...(packsLoaded ? { packs: known } : {}) })) onClose();
   };
 
   return (
@@ -194,27 +210,32 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
             {t('game.settings.clue_mode')}
           </RadioGroup.Label>
           <Stack gap="1">
-            {CLUE_CHOICES.map((choice) => (
+            {CLUE_CHOICES.filter((choice) => !local || choice !== 'dj').map((choice) => (
               <RadioGroup.Item key={choice} value={choice} minH="44px">
-                <RadioGroup.ItemHiddenInput aria-describedby={choice === 'card' ? `${countId} ${trustId}` : countId} />
+                <RadioGroup.ItemHiddenInput aria-describedby={choice === 'card' ? `${countId} ${trustId}` : choice === 'dj' ? `${countId} ${djTrustId}` : countId} />
                 <RadioGroup.ItemIndicator />
-                <RadioGroup.ItemText>{t(`game.settings.clue_${choice}`)}</RadioGroup.ItemText>
+                <RadioGroup.ItemText>{t(clueLabel(choice))}</RadioGroup.ItemText>
               </RadioGroup.Item>
             ))}
           </Stack>
-          <PlayableCount
-            id={countId}
-            packs={packsLoaded ? known : [...shown.packs]}
-            goal={clampSetting('goal', shown.numbers.goal)}
-            players={players}
-            choice={shown.clue}
-            open={open}
-          />
+          <PlayableCount id={countId} counts={counts} goal={clampSetting('goal', shown.numbers.goal)} players={players} choice={shown.clue} dj={!local} />
           {/* card mode is honour-based: the year of a card can be looked up (issue 25) */}
           <Text id={trustId} mt="2" fontSize="sm" color="fg.muted">
             {t('game.settings.clue_card_trust')}
           </Text>
         </RadioGroup.Root>
+
+        {/* the DJ: who plays the hits from YouTube when the game plays with one */}
+        {!local && shown.clue === 'dj' && (
+          <DjChoice
+            dj={shown.dj}
+            plays={shown.djPlays}
+            editable={editable}
+            trustId={djTrustId}
+            onDj={(dj) => setDraft((d) => (d ? { ...d, dj } : d))}
+            onPlays={(djPlays) => setDraft((d) => (d ? { ...d, djPlays } : d))}
+          />
+        )}
 
         <Fieldset.Root disabled={!editable}>
           <Fieldset.Legend fontWeight="medium">{t('game.settings.packs')}</Fieldset.Legend>
@@ -317,9 +338,8 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
  * for the choice: which mode an automatic start would pick now, or that a
  * chosen audio game could not start.
  */
-function PlayableCount({ id, packs, goal, players, choice, open }: { id: string; packs: readonly string[]; goal: number; players: number; choice: ClueChoice; open: boolean }) {
-  const { t } = useTranslation();
-  // null while asking; 'failed': say nothing (the dialog works without it)
+/** The server's count of what the selection can deal (null while asking; 'failed': the dialog works without it). */
+function usePlayableCounts(packs: readonly string[], open: boolean): PlayableCounts | 'failed' | null {
   const [counts, setCounts] = useState<PlayableCounts | 'failed' | null>(null);
   const key = [...packs].sort().join(',');
   useEffect(() => {
@@ -336,17 +356,79 @@ function PlayableCount({ id, packs, goal, players, choice, open }: { id: string;
       abort.abort();
     };
   }, [key, open]);
-  // no pack chosen: nothing to count (the dialog says to choose one)
-  if (key === '' || counts === 'failed') return null;
+  return key === '' ? 'failed' : counts;
+}
+
+function PlayableCount({ id, counts, goal, players, choice, dj }: { id: string; counts: PlayableCounts | 'failed' | null; goal: number; players: number; choice: ClueChoice; dj: boolean }) {
+  const { t } = useTranslation();
+  // no pack chosen (nothing to count: the dialog says to choose one), or no answer
+  if (counts === 'failed') return null;
   const table = { players: Math.max(players, MIN_PLAYERS), goal, needed: hitsNeeded(Math.max(players, MIN_PLAYERS), goal) };
+  if (counts === null) {
+    return (
+      <Text id={id} mt="2" fontSize="sm" color="fg.muted" data-testid="playable-count">
+        {t('game.settings.playable_loading')}
+      </Text>
+    );
+  }
+  // what an automatic start would pick now, and what that means for the choice made
+  const enoughAudio = autoClueMode(counts.audio, players, goal) === 'audio';
+  const enoughVideo = counts.youtube >= table.needed;
+  const verdict =
+    choice === 'dj' ? (enoughVideo ? null : 'table:dj.settings.short_dj')
+    : enoughAudio ? 'game.settings.playable_enough'
+    : `game.settings.playable_short_${choice}`;
+  const parts = [t('game.settings.playable', { audio: counts.audio, hits: counts.hits })];
+  // the videos a DJ could play, where there are any (or a DJ is chosen); a Local game has no DJ
+  if (dj && (counts.youtube > 0 || choice === 'dj')) parts.push(t('table:dj.settings.youtube', { youtube: counts.youtube }));
+  if (verdict) parts.push(t(verdict, table));
+  // music instead of cards: a DJ could play them (a DJ is the creator's choice, never the automatic one)
+  if (dj && choice !== 'dj' && !enoughAudio && enoughVideo) parts.push(t('table:dj.settings.hint'));
   return (
     <Text id={id} mt="2" fontSize="sm" color="fg.muted" data-testid="playable-count">
-      {counts === null
-        ? t('game.settings.playable_loading')
-        : `${t('game.settings.playable', { audio: counts.audio, hits: counts.hits })} ${t(
-            autoClueMode(counts.audio, players, goal) === 'audio' ? 'game.settings.playable_enough' : `game.settings.playable_short_${choice}`,
-            table,
-          )}`}
+      {parts.join(' ')}
     </Text>
+  );
+}
+
+/**
+ * Who the DJ is (the creator unless he names another player; only real
+ * players, as only they have a device) and whether the DJ plays along, with
+ * what that trusts.
+ */
+function DjChoice({ dj, plays, editable, trustId, onDj, onPlays }: { dj: string; plays: boolean; editable: boolean; trustId: string; onDj: (dj: string) => void; onPlays: (plays: boolean) => void }) {
+  const { t } = useTranslation();
+  const players = useGame((s) => s.game?.players);
+  const seated = (players ?? []).filter((p) => !p.virtual);
+  const creator = seated.find((p) => p.creator);
+  // the creator is '' (whoever creates the game then); a named player who left is the creator again
+  const value = dj === '' || dj === creator?.id || !seated.some((p) => p.id === dj) ? '' : dj;
+  return (
+    <Stack gap="2" data-testid="dj-choice">
+      <RadioGroup.Root value={value} onValueChange={({ value: v }) => onDj(v ?? '')} disabled={!editable} colorPalette="accent">
+        <RadioGroup.Label fontWeight="medium" display="block" mb="2">
+          {t('table:dj.settings.who')}
+        </RadioGroup.Label>
+        <Stack gap="1">
+          {seated.map((p) => (
+            <RadioGroup.Item key={p.id} value={p.creator ? '' : p.id} minH="44px">
+              <RadioGroup.ItemHiddenInput aria-describedby={trustId} />
+              <RadioGroup.ItemIndicator />
+              <RadioGroup.ItemText overflowWrap="anywhere">{p.creator ? t('table:dj.settings.creator', { name: p.name }) : p.name}</RadioGroup.ItemText>
+            </RadioGroup.Item>
+          ))}
+        </Stack>
+      </RadioGroup.Root>
+      <Checkbox.Root checked={plays} onCheckedChange={({ checked }) => onPlays(checked === true)} disabled={!editable} colorPalette="accent" minH="44px">
+        <Checkbox.HiddenInput aria-describedby={trustId} />
+        <Checkbox.Control>
+          <Checkbox.Indicator />
+        </Checkbox.Control>
+        <Checkbox.Label>{t('table:dj.settings.plays')}</Checkbox.Label>
+      </Checkbox.Root>
+      <Text id={trustId} fontSize="sm" color="fg.muted">
+        {t('table:dj.settings.trust')}
+      </Text>
+    </Stack>
   );
 }

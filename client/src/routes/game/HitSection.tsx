@@ -8,6 +8,8 @@ import { useSession } from '../../stores/session.ts';
 import * as actions from './game-actions.ts';
 import { canClaim, canSkip, claimCandidates } from './game-logic.ts';
 import { currentSource, prepare, useHitAudio } from './hit-audio.ts';
+import { useDj } from './dj-player.ts';
+import { DjPanel, useDjSeat } from './DjPlayer.tsx';
 import { RevealMoment } from './RevealMoment.tsx';
 import { usePerspective } from './use-perspective.ts';
 import { ClaimDialog } from './table/ClaimDialog.tsx';
@@ -37,6 +39,9 @@ export function HitSection() {
   const userId = useSession((s) => s.user?.id);
   const perspective = usePerspective();
   const playing = useHitAudio((s) => s.playing);
+  // the dj clue mode: the DJ's device plays the hit from YouTube (DjPanel), the others only hear it
+  const djSeat = useDjSeat();
+  const djPlaying = useDj((s) => s.playing !== null);
   // the seat asked "claim for 3 tokens?" ('' for one's own), null when not asking
   const [claimFor, setClaimFor] = useState<string | null>(null);
   // a revealed card has its moment (RevealMoment); when the game already went on underneath
@@ -105,7 +110,7 @@ export function HitSection() {
                   mystery
                   size="lg"
                   revealed={!!revealed}
-                  playing={!!source && playing === source.key && !revealed}
+                  playing={(!!source && playing === source.key && !revealed) || (!!djSeat?.mine && djPlaying && !revealed)}
                   year={revealed ? hit.year : null}
                   artist={revealed ? hit.artist : (clue?.artist ?? null)}
                   title={revealed ? hit.title : (clue?.title ?? null)}
@@ -126,6 +131,11 @@ export function HitSection() {
             {source && (
               <Button colorPalette="accent" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay}>
                 {playing === source.key ? t('game.hit.stop') : t('game.hit.play')}
+              </Button>
+            )}
+            {djSeat?.mine && (
+              <Button colorPalette="accent" aria-keyshortcuts="Alt+Shift+H" onClick={actions.togglePlay} data-testid="dj-play">
+                {djPlaying ? t('game.hit.stop') : t('game.hit.play')}
               </Button>
             )}
             {myTurn && (
@@ -171,6 +181,7 @@ export function HitSection() {
           </Stack>
         )}
       </Flex>
+      {running && <DjPanel />}
       {scoredText && !moment && (
         <Text mt="2" textAlign="center" fontWeight="semibold">
           {scoredText}

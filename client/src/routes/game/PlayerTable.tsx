@@ -134,6 +134,8 @@ interface RowProps {
 
 function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKick }: RowProps) {
   const { t } = useTranslation();
+  // the DJ of a running dj round plays the hits from his device
+  const dj = useGame((s) => (s.game?.state !== 'Open' && s.game?.dj_seat?.id === p.id ? s.game.dj_seat : null));
   return (
     <Table.Row bg={p.turn_player ? 'accent.subtle' : 'transparent'} aria-current={p.turn_player ? 'true' : undefined}>
       <Table.Cell py="2" wordBreak="break-word">
@@ -162,6 +164,11 @@ function PlayerRow({ player: p, seat, you, running, kickable, self, onHits, onKi
           {p.turn_player && (
             <Badge size="sm" colorPalette="orange" variant="surface" fontWeight="bold">
               {t('game.players.turn')}
+            </Badge>
+          )}
+          {dj && (
+            <Badge size="sm" colorPalette="gray" variant="outline" data-testid="dj-badge">
+              {dj.plays ? t('table:dj.badge') : `${t('table:dj.badge')}, ${t('table:dj.sits_out')}`}
             </Badge>
           )}
           {!p.connected && (

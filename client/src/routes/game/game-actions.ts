@@ -20,6 +20,7 @@ import {
   type Perspective,
 } from './game-logic.ts';
 import { currentSource, toggle } from './hit-audio.ts';
+import { toggle as toggleDj } from './dj-player.ts';
 
 /**
  * What the game screen's buttons and the Alt+Shift shortcuts do. Both call
@@ -233,11 +234,13 @@ export function speakPlayer(index: number): void {
 }
 
 /** One player as a sentence: name and roles, tokens, hits with the timeline's years, and what he does now. */
-export function playerInfo(p: PlayerPayload, game: Pick<GamePayload, 'mode' | 'state'>, userId: string | undefined): string {
+export function playerInfo(p: PlayerPayload, game: Pick<GamePayload, 'mode' | 'state'> & { dj_seat?: GamePayload['dj_seat'] }, userId: string | undefined): string {
+  const dj = game.state !== 'Open' && game.dj_seat?.id === p.id ? game.dj_seat : null;
   const roles = [
     p.creator ? t('game.players.creator') : null,
     game.mode !== 'Local' && p.id === userId ? t('game.players.you') : null,
     p.turn_player ? t('game.players.turn') : null,
+    dj ? (dj.plays ? t('table:dj.badge') : `${t('table:dj.badge')}, ${t('table:dj.sits_out')}`) : null,
     !p.connected ? t('game.players.offline') : null,
   ].filter((r): r is string => !!r);
   const name = roles.length ? t('game.players.name_roles', { name: p.name, roles: roles.join(', ') }) : p.name;
@@ -265,6 +268,12 @@ export function togglePlay(): void {
   // while a revealed card has its moment, the next turn's clip waits (the game may already be there underneath)
   const reveal = useGame.getState().reveal;
   const held = !!reveal && (game?.state !== 'Confirming' || game.hit?.id !== reveal.hit.id);
+  // the dj clue mode: the DJ's device plays the hit; every other device is told whose does
+  if (game && game.clue_mode === 'dj' && game.state !== 'Open' && game.dj_seat) {
+    if (game.dj_seat.id !== c?.userId) return blocked('table:dj.not_dj', { name: game.players.find((p) => p.id === game.dj_seat?.id)?.name ?? '' });
+    if (held) return blocked('errors.audio_not_running');
+    return toggleDj();
+  }
   const source = c && !held ? currentSource(c.game, !!c.perspective.me) : null;
   if (!source) return blocked(game?.clue_mode === 'card' && game.state !== 'Open' ? 'errors.no_audio_card_mode' : 'errors.audio_not_running');
   toggle(source);

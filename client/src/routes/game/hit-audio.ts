@@ -60,12 +60,14 @@ export const hitPath = (gameId: string, hitId: string): string => `/api/games/${
 /**
  * What the hit section plays now: the hidden clip of the current draw (cut to
  * `hit_duration`; spec §4: 0 means no limit), the revealed hit in full while
- * Confirming (no limit while confirming), nothing while Open or in `card` clue
- * mode (the table reads the card instead), nor to a spectator of a Private
+ * Confirming (no limit while confirming), nothing while Open, in `card` clue
+ * mode (the table reads the card instead) or in `dj` clue mode (the DJ's
+ * device plays it from YouTube, dj-player.ts), nor to a spectator of a Private
  * game while the hit is hidden.
  */
 export function currentSource(game: Pick<GamePayload, 'id' | 'mode' | 'state' | 'clue_mode' | 'draws' | 'hit_duration' | 'hit'>, seated: boolean): HitSource | null {
-  if (game.state === 'Open' || game.clue_mode === 'card') return null;
+  // cards are read aloud; a DJ plays the hits from YouTube on his own device (dj-player.ts)
+  if (game.state === 'Open' || game.clue_mode !== 'audio') return null;
   // a Private game's hidden clip is for its players only (rules A12)
   if (game.mode === 'Private' && !seated && game.state !== 'Confirming') return null;
   if (game.state === 'Confirming') return game.hit ? { key: `hit:${game.hit.id}`, path: hitPath(game.id, game.hit.id), limitSeconds: null } : null;
