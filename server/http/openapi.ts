@@ -351,7 +351,7 @@ const NOT_A_PLAYER = rule('not_a_player');
 const GAME_EVENT_DOCS: Record<GameStreamEventName, string> = {
   snapshot: 'always first (unless resuming): the whole game as the subscriber sees it (GamePayload); its `id:` is the game\'s event sequence number',
   join: '`{players:[joined player]}`',
-  leave: '`{players:[player who left]}`, with `removed_by` (the creator) when he was removed; always followed by `change_state`',
+  leave: '`{players:[player who left]}`, with `removed_by` (the creator) when he was removed and `dj` (the creator, who plays the hits from now on) when the DJ of a running `dj` round left; always followed by `change_state`',
   change_state: '`{state, players, …}`: the phase or the seats changed; `hit` and `last_scored` on a reveal, `winner` and `standings` when a round ended, `deadline` (epoch ms) and `clue`; `cause` when no player\'s own choice explains it: `confirmed` or `rejected` (the next turn after the confirmer `by` answered), `timeout` (the phase\'s time ran out), `absent` (the player the game waited for is not connected), `stopped` (the creator `by` stopped the game)',
   guess: '`{players:[acting player]}`: a guess was placed or an interception declined; `cause`: `timeout` or `absent` when the interceptor did not answer',
   skip: '`{players:[turn player], hit:<skipped card>}`',

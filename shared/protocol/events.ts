@@ -31,11 +31,11 @@ export const JoinEventSchema = z.strictObject({
 
 /**
  * `leave`: a player left or was removed (`removed_by`: the creator who removed
- * him); always followed by `change_state`.
+ * him; `dj`: the round's new DJ when the DJ left); always followed by `change_state`.
  */
 export const LeaveEventSchema = z.strictObject({
   event: z.literal('leave'),
-  data: z.strictObject({ players: OnePlayerSchema, removed_by: PlayerPayloadSchema.optional() }),
+  data: z.strictObject({ players: OnePlayerSchema, removed_by: PlayerPayloadSchema.optional(), dj: PlayerPayloadSchema.optional() }),
 });
 
 /**

@@ -196,6 +196,8 @@ export const GameUpdateSchema = z.strictObject({
   clue: ClueSchema.optional(),
   /** `leave`: the creator who removed the player; absent when the player left himself. */
   removed_by: PlayerPayloadSchema.optional(),
+  /** `leave` of a running `dj` round's DJ: the player who plays the hits from now on. */
+  dj: PlayerPayloadSchema.optional(),
   /** Why it happened, where no player's own choice says it (EVENT_CAUSES). */
   cause: z.enum(EVENT_CAUSES).optional(),
   /** `change_state` with cause `confirmed`, `rejected` or `stopped`: the player who did it. */

@@ -65,7 +65,7 @@ export const RoomEventPlayerSchema = PlayerPayloadSchema.omit({ hits: true, slot
  * patch sent just before it already carries, so a move costs every client a few
  * hundred bytes instead of the whole table (budget P1). `change_state` leaves
  * out `players` (read them from the state), and the players an event names
- * (`players`, `last_scored`, `removed_by`) come without their cards. `winner` and `standings`
+ * (`players`, `last_scored`, `removed_by`, `by`, `dj`) come without their cards. `winner` and `standings`
  * stay whole: the game-over dialog shows them after the next start cleared them.
  */
 export const RoomEventDataSchema = GameUpdateSchema.extend({
@@ -73,6 +73,7 @@ export const RoomEventDataSchema = GameUpdateSchema.extend({
   last_scored: RoomEventPlayerSchema.optional(),
   removed_by: RoomEventPlayerSchema.optional(),
   by: RoomEventPlayerSchema.optional(),
+  dj: RoomEventPlayerSchema.optional(),
 });
 
 /** Server → client messages of a game room, by message name. */
@@ -97,12 +98,13 @@ function eventPlayer(p: PlayerPayload): RoomEventPlayer {
 
 /** The room message of engine event `e`, number `seq` (see RoomEventDataSchema). */
 export function roomEvent(seq: number, e: GameEvent, final = false): RoomEvent {
-  const { players, last_scored, removed_by, by, ...rest } = e.data;
+  const { players, last_scored, removed_by, by, dj, ...rest } = e.data;
   const data: RoomEvent['data'] = rest;
   if (players && e.event !== 'change_state') data.players = players.map(eventPlayer);
   if (last_scored) data.last_scored = eventPlayer(last_scored);
   if (removed_by) data.removed_by = eventPlayer(removed_by);
   if (by) data.by = eventPlayer(by);
+  if (dj) data.dj = eventPlayer(dj);
   return final ? { seq, event: e.event, data, final } : { seq, event: e.event, data };
 }
 

@@ -763,16 +763,17 @@ function removePlayer(s: Step, target: Player, remover?: Player): void {
     }
   }
   g.players.splice(seat, 1);
+  let newDj: Player | undefined;
   if (g.dj?.id === target.id) {
     // the round goes on with the creator as its DJ: he holds cards, so he plays on
-    const creator = g.players.find((p) => p.creator && !p.virtual);
-    g.dj = creator ? { id: creator.id, plays: true } : null;
+    newDj = g.players.find((p) => p.creator && !p.virtual);
+    g.dj = newDj ? { id: newDj.id, plays: true } : null;
   }
   // a DJ chosen for the next round who left: the creator again
   if (g.settings.dj === target.id) g.settings = { ...g.settings, dj: '' };
   g.intercepts = g.intercepts.filter((id) => id !== target.id);
   if (g.last_scored === target.id) g.last_scored = null;
-  emit(s, 'leave', removedBy ? { players: [leaving], removed_by: removedBy } : { players: [leaving] });
+  emit(s, 'leave', { players: [leaving], ...(removedBy ? { removed_by: removedBy } : {}), ...(newDj ? { dj: playerPayload(newDj) } : {}) });
 
   if (!g.players.some((p) => !p.virtual)) {
     s.deleted = true;

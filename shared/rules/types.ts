@@ -226,6 +226,8 @@ export interface GameUpdate {
   clue?: Clue;
   /** `leave`: the creator who removed the player (a kick); absent when he left himself. */
   removed_by?: PlayerPayload;
+  /** `leave` of a running `dj` round's DJ: the player who plays the hits from now on. */
+  dj?: PlayerPayload;
   /** Why it happened, where no player's own choice says it (see EVENT_CAUSES). */
   cause?: EventCause;
   /** `change_state` with cause `confirmed`, `rejected` or `stopped`: the player who did it. */

@@ -8,7 +8,7 @@ import { releaseDj } from '../../client/src/routes/game/dj-player.ts';
 import { HitSection } from '../../client/src/routes/game/HitSection.tsx';
 import { useGame } from '../../client/src/stores/game.ts';
 import { resetSessionForTests, useSession } from '../../client/src/stores/session.ts';
-import type { DjClip, GamePayload } from '../../shared/protocol/game.ts';
+import type { DjClip, GamePayload, PlayerPayload } from '../../shared/protocol/game.ts';
 import { game, ids, player, users } from './game-fixtures.ts';
 import { renderApp } from './render.tsx';
 
@@ -135,6 +135,22 @@ describe('every other device', () => {
     // a DJ who sits out
     show(djGame(ids.ana, false));
     expect(await screen.findByText('Ana is the DJ, sits this round out and plays the hits on their device.')).toBeTruthy();
+  });
+
+  it('hears who the new DJ is when the DJ leaves, and why nothing plays while the DJ is away', async () => {
+    const g = djGame(ids.ana);
+    const [ana, ben] = g.players as [PlayerPayload, PlayerPayload];
+    const leave = (userId: string) =>
+      describeEvent({ seq: 9, event: 'leave', data: { players: [{ ...ben, state: 'Waiting' }], dj: ana } }, { before: { state: 'Guessing', players: g.players, settings: null }, game: g, userId, askedLocal: null, ownLeaveBefore: false });
+    expect(leave(ids.ben).meanings.map((m) => m.text)).toContain('Ana is now the DJ and plays the hits on their device.');
+    const mine = leave(ids.ana).meanings.find((m) => m.text.startsWith('You are now the DJ'));
+    expect(mine?.text).toBe('You are now the DJ: play each hit on your device, turned away from the table.');
+    expect(mine?.interrupt).toBe(true);
+    // the DJ's connection dropped: the others are told why no hit plays
+    useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
+    show({ ...g, players: [{ ...ana, connected: false }, ben] });
+    renderApp(<HitSection />);
+    expect(await screen.findByText('Ana, the DJ, is not connected: no hit plays until they are back.')).toBeTruthy();
   });
 
   it("names the DJ in a player's spoken info", () => {

@@ -182,10 +182,15 @@ describe('a dj round', () => {
 
   it('when the DJ leaves, the creator becomes the DJ and plays; too few players left ends the round', () => {
     let g = start(lobby({ dj: BOB, dj_plays: false }, [BOB, CAROL, DAVE])).game;
-    g = act(g, { type: 'leave', by: BOB }).game;
+    const left = act(g, { type: 'leave', by: BOB });
+    g = left.game;
+    // the leave names the new DJ, so every device can say who plays the hits now
+    expect(left.events.find((e) => e.event === 'leave')?.data.dj?.id).toBe(ALICE);
     expect(g.state).not.toBe('Open');
     expect(g.dj).toEqual({ id: ALICE, plays: true });
     expect(viewGame(g, null)?.dj_seat).toEqual({ id: ALICE, plays: true });
+    // another player's leave names no DJ
+    expect(act(g, { type: 'leave', by: CAROL }).events.find((e) => e.event === 'leave')?.data.dj).toBeUndefined();
     // the creator DJ leaves: the next creator takes over
     g = act(g, { type: 'leave', by: ALICE }).game;
     const creator = g.players.find((p) => p.creator) as Player;

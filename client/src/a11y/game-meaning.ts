@@ -287,6 +287,11 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
           say('removed', 'left', text, [who, by], { sfx: 'leave_game', interrupt: who.you, ...(who.you ? { toast: 'warning' as const, tone: 'bad' as const } : {}) });
         }
       }
+      // the DJ left a running round: somebody else plays the hits now (and must know it)
+      if (data.dj) {
+        const dj = actor(data.dj);
+        note('clue', youOr(dj, 'table:dj.moved'), [dj], { interrupt: dj.you });
+      }
       // the game's last events may be this leave, then the deleting change_state
       // (by id: a Local game says no "you", yet its creator's own leaving deletes it)
       out.ownLeave = !!first && !data.removed_by && first.id === userId;

@@ -13,13 +13,14 @@ export const DJ_PLAYER_MIN_PX = 200;
  * Who the DJ of a running `dj` round is, and whether that is this device's user
  * (a Local game has no DJ; a TV showing the table is not the DJ either).
  */
-export function useDjSeat(): { id: string; name: string; plays: boolean; mine: boolean } | null {
+export function useDjSeat(): { id: string; name: string; plays: boolean; mine: boolean; connected: boolean } | null {
   const dj = useGame((s) => s.game?.dj_seat ?? null);
   const name = useGame((s) => s.game?.players.find((p) => p.id === s.game?.dj_seat?.id)?.name ?? '');
+  const connected = useGame((s) => s.game?.players.find((p) => p.id === s.game?.dj_seat?.id)?.connected ?? false);
   const running = useGame((s) => !!s.game && s.game.state !== 'Open' && s.game.clue_mode === 'dj');
   const userId = useSession((s) => s.user?.id);
   if (!dj || !running) return null;
-  return { id: dj.id, name, plays: dj.plays, mine: dj.id === userId };
+  return { id: dj.id, name, plays: dj.plays, mine: dj.id === userId, connected };
 }
 
 /**
@@ -47,7 +48,8 @@ export function DjPanel() {
   if (!mine) {
     return (
       <Text textAlign="center" color="fg.muted" mt="2" data-testid="dj-other">
-        {t(seat.plays ? 'table:dj.other' : 'table:dj.other_out', { name: seat.name })}
+        {/* a DJ without connection plays nothing: the table should know why it hears no hit */}
+        {t(!seat.connected ? 'table:dj.other_offline' : seat.plays ? 'table:dj.other' : 'table:dj.other_out', { name: seat.name })}
       </Text>
     );
   }
