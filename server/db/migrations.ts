@@ -1,9 +1,8 @@
 import { sql, SqliteAdapter, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
-import { installPostgresSearchSchema } from '../services/search-postgres.ts';
-import { installSqliteSearchSchema } from '../services/search-sqlite.ts';
 import { lookAlikeKey } from '../services/look-alike.ts';
 import type { Database } from './schema.ts';
+import { installPostgresSearchSchema, installSqliteSearchSchema } from './search-schema.ts';
 
 /**
  * Schema migrations, in order. Written with kysely's schema builder so the same
@@ -72,7 +71,7 @@ const migrations: Record<string, Migration> = {
         // covering (pack_id, hit_id): decks and pack counts read the links of a pack without touching the table's rows
         await trx.schema.createIndex('hit_packs_pack_hit').on('hit_packs').columns(['pack_id', 'hit_id']).execute();
         await trx.schema.dropIndex('hit_packs_pack').execute();
-        // the full-text index and the sort indexes depend on the database (see the search modules)
+        // the full-text index and the sort indexes depend on the database (search-schema.ts)
         if (isSqlite(trx)) await installSqliteSearchSchema(trx);
         else await installPostgresSearchSchema(trx);
       });

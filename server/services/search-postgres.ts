@@ -1,6 +1,7 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { SortKey } from '../../shared/protocol/catalogue.ts';
 import type { Db } from '../db/index.ts';
+import { FOLD_FUNCTION, SEARCH_COLUMN } from '../db/search-schema.ts';
 import type { Logger } from '../logger.ts';
 import { LiveVocabulary, MAX_QUERY_WORDS, queryWords, TypoVocabulary, type HitQuery, type HitRecord, type HitSearchIndex, type HitSearchResult } from './search.ts';
 
@@ -15,8 +16,9 @@ import { LiveVocabulary, MAX_QUERY_WORDS, queryWords, TypoVocabulary, type HitQu
  * (the API, the import, the demo loader, hand-run SQL) stays indexed. Query words
  * are folded by the same SQL function, so a query and the index never disagree
  * about what a word is. The typo vocabulary is read from the index with
- * `ts_stat`. No extension is needed. All PostgreSQL-specific SQL of the catalogue
- * lives in this file; tests/pg/search-parity.test.ts compares both engines.
+ * `ts_stat`. No extension is needed. The function, column and indexes are created
+ * by migration 0003 (db/search-schema.ts); every PostgreSQL-specific query of the
+ * catalogue lives here; tests/pg/search-parity.test.ts compares both engines.
  *
  * Order: the sort keys compare text with A–Z folded and then by code point
  * (`lower(x COLLATE "C")`, SQLite's NOCASE), the id last, with expression indexes
@@ -31,55 +33,6 @@ import { LiveVocabulary, MAX_QUERY_WORDS, queryWords, TypoVocabulary, type HitQu
  * signs) split a word here, where FTS5 keeps them inside it; such a word then
  * matches as its parts, all of which must be present.
  */
-
-// ---------------------------------------------------------------------------
-// schema (frozen: run by migration 0003; change it only through a new migration)
-
-/** The generated tsvector column of `hits`. */
-export const SEARCH_COLUMN = 'search_doc';
-/** The SQL function that folds a text into space-separated index words. */
-export const FOLD_FUNCTION = 'hitline_search_text';
-
-const SORT_INDEXES: Record<SortKey, { name: string; columns: string }> = {
-  title: { name: 'hits_order_title', columns: 'lower(title COLLATE "C"), lower(artist COLLATE "C"), lower(belongs_to COLLATE "C"), year, (id COLLATE "C")' },
-  artist: { name: 'hits_order_artist', columns: 'lower(artist COLLATE "C"), lower(title COLLATE "C"), lower(belongs_to COLLATE "C"), year, (id COLLATE "C")' },
-  belongs_to: { name: 'hits_order_belongs_to', columns: 'lower(belongs_to COLLATE "C"), lower(title COLLATE "C"), lower(artist COLLATE "C"), year, (id COLLATE "C")' },
-  year: { name: 'hits_order_year', columns: 'year, lower(title COLLATE "C"), lower(artist COLLATE "C"), lower(belongs_to COLLATE "C"), (id COLLATE "C")' },
-};
-
-/** Combining marks (the blocks of Latin diacritics) and Latin base letters, as PostgreSQL regex classes. */
-const MARKS = '\\u0300-\\u036f\\u1ab0-\\u1aff\\u1dc0-\\u1dff\\u20d0-\\u20ff\\ufe20-\\ufe2f';
-const LATIN = 'A-Za-z\\u00c0-\\u024f\\u1e00-\\u1eff\\u2c60-\\u2c7f\\ua720-\\ua7ff';
-
-/**
- * Creates the folding function, the generated search column with its GIN index,
- * and the sort indexes. Folding: NFD, combining marks after a Latin letter
- * removed, NFC, lower case (ICU's root locale when the server has it, so every
- * script folds whatever the database's locale; final sigma as sigma, as FTS5),
- * then every run of characters that are not letters or digits becomes one space.
- * The database must use UTF8.
- */
-export async function installPostgresSearchSchema(db: Kysely<any>): Promise<void> {
-  const { rows: enc } = await sql<{ encoding: string }>`SELECT current_setting('server_encoding') AS encoding`.execute(db);
-  if (enc[0]?.encoding !== 'UTF8') throw new Error(`the PostgreSQL database must use the UTF8 encoding (it uses ${enc[0]?.encoding}): CREATE DATABASE … ENCODING 'UTF8'`);
-  const { rows: icu } = await sql`SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu' LIMIT 1`.execute(db);
-  const stripped = `normalize(regexp_replace(normalize(t, NFD), '([${LATIN}])[${MARKS}]+', '\\1', 'g'), NFC)`;
-  const lowered = `translate(lower(${stripped}${icu.length > 0 ? ' COLLATE "und-x-icu"' : ''}), 'ς', 'σ')`;
-  const statements = [
-    `CREATE FUNCTION ${FOLD_FUNCTION}(t text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-       AS $$ SELECT btrim(regexp_replace(${lowered}, '[^[:alnum:]]+', ' ', 'g')) $$`,
-    `ALTER TABLE hits ADD COLUMN ${SEARCH_COLUMN} tsvector GENERATED ALWAYS AS (
-       setweight(to_tsvector('simple'::regconfig, ${FOLD_FUNCTION}(title)), 'A') ||
-       setweight(to_tsvector('simple'::regconfig, ${FOLD_FUNCTION}(artist)), 'A') ||
-       setweight(to_tsvector('simple'::regconfig, ${FOLD_FUNCTION}(belongs_to)), 'B')) STORED`,
-    `CREATE INDEX hits_search ON hits USING gin (${SEARCH_COLUMN})`,
-    ...Object.values(SORT_INDEXES).map(({ name, columns }) => `CREATE INDEX ${name} ON hits (${columns})`),
-  ];
-  for (const statement of statements) await sql.raw(statement).execute(db);
-}
-
-// ---------------------------------------------------------------------------
-// search
 
 const SORT_SQL: Record<SortKey, string> = {
   title: 'lower(h.title COLLATE "C")',

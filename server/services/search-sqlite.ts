@@ -1,6 +1,7 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { SortKey } from '../../shared/protocol/catalogue.ts';
 import type { Db } from '../db/index.ts';
+import { FTS_TABLE, FTS_TERMS_TABLE, NO_PACK, PACK_FTS_TABLE, SQLITE_SORT_INDEXES } from '../db/search-schema.ts';
 import type { Logger } from '../logger.ts';
 import {
   foldWord,
@@ -18,7 +19,8 @@ import {
  * artist and belongs_to (external content: the text lives only in `hits`) and a
  * second FTS5 table of pack memberships, both kept in step by triggers, so every
  * write path (the API, the import, the demo loader, a hand-run SQL statement)
- * stays indexed. All SQLite-specific SQL of the catalogue lives in this file.
+ * stays indexed. The tables, triggers and indexes are created by migration 0003
+ * (db/search-schema.ts); every SQLite-specific query of the catalogue lives here.
  *
  * Speed (budget P6: ≤ 10 ms at 100,000 hits): totals are counted on the FTS
  * indexes alone; a page is read either by walking the sort index until it is full
@@ -32,101 +34,8 @@ import {
  *
  * The FTS tables are tied to the hits' implicit rowids. SQLite keeps those through
  * VACUUM, but a dump restored without `.dump --preserve-rowids` renumbers them:
- * {@link rebuildSqliteSearchIndexes} after such a restore.
+ * rebuildSqliteSearchIndexes (db/search-schema.ts) after such a restore.
  */
-
-// ---------------------------------------------------------------------------
-// schema (frozen: run by migration 0003; change it only through a new migration)
-
-/** Name of the FTS5 table. */
-export const FTS_TABLE = 'hits_fts';
-/** Its fts5vocab table (one row per indexed word), read to build the typo vocabulary. */
-export const FTS_TERMS_TABLE = 'hits_fts_terms';
-/**
- * Pack membership as a second, contentless FTS5 table: one row per hit (same rowid),
- * its pack ids as tokens, or {@link NO_PACK} for a hit without a pack. A pack filter
- * then costs what a word does (a merge of rowid lists), where joining the link table
- * on UUID text costs microseconds per row.
- */
-export const PACK_FTS_TABLE = 'hits_pack_fts';
-/** The token of a hit in no pack (never a UUID). */
-const NO_PACK = 'none';
-
-/**
- * The sort indexes, one per leading key, each followed by the rest of the default
- * order and the id, so the default order (and every order starting like an index)
- * is read straight off an index. Text sorts case-insensitively (NOCASE folds A–Z).
- */
-const SORT_INDEXES: Record<SortKey, { name: string; columns: string }> = {
-  title: { name: 'hits_order_title', columns: 'title COLLATE NOCASE, artist COLLATE NOCASE, belongs_to COLLATE NOCASE, year, id' },
-  artist: { name: 'hits_order_artist', columns: 'artist COLLATE NOCASE, title COLLATE NOCASE, belongs_to COLLATE NOCASE, year, id' },
-  belongs_to: { name: 'hits_order_belongs_to', columns: 'belongs_to COLLATE NOCASE, title COLLATE NOCASE, artist COLLATE NOCASE, year, id' },
-  year: { name: 'hits_order_year', columns: 'year, title COLLATE NOCASE, artist COLLATE NOCASE, belongs_to COLLATE NOCASE, id' },
-};
-
-/** Rewrites the pack row of the hit with id `hitId` (an SQL expression) from its links. */
-const repackHit = (hitId: string) => `
-       DELETE FROM ${PACK_FTS_TABLE} WHERE rowid = (SELECT rowid FROM hits WHERE id = ${hitId});
-       INSERT INTO ${PACK_FTS_TABLE}(rowid, packs)
-         SELECT h.rowid, coalesce((SELECT group_concat(pack_id, ' ') FROM hit_packs WHERE hit_id = h.id), '${NO_PACK}') FROM hits h WHERE h.id = ${hitId};`;
-
-/**
- * Creates the FTS5 indexes, their triggers, the vocabulary table and the sort
- * indexes, and indexes the hits already there. `unicode61 remove_diacritics 2`
- * folds case and Latin diacritics ("Mötley" is stored as "motley"); prefix indexes
- * of 1–3 characters make short prefixes cheap. The triggers need
- * `recursive_triggers` on (openDatabase sets it) for INSERT OR REPLACE.
- */
-export async function installSqliteSearchSchema(db: Kysely<any>): Promise<void> {
-  const statements = [
-    `CREATE VIRTUAL TABLE ${FTS_TABLE} USING fts5(
-       title, artist, belongs_to,
-       content='hits', content_rowid='rowid',
-       tokenize='unicode61 remove_diacritics 2',
-       prefix='1 2 3'
-     )`,
-    `CREATE VIRTUAL TABLE ${FTS_TERMS_TABLE} USING fts5vocab(${FTS_TABLE}, row)`,
-    `CREATE VIRTUAL TABLE ${PACK_FTS_TABLE} USING fts5(packs, content='', contentless_delete=1, detail=none, tokenize="unicode61 tokenchars '-'")`,
-    `CREATE TRIGGER hits_search_insert AFTER INSERT ON hits BEGIN
-       INSERT INTO ${FTS_TABLE}(rowid, title, artist, belongs_to) VALUES (new.rowid, new.title, new.artist, new.belongs_to);
-       INSERT INTO ${PACK_FTS_TABLE}(rowid, packs) VALUES (new.rowid, '${NO_PACK}');
-     END`,
-    `CREATE TRIGGER hits_search_delete AFTER DELETE ON hits BEGIN
-       INSERT INTO ${FTS_TABLE}(${FTS_TABLE}, rowid, title, artist, belongs_to) VALUES ('delete', old.rowid, old.title, old.artist, old.belongs_to);
-       DELETE FROM ${PACK_FTS_TABLE} WHERE rowid = old.rowid;
-     END`,
-    `CREATE TRIGGER hits_search_update AFTER UPDATE OF title, artist, belongs_to ON hits BEGIN
-       INSERT INTO ${FTS_TABLE}(${FTS_TABLE}, rowid, title, artist, belongs_to) VALUES ('delete', old.rowid, old.title, old.artist, old.belongs_to);
-       INSERT INTO ${FTS_TABLE}(rowid, title, artist, belongs_to) VALUES (new.rowid, new.title, new.artist, new.belongs_to);
-     END`,
-    `CREATE TRIGGER hit_packs_search_insert AFTER INSERT ON hit_packs BEGIN ${repackHit('new.hit_id')} END`,
-    `CREATE TRIGGER hit_packs_search_delete AFTER DELETE ON hit_packs BEGIN ${repackHit('old.hit_id')} END`,
-    `CREATE TRIGGER hit_packs_search_update AFTER UPDATE ON hit_packs BEGIN ${repackHit('old.hit_id')} ${repackHit('new.hit_id')} END`,
-    ...Object.values(SORT_INDEXES).map(({ name, columns }) => `CREATE INDEX ${name} ON hits (${columns})`),
-  ];
-  for (const statement of statements) await sql.raw(statement).execute(db);
-  await rebuildSqliteSearchIndexes(db);
-}
-
-/**
- * Re-reads both FTS indexes from the hits and their links (seconds at 100,000
- * hits). Needed only when rowids changed behind the triggers' back, e.g. after
- * restoring a dump made without `--preserve-rowids`; then call
- * CatalogueService.changed() for the vocabulary.
- */
-export async function rebuildSqliteSearchIndexes(db: Kysely<any>): Promise<void> {
-  await sql.raw(`INSERT INTO ${FTS_TABLE}(${FTS_TABLE}) VALUES ('rebuild')`).execute(db);
-  await sql.raw(`INSERT INTO ${PACK_FTS_TABLE}(${PACK_FTS_TABLE}) VALUES ('delete-all')`).execute(db);
-  await sql
-    .raw(
-      `INSERT INTO ${PACK_FTS_TABLE}(rowid, packs)
-         SELECT h.rowid, coalesce((SELECT group_concat(pack_id, ' ') FROM hit_packs WHERE hit_id = h.id), '${NO_PACK}') FROM hits h`,
-    )
-    .execute(db);
-}
-
-// ---------------------------------------------------------------------------
-// search
 
 /** Weights of title, artist and belongs_to in the bm25 relevance (a film title matters less). */
 const BM25 = `bm25(${FTS_TABLE}, 2.0, 2.0, 1.0)`;
@@ -385,7 +294,7 @@ export class SqliteHitSearch implements HitSearchIndex {
       if (s.match !== null) conditions.push(sql`+h.rowid IN (SELECT rowid FROM ${FTS} WHERE ${FTS} MATCH ${s.match})`);
       if (s.within !== null) conditions.push(withinCondition(s.within, 'h.rowid'));
       // only rowids: the sort index covers the walk (it holds every key, the id and the rowid)
-      query = sql`SELECT h.rowid AS r FROM hits h INDEXED BY ${sql.raw(SORT_INDEXES[s.keys[0] ?? 'title'].name)}
+      query = sql`SELECT h.rowid AS r FROM hits h INDEXED BY ${sql.raw(SQLITE_SORT_INDEXES[s.keys[0] ?? 'title'].name)}
         ${conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``} ${tail}`;
     } else if (s.match !== null) {
       query = sql`SELECT h.rowid AS r FROM ${FTS} f CROSS JOIN hits h ON h.rowid = f.rowid
