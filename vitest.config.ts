@@ -21,6 +21,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'architecture', include: ['tests/architecture.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
         test: { name: 'protocol', include: ['tests/protocol/**/*.test.ts'], environment: 'node' },
       },
       {

@@ -1,8 +1,7 @@
 import { Client, type Room } from '@colyseus/sdk';
 import { ErrorBodySchema, type ErrorBody } from '../../../shared/protocol/common.ts';
-import { ROOM_SERVER_MESSAGES, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
+import { ROOM_SERVER_MESSAGES, type RoomEvent, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
 import { installFastStringDecoding } from '../../../shared/protocol/schema-strings.ts';
-import type { z } from 'zod';
 
 // the players' timelines arrive as long strings: decode them flat (shared/protocol/schema-strings.ts)
 installFastStringDecoding();
@@ -15,8 +14,6 @@ installFastStringDecoding();
  * GamePayload (server/rooms/schema.ts). Taking a seat is the `join` message. The
  * session cookie authenticates the connection.
  */
-
-export type RoomEvent = z.infer<(typeof ROOM_SERVER_MESSAGES)['event']>;
 
 export interface GameRoomConnection {
   /** The SDK room: `room.state`, `Callbacks.get(room)`, `room.onLeave`, `room.onDrop`, `room.onReconnect`. */
