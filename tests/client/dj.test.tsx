@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { announcer } from '../../client/src/a11y/announcer.ts';
-import { describeEvent } from '../../client/src/a11y/game-meaning.ts';
+import { announce } from '../../client/src/a11y/game-meaning.ts';
 import { errorText, i18next, loadNamespace } from '../../client/src/i18n.ts';
 import * as actions from '../../client/src/routes/game/game-actions.ts';
 import { releaseDj } from '../../client/src/routes/game/dj-player.ts';
@@ -141,7 +141,7 @@ describe('every other device', () => {
     const g = djGame(ids.ana);
     const [ana, ben] = g.players as [PlayerPayload, PlayerPayload];
     const leave = (userId: string) =>
-      describeEvent({ seq: 9, event: 'leave', data: { players: [{ ...ben, state: 'Waiting' }], dj: ana } }, { before: { state: 'Guessing', players: g.players, settings: null }, game: g, userId, askedLocal: null, ownLeaveBefore: false });
+      announce({ state: 'Guessing', players: g.players, settings: null, asked: null }, { seq: 9, event: 'leave', data: { players: [{ ...ben, state: 'Waiting' }], dj: ana } }, g, userId);
     expect(leave(ids.ben).meanings.map((m) => m.text)).toContain('Ana is now the DJ and plays the hits on their device.');
     const mine = leave(ids.ana).meanings.find((m) => m.text.startsWith('You are now the DJ'));
     expect(mine?.text).toBe('You are now the DJ: play each hit on your device, turned away from the table.');
@@ -161,9 +161,9 @@ describe('every other device', () => {
 
   it('hears who the DJ is when the game starts', () => {
     const started = djGame(ids.ana);
-    const out = describeEvent({ seq: 3, event: 'change_state', data: { state: 'Guessing' } }, { before: { state: 'Open', players: started.players, settings: null }, game: started, userId: ids.ben, askedLocal: null, ownLeaveBefore: false });
+    const out = announce({ state: 'Open', players: started.players, settings: null, asked: null }, { seq: 3, event: 'change_state', data: { state: 'Guessing' } }, started, ids.ben);
     expect(out.meanings.map((m) => m.text)).toContain('Ana is the DJ and plays the hits on their device.');
-    const mine = describeEvent({ seq: 3, event: 'change_state', data: { state: 'Guessing' } }, { before: { state: 'Open', players: started.players, settings: null }, game: started, userId: ids.ana, askedLocal: null, ownLeaveBefore: false });
+    const mine = announce({ state: 'Open', players: started.players, settings: null, asked: null }, { seq: 3, event: 'change_state', data: { state: 'Guessing' } }, started, ids.ana);
     expect(mine.meanings.map((m) => m.text)).toContain('You are the DJ: play each hit on your device, turned away from the table.');
   });
 });

@@ -1,15 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeEvent, type Before, type EventContext, type EventOutcome } from '../../client/src/a11y/game-meaning.ts';
+import { announce, type Announcement } from '../../client/src/a11y/game-meaning.ts';
 import { applyLanguage } from '../../client/src/i18n.ts';
 import type { GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
 import { roomEvent, type RoomEvent } from '../../shared/protocol/room.ts';
+import { screenEffects, type ScreenEffects, type Seen } from '../../client/src/stores/game-events.ts';
 import { game, hit, ids, player } from './game-fixtures.ts';
 
 /**
  * What each kind of room event means (client/src/a11y/game-meaning.ts): the
  * sentences the live region says and the feed shows, in both languages, with
  * their sound cue, tone, whether they interrupt, and what else the event does
- * to the screen (the end dialog, a revealed card).
+ * to the screen (the end dialog, a revealed card: client/src/stores/game-events.ts).
  */
 
 afterAll(async () => {
@@ -18,7 +19,22 @@ afterAll(async () => {
 
 let seq = 0;
 const ev = (event: RoomEvent['event'], data: GameUpdate, final = false): RoomEvent => roomEvent(++seq, { event, data }, final);
-const beforeOf = (g: GamePayload): Before => ({ state: g.state, players: g.players, settings: g });
+const beforeOf = (g: GamePayload): Seen => ({ state: g.state, players: g.players, settings: g });
+
+interface EventContext {
+  before: Seen;
+  game: GamePayload;
+  userId: string;
+  askedLocal: string | null;
+  ownLeaveBefore: boolean;
+}
+/** What the screen makes of an event: its meanings (announce) and what it does to the screen (screenEffects). */
+type EventOutcome = ScreenEffects & Pick<Announcement, 'meanings'> & { before: Seen; askedLocal: string | null };
+function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome {
+  const said = announce({ ...ctx.before, asked: ctx.askedLocal }, event, ctx.game, ctx.userId);
+  const effects = screenEffects(ctx.before, event, ctx.game, ctx.userId, ctx.ownLeaveBefore);
+  return { ...effects, before: effects.seen, meanings: said.meanings, askedLocal: said.asked };
+}
 
 const ana = player('ana', { creator: true, years: [1980], tokens: 2 });
 const ben = player('ben', { years: [1990], tokens: 2 });

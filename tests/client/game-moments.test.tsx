@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { followGameNews } from '../../client/src/a11y/game-news.ts';
 import { onNotification, type Notification } from '../../client/src/a11y/notify.ts';
 import { applyLanguage } from '../../client/src/i18n.ts';
 import { Countdown } from '../../client/src/routes/game/Countdown.tsx';
@@ -27,11 +28,14 @@ import { renderApp, spokenText } from './render.tsx';
 const sent: { type: string; payload: unknown }[] = [];
 let heard: Notification[] = [];
 let off = (): void => undefined;
+let stopNews = (): void => undefined;
 
 beforeEach(() => {
   resetSessionForTests();
   useSession.setState({ user: users.ana, ready: true });
   useGame.getState().reset('AbCd1234');
+  // the game route's wiring: what the store's events mean is said and fed
+  stopNews = followGameNews();
   sent.length = 0;
   useGame.getState().setSender((type, payload) => sent.push({ type, payload }));
   useGame.getState().setStatus('connected');
@@ -41,6 +45,7 @@ beforeEach(() => {
 afterEach(() => {
   off();
   useGame.getState().reset(null);
+  stopNews();
   useSettings.setState({ countdownTicks: false });
 });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { announcer } from '../../client/src/a11y/announcer.ts';
+import { followGameNews, sayRefusal } from '../../client/src/a11y/game-news.ts';
 import { onNotification, type Notification } from '../../client/src/a11y/notify.ts';
 import { toGamePayload, useGame } from '../../client/src/stores/game.ts';
 import { gameClock } from '../../client/src/stores/game-clock.ts';
@@ -11,12 +12,15 @@ import { game, hit, ids, player, roomJson, users } from './game-fixtures.ts';
 
 let heard: Notification[] = [];
 let off = (): void => undefined;
+let stopNews = (): void => undefined;
 
 beforeEach(() => {
   vi.useFakeTimers();
   resetSessionForTests();
   useSession.setState({ user: users.ana, ready: true });
   useGame.getState().reset('AbCd1234');
+  // the game route's wiring: what the store's events mean is said and fed
+  stopNews = followGameNews();
   announcer.clear();
   // at most four toasts are kept: each test counts its own
   useNotifications.setState({ toasts: [] });
@@ -25,6 +29,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   off();
+  stopNews();
   vi.useRealTimers();
 });
 
@@ -270,7 +275,7 @@ describe('events → announcements', () => {
     useGame.getState().setSender(() => undefined);
     useGame.getState().send('guess', { slot: b1.slots[0]!.id });
     heard = [];
-    useGame.getState().handleError({ type: 'error', code: 'slot_taken', message: 'this slot is already taken' });
+    sayRefusal({ type: 'error', code: 'slot_taken', message: 'this slot is already taken' });
     const retry = "Someone took that slot a moment earlier: choose another one, or don't intercept.";
     expect(texts()).toEqual([retry]);
     expect(useNotifications.getState().toasts.map((t) => t.title)).toEqual([retry]);
@@ -378,22 +383,22 @@ describe('refused actions (spec §8)', () => {
     useNotifications.setState({ errorMessage: null, toasts: [] });
 
     useGame.getState().send('start', {});
-    useGame.getState().handleError({ type: 'error', code: 'not_enough_players', message: 'not enough players' });
+    sayRefusal({ type: 'error', code: 'not_enough_players', message: 'not enough players' });
     expect(useNotifications.getState().errorMessage).toBe('You need at least two players to start a game.');
 
     useNotifications.setState({ errorMessage: null });
     useGame.getState().send('update', { settings: { goal: 5 } });
-    useGame.getState().handleError({ type: 'error', code: 'game_running', message: 'game is currently running' });
+    sayRefusal({ type: 'error', code: 'game_running', message: 'game is currently running' });
     expect(useNotifications.getState().errorMessage).toBe('The game is currently running.');
 
     useNotifications.setState({ errorMessage: null });
     useGame.getState().send('skip', {});
-    useGame.getState().handleError({ type: 'error', code: 'no_token_skip', message: "no token" });
+    sayRefusal({ type: 'error', code: 'no_token_skip', message: "no token" });
     expect(useNotifications.getState().errorMessage).toBeNull();
     expect(texts()).toContain('You need a token to skip.');
 
     useGame.getState().send('guess', { slot: 1 });
-    useGame.getState().handleError({ type: 'error', code: 'not_intercepting', message: 'this player cannot guess right now' });
+    sayRefusal({ type: 'error', code: 'not_intercepting', message: 'this player cannot guess right now' });
     expect(useNotifications.getState().errorMessage).toBeNull();
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('not_intercepting'));
     expect(sent).toEqual(['start', 'update', 'skip', 'guess']);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { announcer } from '../../client/src/a11y/announcer.ts';
-import { isYou, notify, onNotification, type Notification } from '../../client/src/a11y/notify.ts';
+import { notify, onNotification, type Notification } from '../../client/src/a11y/notify.ts';
+import { isYou } from '../../client/src/stores/game-events.ts';
 import { useNotifications } from '../../client/src/stores/notifications.ts';
 
 let seen: Notification[] = [];

@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { announcer, GATHER_MS } from '../../client/src/a11y/announcer.ts';
+import { followGameNews } from '../../client/src/a11y/game-news.ts';
 import { onNotification, type Notification } from '../../client/src/a11y/notify.ts';
 import { RenameDialog } from '../../client/src/components/RenameDialog.tsx';
 import { UserMenu } from '../../client/src/components/UserMenu.tsx';
@@ -387,6 +388,7 @@ describe('what the table says about people', () => {
   it('a player who took another name is announced by both names; one\'s own new name is not (he chose it)', () => {
     const heard: Notification[] = [];
     const off = onNotification((n) => heard.push(n));
+    const stopNews = followGameNews();
     let seq = 1;
     const ev = (event: RoomEvent['event'], data: GameUpdate): RoomEvent => roomEvent(++seq, { event, data });
     const ana = player('ana', { creator: true });
@@ -400,5 +402,6 @@ describe('what the table says about people', () => {
     useGame.getState().applyEvent(ev('change_state', { state: 'Open', players: [anaNow, benNow] }));
     expect(heard.map((n) => n.text)).toEqual(['Ben is now called Benedikt.']);
     off();
+    stopNews();
   });
 });

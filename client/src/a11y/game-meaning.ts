@@ -1,4 +1,4 @@
-import type { GamePayload, GameState, HitPayload, PlayerPayload, Settings, Slot } from '../../../shared/protocol/game.ts';
+import type { GamePayload, HitPayload, PlayerPayload, Settings } from '../../../shared/protocol/game.ts';
 import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.ts';
 import { NUMERIC_SETTINGS } from '../../../shared/rules/constants.ts';
 import { clueChoice } from '../../../shared/rules/settings.ts';
@@ -7,32 +7,25 @@ import type { Game } from '../../../shared/rules/types.ts';
 import type { SfxName } from '../audio/sfx.ts';
 import { hitText, slotText } from '../format.ts';
 import { i18next } from '../i18n.ts';
+import { actorOf, nextSeen, stepOf, type Actor, type Seen } from '../stores/game-events.ts';
 import type { ToastKind } from '../stores/notifications.ts';
-import { isYou, type NotificationType } from './notify.ts';
+import type { NotificationType } from './notify.ts';
 
 /**
  * What a game event means for the people at the table, as one pure function
- * ({@link describeEvent}): the room's event, compared with the game as the
- * events before it described it, becomes a list of meanings, each the sentence
- * the live region speaks and the entry the event feed shows (the same text,
- * in the same order: both are this list), with who it is about, its tone, its
- * sound cue and whether it interrupts. It also says what else the event does to
- * the screen (the end dialog, the guess panel's choice, a revealed card).
+ * ({@link announce}): the room's event, compared with the game as the events
+ * before it described it, becomes a list of meanings, each the sentence the
+ * live region speaks and the entry the event feed shows (the same text, in the
+ * same order: both are this list), with who it is about, its tone, its sound
+ * cue and whether it interrupts. What the event does to the screen without
+ * words (the end dialog, a revealed card) is stores/game-events.ts's, whose
+ * steps of the round this reads too.
  *
  * Texts are in the current language (i18next); "you" is the person at this
  * device, never in Local games, whose seats share one screen.
  */
 
-/** A player an entry is about. */
-export interface Actor {
-  id: string;
-  name: string;
-  /** The person at this device (never in Local games). */
-  you: boolean;
-  /** His colour and avatar (PlayerPayload's), for his face in the feed; missing where an event does not carry them. */
-  color?: number;
-  avatar?: string;
-}
+export type { Actor } from '../stores/game-events.ts';
 
 /** How an entry feels: good news (scored, a token), bad news (nobody scored, time ran out), or neither. */
 export type Tone = 'neutral' | 'good' | 'bad';
@@ -78,71 +71,22 @@ export interface Meaning {
   toast?: ToastKind;
 }
 
-/** What the game-ended dialog shows; kept until dismissed. */
-export interface EndedRound {
-  winner: PlayerPayload | null;
-  standings: PlayerPayload[];
-  /** The card revealed as the game ended (the one that won it, placed or claimed), when the end event named one. */
-  hit?: HitPayload;
-  /** The game has just ended (not the results looked at again later): the moment to celebrate. */
-  celebrate?: boolean;
+/**
+ * What the announcer knows before an event: the game as the events so far
+ * described it, and (Local games) the seat last asked to intercept (`draws:id`),
+ * so that each is asked once.
+ */
+export interface Previous extends Seen {
+  asked: string | null;
 }
 
-/** A card turned over: what the reveal moment shows. */
-export interface Reveal {
-  hit: HitPayload;
-  /** Whose turn it was. */
-  turn: Actor | null;
-  /** The turn player's placement. */
-  guess: Slot | null;
-  /** Who won the card (placed right, or intercepted right); null: it goes to the discard pile. */
-  winner: Actor | null;
-  /** The card won the game. */
-  final: boolean;
-}
-
-/** The phase and seats as the events so far described them, for comparisons across one event. */
-export interface Before {
-  state: GameState;
-  players: RoomEventPlayer[];
-  /** The settings (a GamePayload has them among its own fields). */
-  settings: Settings | null;
-}
-
-export interface EventContext {
-  /** The game as the events before this one described it; null: as the state shows it. */
-  before: Before | null;
-  /** The synchronized game, already the new one (the room sends its patch before the events). */
-  game: GamePayload | null;
-  /** The person at this device. */
-  userId: string | undefined;
-  /** Local games: the seat last asked to intercept (`draws:id`), so each is asked once. */
-  askedLocal: string | null;
-  /** The event before this one was this person leaving by himself. */
-  ownLeaveBefore: boolean;
-}
-
-export interface EventOutcome {
+/** What an event means, and the seat asked to intercept after it (the next event's `previous.asked`). */
+export interface Announcement {
   meanings: Meaning[];
-  before: Before;
-  askedLocal: string | null;
-  /** This event was this person leaving by himself. */
-  ownLeave: boolean;
-  /** The game was deleted with this event (the room closes next); `byOwnLeave`: by this person's own leaving. */
-  closed?: { byOwnLeave: boolean };
-  /** The end dialog: a new one, or null to close it; absent = unchanged. */
-  ended?: EndedRound | null;
-  /** The guess panel's choice no longer applies (a new turn, an end). */
-  clearChoice: boolean;
-  /** A card was revealed. */
-  reveal?: Reveal;
+  asked: string | null;
 }
 
 const t = (key: string, params?: Record<string, unknown>): string => i18next.t(key, params ?? {});
-
-function replacePlayers(players: RoomEventPlayer[], changed: readonly RoomEventPlayer[]): RoomEventPlayer[] {
-  return players.map((p) => changed.find((c) => c.id === p.id) ?? p);
-}
 
 /** The seat a Local game's device acts for, by the engine's own rule (it reads only the state and the seats' flags). */
 function localSeat(game: Pick<GamePayload, 'state' | 'players'>): PlayerPayload | null {
@@ -150,20 +94,19 @@ function localSeat(game: Pick<GamePayload, 'state' | 'players'>): PlayerPayload 
   return seat ? (game.players.find((p) => p.id === seat.id) ?? null) : null;
 }
 
-/** Turns one room event into its meanings; see the module's comment. Changes nothing. */
-export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome {
-  const { game, userId } = ctx;
+/**
+ * Turns one room event into its meanings; see the module's comment. `previous`:
+ * the game as the events before this one described it; `game`: the
+ * synchronized game, already the new one (the room sends its patch before the
+ * events); `me`: the person at this device. Changes nothing it is given.
+ */
+export function announce(previous: Previous, event: RoomEvent, game: GamePayload | null, me: string | undefined): Announcement {
   const mode = game?.mode ?? 'Local';
-  const prev: Before = ctx.before ?? { state: game?.state ?? 'Open', players: game?.players ?? [], settings: game ?? null };
+  const prev = previous;
   const meanings: Meaning[] = [];
-  const out: EventOutcome = { meanings, before: prev, askedLocal: ctx.askedLocal, ownLeave: false, clearChoice: false };
+  const out: Announcement = { meanings, asked: previous.asked };
 
-  const actor = (p: Pick<PlayerPayload, 'id' | 'name'> & Partial<Pick<PlayerPayload, 'color' | 'avatar'>>): Actor => ({
-    id: p.id,
-    name: p.name,
-    you: isYou(p.id, userId, mode),
-    ...(p.color !== undefined ? { color: p.color, avatar: p.avatar ?? '' } : {}),
-  });
+  const actor = (p: Pick<PlayerPayload, 'id' | 'name'> & Partial<Pick<PlayerPayload, 'color' | 'avatar'>>): Actor => actorOf(p, me, mode);
   /** The "you" form of a text when the subject is the person at this device. */
   const youOr = (a: Actor, key: string, params: Record<string, unknown> = {}): string => t(a.you ? `${key}_you` : key, { name: a.name, ...params });
   const say = (kind: MeaningKind, type: NotificationType, text: string, actors: Actor[], extra: Partial<Pick<Meaning, 'tone' | 'interrupt' | 'sfx' | 'toast'>> = {}): void => {
@@ -218,15 +161,15 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
   /** Local games ask the seats one by one whether to intercept: who is asked now, said once per seat and card. */
   const askLocalInterceptor = (): void => {
     if (!game || game.mode !== 'Local' || game.state !== 'Intercepting') {
-      out.askedLocal = null;
+      out.asked = null;
       return;
     }
     const seat = localSeat(game);
     const turn = game.players.find((p) => p.turn_player);
     // once per seat and card: the same seat may be asked first in the next turn
     const key = seat ? `${game.draws}:${seat.id}` : null;
-    if (!seat || !turn || key === out.askedLocal || seat.state !== 'Intercepting') return;
-    out.askedLocal = key;
+    if (!seat || !turn || key === out.asked || seat.state !== 'Intercepting') return;
+    out.asked = key;
     note('ask', t('game.announce.intercept_local', { name: seat.name, turn: turn.name }), [actor(seat), actor(turn)]);
   };
 
@@ -266,15 +209,13 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
   const revealed = (hit: HitPayload): void => say('revealed', 'hit_revealed', t('notify.hit_revealed', { hit: hitText(hit) }), []);
 
   const data = event.data;
-  const changed = data.players ?? [];
-  const first = changed[0];
+  const first = data.players?.[0];
   switch (event.event) {
     case 'join':
       if (first) {
         const a = actor(first);
         say('joined', 'joined', youOr(a, 'notify.joined'), [a], { sfx: 'join_game' });
       }
-      out.before = { ...prev, players: [...prev.players, ...changed] };
       return out;
     case 'leave':
       if (first) {
@@ -292,10 +233,6 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
         const dj = actor(data.dj);
         note('clue', youOr(dj, 'table:dj.moved'), [dj], { interrupt: dj.you });
       }
-      // the game's last events may be this leave, then the deleting change_state
-      // (by id: a Local game says no "you", yet its creator's own leaving deletes it)
-      out.ownLeave = !!first && !data.removed_by && first.id === userId;
-      out.before = { ...prev, players: prev.players.filter((p) => !changed.some((c) => c.id === p.id)) };
       return out;
     case 'guess':
       if (first) {
@@ -310,7 +247,6 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
           say('declined', 'guessed', youOr(who, missed ? `notify.guessed_${missed}` : 'notify.guessed_none'), [who], { sfx: 'no_interception' });
         }
       }
-      out.before = { ...prev, players: replacePlayers(prev.players, changed) };
       askLocalInterceptor();
       return out;
     case 'skip':
@@ -319,7 +255,6 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
         // a skip reveals the skipped hit to everybody (spec §4): shown as a toast too
         say('skipped', 'skipped_hit', youOr(who, 'notify.skipped_hit', { hit: hitText(data.hit) }), [who], { sfx: 'pay_token', toast: 'info' });
       }
-      out.before = { ...prev, players: replacePlayers(prev.players, changed) };
       clueNews(data.clue);
       return out;
     case 'claim':
@@ -327,25 +262,20 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
         const who = actor(first);
         say('claimed', 'claimed_hit', youOr(who, 'notify.claimed_hit', { hit: hitText(data.hit) }), [who], { sfx: 'claim_hit', tone: 'good' });
       }
-      out.before = { ...prev, players: replacePlayers(prev.players, changed) };
       return out;
     case 'update':
       if (data.settings) settingsNews(prev.settings, data.settings);
-      out.before = { ...prev, settings: data.settings ?? prev.settings };
       return out;
     case 'change_state':
       break;
   }
 
   // change_state: the seats are the state's, which the patch before this event brought
-  const state = data.state ?? prev.state;
-  const players: RoomEventPlayer[] = game?.players ?? prev.players;
-  out.before = { ...prev, state, players };
-  // the game was deleted; the room closes next
-  if (event.final) {
-    out.closed = { byOwnLeave: ctx.ownLeaveBefore };
-    return out;
-  }
+  const now = nextSeen(prev, event, game);
+  const players = now.players;
+  const step = stepOf(prev, event, now);
+  // the game was deleted; the room closes next: nothing to say
+  if (step === 'deleted') return out;
   connectionNews(prev.players, players);
   renameNews(prev.players, players);
 
@@ -355,110 +285,88 @@ export function describeEvent(event: RoomEvent, ctx: EventContext): EventOutcome
     if (winner) say('scored', 'scored', youOr(winner, 'notify.scored'), [winner], { interrupt: true, sfx: winner.you ? 'you_score' : 'you_fail', tone: 'good' });
     else say('scored', 'scored', t('notify.scored_nobody'), [], { interrupt: true, sfx: 'you_fail', tone: 'bad' });
   };
-  const revealOf = (hit: HitPayload, seats: readonly RoomEventPlayer[], final: boolean): Reveal => {
-    const turn = seats.find((p) => p.turn_player) ?? prev.players.find((p) => p.turn_player);
-    return {
-      hit,
-      turn: turn ? actor(turn) : null,
-      guess: turn?.guess ?? null,
-      winner: data.last_scored ? actor(data.last_scored) : null,
-      final,
-    };
-  };
+  const oldTurn = prev.players.find((p) => p.turn_player);
 
-  if (prev.state === 'Open' && state === 'Guessing') {
-    say('started', 'game_started', t('notify.game_started'), [], { interrupt: true });
-    // a DJ plays the hits: everybody hears who, the DJ that it is him
-    const dj = game?.dj_seat ? game.players.find((p) => p.id === game.dj_seat?.id) : undefined;
-    if (dj) note('started', youOr(actor(dj), game?.dj_seat?.plays ? 'table:dj.announce' : 'table:dj.announce_out'), [actor(dj)]);
-    out.ended = null;
-    out.clearChoice = true;
-    turnNews(players);
-    clueNews(data.clue);
-    return out;
-  }
-  if (state === 'Intercepting' && prev.state === 'Guessing') {
-    const turn = players.find((p) => p.turn_player);
-    const mine = players.find((p) => p.state === 'Intercepting' && actor(p).you);
-    if (turn && mine) note('ask', t('game.announce.intercept_you', { name: turn.name }), [actor(mine), actor(turn)]);
-    askLocalInterceptor();
-    return out;
-  }
-  if (state === 'Confirming') {
-    const turn = players.find((p) => p.turn_player);
-    const confirmer = players.find((p) => p.state === 'Confirming');
-    const asked = prev.players.find((p) => p.state === 'Confirming');
-    if (prev.state !== 'Confirming') {
-      // the outcome interrupts: the last guess, queued just before, is read as part of it (announcer.ts); the reveal follows
-      scored();
-      if (data.hit) {
-        revealed(data.hit);
-        out.reveal = revealOf(data.hit, players, false);
-      }
-    } else if (!confirmer || confirmer.id === asked?.id) {
+  switch (step) {
+    case 'started': {
+      say('started', 'game_started', t('notify.game_started'), [], { interrupt: true });
+      // a DJ plays the hits: everybody hears who, the DJ that it is him
+      const dj = game?.dj_seat ? game.players.find((p) => p.id === game.dj_seat?.id) : undefined;
+      if (dj) note('started', youOr(actor(dj), game?.dj_seat?.plays ? 'table:dj.announce' : 'table:dj.announce_out'), [actor(dj)]);
+      turnNews(players);
+      clueNews(data.clue);
       return out;
     }
-    // asked to confirm: after the reveal, or when the one asked before is gone
-    if (turn && confirmer && (actor(confirmer).you || mode === 'Local')) {
-      // card mode shows title and artist to everybody: the question is the exact year instead
-      const key = game?.clue_mode === 'card' ? 'game.announce.confirm_card' : 'game.announce.confirm';
-      note('ask', t(key, { name: turn.name }), [actor(confirmer), actor(turn)]);
+    case 'intercepting': {
+      const turn = players.find((p) => p.turn_player);
+      const mine = players.find((p) => p.state === 'Intercepting' && actor(p).you);
+      if (turn && mine) note('ask', t('game.announce.intercept_you', { name: turn.name }), [actor(mine), actor(turn)]);
+      askLocalInterceptor();
+      return out;
     }
-    return out;
-  }
-  if (state === 'Open' && prev.state !== 'Open') {
-    out.clearChoice = true;
-    if (data.cause === 'stopped') {
-      // stopped, not won: no result and no end dialog
+    case 'revealed':
+    case 'confirming': {
+      const turn = players.find((p) => p.turn_player);
+      const confirmer = players.find((p) => p.state === 'Confirming');
+      const asked = prev.players.find((p) => p.state === 'Confirming');
+      if (step === 'revealed') {
+        // the outcome interrupts: the last guess, queued just before, is read as part of it (announcer.ts); the reveal follows
+        scored();
+        if (data.hit) revealed(data.hit);
+      } else if (!confirmer || confirmer.id === asked?.id) {
+        return out;
+      }
+      // asked to confirm: after the reveal, or when the one asked before is gone
+      if (turn && confirmer && (actor(confirmer).you || mode === 'Local')) {
+        // card mode shows title and artist to everybody: the question is the exact year instead
+        const key = game?.clue_mode === 'card' ? 'game.announce.confirm_card' : 'game.announce.confirm';
+        note('ask', t(key, { name: turn.name }), [actor(confirmer), actor(turn)]);
+      }
+      return out;
+    }
+    case 'stopped': {
+      // stopped, not won: no result
       const by = data.by ? actor(data.by) : null;
       const text = by?.you ? t('game.announce.stopped_you') : t('game.announce.stopped', { name: by?.name ?? '' });
       note('stopped', text, by ? [by] : [], { interrupt: true, ...(by?.you ? {} : { toast: 'info' as const }) });
-      out.ended = null;
       return out;
     }
-    // the last answer's outcome first, when the round ended because no card was left after it
-    const lastTurn = prev.players.find((p) => p.turn_player);
-    if (prev.state === 'Confirming' && lastTurn) answerNews(lastTurn, data.cause, data.by);
-    const winner = data.winner ?? null;
-    if (winner) {
-      const w = actor(winner);
-      say('ended', 'game_ended', youOr(w, 'notify.game_ended'), [w], { interrupt: true, sfx: w.you ? 'you_win' : 'you_lose', tone: 'good' });
-    } else {
-      say('ended', 'game_ended', t('notify.game_ended_nobody'), [], { interrupt: true, sfx: 'you_lose', tone: 'bad' });
+    case 'ended': {
+      // the last answer's outcome first, when the round ended because no card was left after it
+      if (prev.state === 'Confirming' && oldTurn) answerNews(oldTurn, data.cause, data.by);
+      const winner = data.winner ?? null;
+      if (winner) {
+        const w = actor(winner);
+        say('ended', 'game_ended', youOr(w, 'notify.game_ended'), [w], { interrupt: true, sfx: w.you ? 'you_win' : 'you_lose', tone: 'good' });
+      } else {
+        say('ended', 'game_ended', t('notify.game_ended_nobody'), [], { interrupt: true, sfx: 'you_lose', tone: 'bad' });
+      }
+      if (data.hit) revealed(data.hit);
+      return out;
     }
-    if (data.hit) {
-      revealed(data.hit);
-      // a placement that won: the card is turned over as the game ends (a claim names its card in its own event)
-      if (data.last_scored) out.reveal = revealOf(data.hit, prev.players, true);
+    case 'next_turn': {
+      const was = oldTurn && players.find((p) => p.id === oldTurn.id);
+      if (prev.state === 'Confirming' && oldTurn) answerNews(oldTurn, data.cause, data.by);
+      // spec §4: Confirming → Guessing with the turn player's tokens up = a token received
+      if (prev.state === 'Confirming' && oldTurn && was && was.tokens > oldTurn.tokens) {
+        const a = actor(was);
+        say('token', 'token_received', youOr(a, 'notify.token_received'), [a], { sfx: 'receive_token', tone: 'good' });
+      }
+      turnNews(players);
+      clueNews(data.clue);
+      return out;
     }
-    out.ended = { winner, standings: data.standings ?? [], ...(data.hit ? { hit: data.hit } : {}), celebrate: true };
-    return out;
+    case 'turn_passed':
+      // the turn passed without a reveal: time out (an absent turn player was just announced, one who left too)
+      if (oldTurn && data.cause === 'timeout') {
+        const a = actor(oldTurn);
+        // shown too: the card and the turn just change, and everybody should see why
+        note('timeout', t(a.you ? 'game.announce.guess_timeout_you' : 'game.announce.guess_timeout', { name: a.name }), [a], { tone: 'bad', toast: a.you ? 'warning' : 'info' });
+      }
+      turnNews(players);
+      clueNews(data.clue);
+      return out;
+    case 'none':
+      return out;
   }
-  if (state === 'Guessing' && prev.state !== 'Guessing') {
-    const oldTurn = prev.players.find((p) => p.turn_player);
-    const now = oldTurn && players.find((p) => p.id === oldTurn.id);
-    if (prev.state === 'Confirming' && oldTurn) answerNews(oldTurn, data.cause, data.by);
-    // spec §4: Confirming → Guessing with the turn player's tokens up = a token received
-    if (prev.state === 'Confirming' && oldTurn && now && now.tokens > oldTurn.tokens) {
-      const a = actor(now);
-      say('token', 'token_received', youOr(a, 'notify.token_received'), [a], { sfx: 'receive_token', tone: 'good' });
-    }
-    out.clearChoice = true;
-    turnNews(players);
-    clueNews(data.clue);
-    return out;
-  }
-  const oldTurn = prev.players.find((p) => p.turn_player);
-  if (state === 'Guessing' && oldTurn?.id !== players.find((p) => p.turn_player)?.id) {
-    // the turn passed without a reveal: time out (an absent turn player was just announced, one who left too)
-    if (oldTurn && data.cause === 'timeout') {
-      const a = actor(oldTurn);
-      // shown too: the card and the turn just change, and everybody should see why
-      note('timeout', t(a.you ? 'game.announce.guess_timeout_you' : 'game.announce.guess_timeout', { name: a.name }), [a], { tone: 'bad', toast: a.you ? 'warning' : 'info' });
-    }
-    out.clearChoice = true;
-    turnNews(players);
-    clueNews(data.clue);
-  }
-  return out;
 }

@@ -1,11 +1,9 @@
-import type { GameMode } from '../../../shared/protocol/game.ts';
 import type { ProcessHits } from '../../../shared/protocol/catalogue.ts';
 import { playSfx, type PlaySfxOptions, type SfxName } from '../audio/sfx.ts';
 import { slotText, type YearRange } from '../format.ts';
 import { i18next } from '../i18n.ts';
 import { useNotifications, type ToastKind } from '../stores/notifications.ts';
 import { announce } from './announcer.ts';
-import type { Meaning } from './game-meaning.ts';
 
 /**
  * The spec's notification events (§4) as functions: each announces its text to
@@ -61,15 +59,21 @@ function publish(type: NotificationType, text: string, interrupt: boolean, sfx?:
 
 const t = (key: string, params?: Record<string, unknown>): string => i18next.t(key, params ?? {});
 
-/** Local games have no "you": every seat is someone at the same device. */
-export const isYou = (playerId: string, myId: string | undefined, mode: GameMode): boolean => mode !== 'Local' && playerId === myId;
+/** What notify says of a game event (game-meaning.ts's Meaning carries this and more, for the feed). */
+export interface Said {
+  type: NotificationType;
+  text: string;
+  interrupt: boolean;
+  sfx?: SfxName;
+  toast?: ToastKind;
+}
 
 export const notify = {
   /**
    * What a game event means (game-meaning.ts): said, with its sound, shown as a
    * toast when it asks for one. The event feed shows the same meaning.
    */
-  meaning: (m: Meaning) => {
+  meaning: <M extends Said>(m: M) => {
     if (m.toast) useNotifications.getState().toast({ kind: m.toast, title: m.text });
     return publish(m.type, m.text, m.interrupt, m.sfx);
   },

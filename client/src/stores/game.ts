@@ -1,22 +1,20 @@
 import { create } from 'zustand';
-import { describeEvent, type Before, type EndedRound, type Meaning, type Reveal } from '../a11y/game-meaning.ts';
-import { notify } from '../a11y/notify.ts';
-import { showError } from '../errors.ts';
-import { errorValues, i18next } from '../i18n.ts';
+import type { Meaning } from '../a11y/game-meaning.ts';
 import { useSession } from './session.ts';
 import type { GamePayload } from '../../../shared/protocol/game.ts';
-import type { ErrorBody } from '../../../shared/protocol/common.ts';
 import { roomStateToPayload, type RoomEvent, type RoomMessageInput, type RoomMessageName } from '../../../shared/protocol/room.ts';
 import { gameClock, phaseMs } from './game-clock.ts';
+import { screenEffects, seenOf, type EndedRound, type Reveal, type Seen } from './game-events.ts';
 
 /**
  * The game screen's state (only lazily loaded code imports this module): the
  * game as the room synchronizes it, converted to the plain GamePayload shape and
- * validated; what the room's events mean (game-meaning.ts), said with their
- * sound cues (notify.ts) and kept for the event feed; the revealed card while it
- * has its moment; refused actions routed to the error dialog or the log (spec
- * §8); the connection's state; the guess panel's choice, which shortcuts change
- * from anywhere on the screen; and the end dialog's content.
+ * validated; the last event applied ({@link GameNews}), which
+ * a11y/game-news.ts turns into words, sounds and the event feed kept here; the
+ * revealed card while it has its moment; the last action sent (which decides
+ * where its refusal shows); the connection's state; the guess panel's choice,
+ * which shortcuts change from anywhere on the screen; and the end dialog's
+ * content. What an event does to the screen comes from game-events.ts.
  *
  * The room sends its state patch before the events of an action, so the state
  * here is already the new one when an event arrives. What an event must compare
@@ -32,7 +30,7 @@ import { gameClock, phaseMs } from './game-clock.ts';
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'lost' | 'gone';
 
-export type { EndedRound } from '../a11y/game-meaning.ts';
+export type { EndedRound } from './game-events.ts';
 
 /** Sends a room message; the room connection installs it. */
 export type Sender = <K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>) => void;
@@ -44,6 +42,17 @@ export interface FeedEntry extends Meaning {
 
 /** Feed entries kept (the screen shows the newest few). */
 export const FEED_KEEP = 30;
+
+/**
+ * An event as it was applied (after a reveal's pause, if it held the event
+ * back): with the game as the events before it described it and the
+ * synchronized game then, what its meaning is read from.
+ */
+export interface GameNews {
+  event: RoomEvent;
+  previous: Seen;
+  game: GamePayload | null;
+}
 
 /** The revealed card on screen. */
 export interface RevealShown extends Reveal {
@@ -71,6 +80,8 @@ export interface GameStoreState {
   lastAction: RoomMessageName | null;
   /** The game was deleted by this person's own leaving (he knows it is gone: "You left the game."). */
   closedByOwnLeave: boolean;
+  /** The last event applied; null after a reset. */
+  news: GameNews | null;
   /** What the room's events meant, oldest first (at most FEED_KEEP): the live region said the same. */
   feed: FeedEntry[];
   /** The card just revealed, while it has its moment (its pause, then its Confirming phase). */
@@ -83,9 +94,10 @@ export interface GameStoreState {
   /** A state patch arrived: `raw` is `room.state.toJSON()`. */
   applyState(raw: unknown): void;
   applyEvent(event: RoomEvent): void;
+  /** What the last event applied meant, for the feed. */
+  addToFeed(meanings: readonly Meaning[]): void;
   /** The reveal moment `id` is on screen now: its pause counts from here (rendering may take a moment on a busy phone). */
   revealShown(id: number): void;
-  handleError(error: ErrorBody): void;
   send<K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>): boolean;
   setChoice(choice: number | 'none' | null): void;
   showEnded(round: EndedRound | null): void;
@@ -108,25 +120,13 @@ export function toGamePayload(raw: unknown): { game: GamePayload; seq: number } 
 }
 
 // ---------------------------------------------------------------------------
-// errors: which refusals the person sees (spec §8)
-
-/** Shown in the error dialog: start, settings save, and the seat changes (whose failure is otherwise invisible). */
-const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'join', 'join_local', 'leave', 'avatar']);
-/** Said and shown as a toast: a blocked skip or claim names its reason. */
-const TOAST_ACTIONS = new Set<RoomMessageName>(['skip', 'claim']);
-
-const errorText = (error: ErrorBody): string => i18next.t(`errors.${error.code}`, errorValues(error.message));
-
-// ---------------------------------------------------------------------------
-// events → meanings (said, and shown in the feed), and the pause after a reveal
+// events, and the pause after a reveal
 
 /** Whether the game still shows revealed card `r` (the phase after it has not begun). */
 const stillRevealing = (game: GamePayload | null, r: Reveal): boolean => !!game && game.state === 'Confirming' && game.hit?.id === r.hit.id;
 
 export const useGame = create<GameStoreState>()((set, get) => {
-  let before: Before | null = null;
-  /** Local games: the seat last asked to intercept (game-meaning.ts). */
-  let askedLocal: string | null = null;
+  let before: Seen | null = null;
   /** The event just handled was this person leaving by himself. */
   let ownLeaveJustBefore = false;
   /** The last state the room sent, applied or held. */
@@ -194,21 +194,16 @@ export const useGame = create<GameStoreState>()((set, get) => {
   const handleEvent = (event: RoomEvent, at: number, live: boolean): void => {
     const { seq, game } = get();
     if (event.seq <= seq) return;
-    set({ seq: event.seq });
-    const ownLeaveBefore = ownLeaveJustBefore;
     const data = event.data;
     // a live event's deadline was armed just now (game-clock.ts); one that came during a reveal's
     // pause was armed for the pause's end, which says nothing about the server's time now
     if (live && data.deadline !== undefined && game) gameClock.armed(data.deadline, phaseMs(game, data.state ?? game.state));
-    const outcome = describeEvent(event, { before, game, userId: useSession.getState().user?.id, askedLocal, ownLeaveBefore });
-    before = outcome.before;
-    askedLocal = outcome.askedLocal;
+    const previous = before ?? seenOf(game);
+    const outcome = screenEffects(previous, event, game, useSession.getState().user?.id, ownLeaveJustBefore);
+    before = outcome.seen;
     ownLeaveJustBefore = outcome.ownLeave;
-    for (const m of outcome.meanings) notify.meaning(m);
-    if (outcome.meanings.length > 0) {
-      const entries = outcome.meanings.map((m): FeedEntry => ({ ...m, id: nextFeedId++ }));
-      set((s) => ({ feed: [...s.feed, ...entries].slice(-FEED_KEEP) }));
-    }
+    // its meaning is said and added to the feed now (a11y/game-news.ts), before the screen changes
+    set({ seq: event.seq, news: { event, previous, game } });
     if (outcome.closed) set({ closedByOwnLeave: outcome.closed.byOwnLeave });
     if (outcome.clearChoice) set({ choice: null });
     let ended = outcome.ended;
@@ -241,17 +236,17 @@ export const useGame = create<GameStoreState>()((set, get) => {
     sender: null,
     lastAction: null,
     closedByOwnLeave: false,
+    news: null,
     feed: [],
     reveal: null,
 
     reset(gameId) {
       before = null;
-      askedLocal = null;
       ownLeaveJustBefore = false;
       lastRaw = null;
       stopHolding();
       gameClock.reset();
-      set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null, closedByOwnLeave: false, feed: [], reveal: null });
+      set({ gameId, game: null, seq: 0, status: 'connecting', loadError: null, ended: null, choice: null, sender: null, lastAction: null, closedByOwnLeave: false, news: null, feed: [], reveal: null });
     },
 
     setSender(sender) {
@@ -291,6 +286,11 @@ export const useGame = create<GameStoreState>()((set, get) => {
       receive(event, Date.now(), true);
     },
 
+    addToFeed(meanings) {
+      const entries = meanings.map((m): FeedEntry => ({ ...m, id: nextFeedId++ }));
+      set((s) => ({ feed: [...s.feed, ...entries].slice(-FEED_KEEP) }));
+    },
+
     revealShown(id) {
       // the pause is the time the card is on screen: the moment it took to get there is added
       if (!held || held.reveal !== id) return;
@@ -302,23 +302,6 @@ export const useGame = create<GameStoreState>()((set, get) => {
       held.timer = setTimeout(release, held.until - Date.now());
       const until = held.until;
       set((s) => (s.reveal?.id === id ? { reveal: { ...s.reveal, until } } : {}));
-    },
-
-    handleError(error) {
-      const action = get().lastAction;
-      // an interception whose slot someone took while it was on its way: he may choose again
-      if (action === 'guess' && error.code === 'slot_taken') {
-        notify.notification(i18next.t('game.guess.slot_taken_retry'), { interrupt: true, toast: 'warning' });
-        return;
-      }
-      if (action && DIALOG_ACTIONS.has(action)) {
-        showError(error);
-      } else if (action && TOAST_ACTIONS.has(action)) {
-        notify.notification(errorText(error), { interrupt: true, toast: 'error' });
-      } else {
-        // guess and confirm errors are only logged (spec §8): the screen already prevents them
-        console.warn(`game action ${action ?? '?'} refused: ${error.code}: ${error.message}`);
-      }
     },
 
     send(type, payload) {

@@ -1,5 +1,5 @@
 import type { GamePayload } from '../../../../shared/protocol/game.ts';
-import { isYou } from '../../a11y/notify.ts';
+import { isYou } from '../../stores/game-events.ts';
 import { i18next } from '../../i18n.ts';
 
 /**

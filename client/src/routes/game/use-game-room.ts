@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { followGameNews, sayRefusal } from '../../a11y/game-news.ts';
 import { joinAndKeep, type RoomLink } from '../../net/rejoin.ts';
 import { connectionFor, openGameRoom } from '../../net/room.ts';
 import { useGame } from '../../stores/game.ts';
@@ -6,7 +7,8 @@ import { useGame } from '../../stores/game.ts';
 /**
  * Connects the game store to game `gameId`'s room while the screen is mounted:
  * joins as a viewer (spectators too; a seat is the `join` message), mirrors
- * every state patch, and passes events and refusals on. The link (net/rejoin.ts)
+ * every state patch, and passes events on; while it is up, what the events mean
+ * and the room's refusals are said and shown (a11y/game-news.ts). The link (net/rejoin.ts)
  * follows the socket: while the SDK reconnects a dropped socket the store says
  * 'reconnecting'; when the room closed on us (the SDK gave up, the server
  * restarted) it joins again by itself and the session cookie finds the seat;
@@ -22,6 +24,7 @@ const retryRef: { current: () => void } = { current: () => undefined };
 export function useGameRoom(gameId: string): { retry: () => void } {
   useEffect(() => {
     useGame.getState().reset(gameId);
+    const stopNews = followGameNews();
     let disposed = false;
     let link: RoomLink | null = null;
     let offs: (() => void)[] = [];
@@ -40,7 +43,7 @@ export function useGameRoom(gameId: string): { retry: () => void } {
       offs.push(
         () => room.onStateChange.remove(onState),
         c.onEvent((e) => useGame.getState().applyEvent(e)),
-        c.onError((e) => useGame.getState().handleError(e)),
+        c.onError(sayRefusal),
       );
       useGame.getState().setSender((type, payload) => c.send(type, payload));
       // the state of the join may have arrived before these listeners
@@ -92,6 +95,7 @@ export function useGameRoom(gameId: string): { retry: () => void } {
       // blank for the next game screen: its first render, before its own reset, must not
       // see this game (a 'gone' status would send it back to the lobby at once)
       useGame.getState().reset('');
+      stopNews();
       const l = link;
       link = null;
       void l?.leave();
