@@ -102,7 +102,6 @@ function localSeat(game: Pick<GamePayload, 'state' | 'players'>): PlayerPayload 
  */
 export function announce(previous: Previous, event: RoomEvent, game: GamePayload | null, me: string | undefined): Announcement {
   const mode = game?.mode ?? 'Local';
-  const prev = previous;
   const meanings: Meaning[] = [];
   const out: Announcement = { meanings, asked: previous.asked };
 
@@ -264,20 +263,20 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
       }
       return out;
     case 'update':
-      if (data.settings) settingsNews(prev.settings, data.settings);
+      if (data.settings) settingsNews(previous.settings, data.settings);
       return out;
     case 'change_state':
       break;
   }
 
   // change_state: the seats are the state's, which the patch before this event brought
-  const now = nextSeen(prev, event, game);
+  const now = nextSeen(previous, event, game);
   const players = now.players;
-  const step = stepOf(prev, event, now);
+  const step = stepOf(previous, event, now);
   // the game was deleted; the room closes next: nothing to say
   if (step === 'deleted') return out;
-  connectionNews(prev.players, players);
-  renameNews(prev.players, players);
+  connectionNews(previous.players, players);
+  renameNews(previous.players, players);
 
   /** The outcome of a placement: who won the card (interrupts: it matters more than anything queued). */
   const scored = (): void => {
@@ -285,7 +284,7 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
     if (winner) say('scored', 'scored', youOr(winner, 'notify.scored'), [winner], { interrupt: true, sfx: winner.you ? 'you_score' : 'you_fail', tone: 'good' });
     else say('scored', 'scored', t('notify.scored_nobody'), [], { interrupt: true, sfx: 'you_fail', tone: 'bad' });
   };
-  const oldTurn = prev.players.find((p) => p.turn_player);
+  const oldTurn = previous.players.find((p) => p.turn_player);
 
   switch (step) {
     case 'started': {
@@ -308,7 +307,7 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
     case 'confirming': {
       const turn = players.find((p) => p.turn_player);
       const confirmer = players.find((p) => p.state === 'Confirming');
-      const asked = prev.players.find((p) => p.state === 'Confirming');
+      const asked = previous.players.find((p) => p.state === 'Confirming');
       if (step === 'revealed') {
         // the outcome interrupts: the last guess, queued just before, is read as part of it (announcer.ts); the reveal follows
         scored();
@@ -333,7 +332,7 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
     }
     case 'ended': {
       // the last answer's outcome first, when the round ended because no card was left after it
-      if (prev.state === 'Confirming' && oldTurn) answerNews(oldTurn, data.cause, data.by);
+      if (previous.state === 'Confirming' && oldTurn) answerNews(oldTurn, data.cause, data.by);
       const winner = data.winner ?? null;
       if (winner) {
         const w = actor(winner);
@@ -346,9 +345,9 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
     }
     case 'next_turn': {
       const was = oldTurn && players.find((p) => p.id === oldTurn.id);
-      if (prev.state === 'Confirming' && oldTurn) answerNews(oldTurn, data.cause, data.by);
+      if (previous.state === 'Confirming' && oldTurn) answerNews(oldTurn, data.cause, data.by);
       // spec §4: Confirming → Guessing with the turn player's tokens up = a token received
-      if (prev.state === 'Confirming' && oldTurn && was && was.tokens > oldTurn.tokens) {
+      if (previous.state === 'Confirming' && oldTurn && was && was.tokens > oldTurn.tokens) {
         const a = actor(was);
         say('token', 'token_received', youOr(a, 'notify.token_received'), [a], { sfx: 'receive_token', tone: 'good' });
       }
