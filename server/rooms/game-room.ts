@@ -232,7 +232,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       client.send('error', { type: 'error', code: 'invalid_input', message: `unknown message type ${JSON.stringify(String(type))}` });
     });
     if (this.game.mode === 'Public') {
-      void roomServices().hub.publishGlobal({ event: 'create_game', data: this.view() as GamePayload });
+      void roomServices().bus.publishGlobal({ event: 'create_game', data: this.view() as GamePayload });
     }
     this.publishSummary();
     const { config } = roomServices();
@@ -565,7 +565,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   }
 
   private afterChange(events: GameEvent[], deleted: boolean, listedFor: string[] | null): void {
-    const { hub } = roomServices();
+    const { bus } = roomServices();
     const first = this.seq + 1;
     this.seq += events.length;
     // patch first, so a client reacting to an event already sees the new state;
@@ -579,7 +579,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
       events.forEach((e, i) => {
         const final = deleted && i === events.length - 1;
         const envelope = { game: this.roomId, seq: first + i, event: e.event, data: e.data, final };
-        if (this.streamed) void hub.publishGame(envelope);
+        if (this.streamed) void bus.publishGame(envelope);
         this.broadcast('event', roomEvent(envelope.seq, e, final));
       });
     });
@@ -595,12 +595,12 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     // whoever no longer lists the game (left a Private game) takes it off his lobby
     const now = this.listAudience();
     const gone = listedFor && now ? listedFor.filter((id) => !now.includes(id)) : [];
-    if (gone.length) void hub.publishGlobal({ event: 'remove_game', data: this.roomId, audience: gone });
+    if (gone.length) void bus.publishGlobal({ event: 'remove_game', data: this.roomId, audience: gone });
   }
 
   private async removeGame(audience: string[] | null): Promise<void> {
-    const { hub } = roomServices();
-    await hub.publishGlobal({ event: 'remove_game', data: this.roomId, audience });
+    const { bus } = roomServices();
+    await bus.publishGlobal({ event: 'remove_game', data: this.roomId, audience });
     this.phaseTimer?.clear();
     this.phaseTimer = undefined;
     await this.disconnect();
@@ -681,7 +681,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     // most actions change none of it (P1: its fields are compared, no JSON per action)
     if (last && (Object.keys(summary) as (keyof GameSummary)[]).every((k) => summary[k] === last[k])) return;
     this.lastSummary = summary;
-    roomServices().hub.publishGlobalLater(this.roomId, { event: 'game_summary', data: summary, audience: this.listAudience() });
+    roomServices().bus.publishGlobalLater(this.roomId, { event: 'game_summary', data: summary, audience: this.listAudience() });
   }
 }
 

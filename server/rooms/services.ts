@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { SseHub } from '../http/sse-hub.ts';
+import type { EventBus } from '../events/bus.ts';
 import type { Logger } from '../logger.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import type { GameStore } from '../services/game-store.ts';
@@ -12,7 +12,8 @@ import type { UsersService } from '../services/users.ts';
 export interface RoomServices {
   config: Config;
   log: Logger;
-  hub: SseHub;
+  /** Where game and lobby events are published (the SSE streams subscribe there). */
+  bus: EventBus;
   catalogue: CatalogueService;
   users: UsersService;
   /** Where games persist every accepted action (restart survival). */
