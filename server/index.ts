@@ -6,6 +6,7 @@ import { SpreadPingTransport } from './transport.ts';
 import { configureApp } from './app.ts';
 import { loadConfig, publicAddressOf, type Config } from './config.ts';
 import { isPostgres, openDatabase, type Db } from './db/index.ts';
+import { clipCache } from './http/audio-clips.ts';
 import { leaveAllGames } from './http/games.ts';
 import { matchmakeRoute } from './http/matchmake.ts';
 import { bodyDeadline, connectionLimits } from './http/security.ts';
@@ -69,7 +70,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // the search index lives in the database; the typo vocabulary of each process learns other processes' changes
   const unfollow = followCatalogueChanges(presence, catalogue, log);
   const games = new GameStore(db, config.PROCESS_NAME, log);
-  setRoomServices({ config, log, bus, catalogue, users, games });
+  setRoomServices({ config, log, bus, catalogue, users, games, clips: () => clipCache(config.AUDIO_DIR, ffmpegPath(config.FFMPEG_PATH), log) });
   // YTDLP_PATH, else the yt-dlp on the PATH: a host who installed it needs no configuration
   const ytdlp = chooseYtdlp(config.YTDLP_PATH);
   log.info(ytdlp.command ? { ytdlp: ytdlp.command } : { ytdlp: null, reason: ytdlp.reason }, ytdlp.command ? 'YouTube downloads with yt-dlp' : 'YouTube downloads are off');

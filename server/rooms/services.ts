@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Logger } from '../logger.ts';
+import type { HiddenClips } from './host-ports.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import type { GameStore } from '../services/game-store.ts';
 import type { UsersService } from '../services/users.ts';
@@ -18,6 +19,8 @@ export interface RoomServices {
   users: UsersService;
   /** Where games persist every accepted action (restart survival). */
   games: GameStore;
+  /** The hidden clips of audio games, shared with the audio routes (made on first use). */
+  clips: () => HiddenClips;
 }
 
 let current: RoomServices | undefined;
