@@ -211,7 +211,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
 }
 
 /** Maps a validated room message to the engine action it asks for. */
-export function messageToAction(user: { id: string; name: string }, msg: RoomMessage): Action {
+function messageToAction(user: { id: string; name: string }, msg: RoomMessage): Action {
   const by = user.id;
   switch (msg.type) {
     case 'guess':
