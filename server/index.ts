@@ -6,9 +6,11 @@ import { SpreadPingTransport } from './transport.ts';
 import { configureApp } from './app.ts';
 import { loadConfig, publicAddressOf, type Config } from './config.ts';
 import { isPostgres, openDatabase, type Db } from './db/index.ts';
+import { clipCache } from './http/audio-clips.ts';
 import { leaveAllGames } from './http/games.ts';
 import { matchmakeRoute } from './http/matchmake.ts';
 import { bodyDeadline, connectionLimits } from './http/security.ts';
+import { EventBus } from './events/bus.ts';
 import { SseHub } from './http/sse-hub.ts';
 import { createLogger, frameworkLogger, type Logger } from './logger.ts';
 import { GameRoom, ROOM_NAME } from './rooms/game-room.ts';
@@ -31,6 +33,9 @@ export interface RunningServer {
   config: Config;
   db: Db;
   log: Logger;
+  /** Where game and lobby events are published. */
+  bus: EventBus;
+  /** The SSE streams of this process. */
   hub: SseHub;
   users: UsersService;
   captcha: CaptchaService;
@@ -58,13 +63,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await catalogue.search.ready();
 
   const { presence, driver } = await scaleOut(config, db, log, publicAddress);
-  const hub = new SseHub(presence, log);
+  const bus = new EventBus(presence, log);
+  const hub = new SseHub(bus, log);
   // every catalogue change made through the service (the catalogue routes, the import via catalogue.changed()) refreshes open catalogue views
-  catalogue.onChanged(() => void hub.publishGlobal({ event: 'hits_changed', data: {} }));
+  catalogue.onChanged(() => void bus.publishGlobal({ event: 'hits_changed', data: {} }));
   // the search index lives in the database; the typo vocabulary of each process learns other processes' changes
   const unfollow = followCatalogueChanges(presence, catalogue, log);
   const games = new GameStore(db, config.PROCESS_NAME, log);
-  setRoomServices({ config, log, hub, catalogue, users, games });
+  setRoomServices({ config, log, bus, catalogue, users, games, clips: () => clipCache(config.AUDIO_DIR, ffmpegPath(config.FFMPEG_PATH), log) });
   // YTDLP_PATH, else the yt-dlp on the PATH: a host who installed it needs no configuration
   const ytdlp = chooseYtdlp(config.YTDLP_PATH);
   log.info(ytdlp.command ? { ytdlp: ytdlp.command } : { ytdlp: null, reason: ytdlp.reason }, ytdlp.command ? 'YouTube downloads with yt-dlp' : 'YouTube downloads are off');
@@ -81,7 +87,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     onProgress: (data) => {
       // audio became ready or went: the hits a new audio game may deal changed
       catalogue.forgetPlayable();
-      void hub.publishGlobal({ event: 'process_hits', data });
+      void bus.publishGlobal({ event: 'process_hits', data });
     },
   });
 
@@ -164,6 +170,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       clearInterval(heartbeat);
       // stop accepting; end the streams, then the rooms; sockets that turn idle meanwhile are closed too
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+      bus.close();
       hub.close();
       // running audio jobs are cancelled and go back to the queue for the next start
       const audioStopped = audio.stop().catch((err: unknown) => log.error({ err }, 'stopping the audio pipeline failed'));
@@ -181,7 +188,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log.info('Hitline stopped');
     })());
 
-  return { port, config, db, log, hub, users, captcha, catalogue, audio, close };
+  return { port, config, db, log, bus, hub, users, captcha, catalogue, audio, close };
 }
 
 const HEARTBEAT_MS = 5000;

@@ -9,13 +9,13 @@
  * * `meterStart` / `meterStop`: {@link meterProcess} (event-loop delay at 1 ms
  *   resolution, CPU, peak RSS, busy cores of the machine) and the SSE hub's
  *   fan-out turns (wall and CPU time and writes of each) between the two;
- * * `publishGlobal` { event, data }: one event into the hub (through the presence,
+ * * `publishGlobal` { event, data }: one event onto the bus (through the presence,
  *   as a room publishes), answering the wall-clock time it was handed over;
  * * `stats`: open SSE streams and game rooms; `close`: graceful shutdown, exit.
  */
 import { matchMaker } from '@colyseus/core';
 import { loadConfig } from '../../server/config.ts';
-import type { GlobalEventEnvelope } from '../../server/http/sse-hub.ts';
+import type { GlobalEventEnvelope } from '../../server/events/bus.ts';
 import { startServer } from '../../server/index.ts';
 import { meterProcess, type ProcessMeter } from './bench.ts';
 import { emit, memoryAfterGc, openFilesLimit, serveRpc, wallNow } from './proc.ts';
@@ -84,7 +84,7 @@ serveRpc({
   },
   publishGlobal: async (e: GlobalEventEnvelope) => {
     const at = wallNow();
-    await server.hub.publishGlobal(e);
+    await server.bus.publishGlobal(e);
     return at;
   },
   stats: async () => ({ ...server.hub.stats(), rooms: (await matchMaker.query({ name: 'game' })).length }),

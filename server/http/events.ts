@@ -2,9 +2,8 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { GameIdSchema } from '../../shared/protocol/common.ts';
 import type { GamePayload } from '../../shared/rules/views.ts';
 import { parseOr400 } from './errors.ts';
-import type { GlobalEventEnvelope, SseHub } from './sse-hub.ts';
-
-export type { GameEventEnvelope, GlobalEventEnvelope } from './sse-hub.ts';
+import type { GlobalEventEnvelope } from '../events/bus.ts';
+import type { SseHub } from './sse-hub.ts';
 
 export interface EventsRouterDeps {
   hub: SseHub;

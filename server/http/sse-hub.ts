@@ -1,39 +1,18 @@
 import { performance } from 'node:perf_hooks';
-import type { Presence } from '@colyseus/core';
 import type { Request, Response } from 'express';
-import type { GameEventName, GameUpdate } from '../../shared/rules/types.ts';
 import type { GamePayload } from '../../shared/rules/views.ts';
+import type { EventBus, GameEventEnvelope, GlobalEventEnvelope } from '../events/bus.ts';
 import type { Logger } from '../logger.ts';
 import { apiError, sendError } from './errors.ts';
+import { admits, contiguousAfter, EVENT_NAME, globalFrame, HEARTBEAT, lastEventId, type Frame } from './sse-frames.ts';
 
 /**
- * Server-sent events (api.md B11 and Part B §7, rules.md A13).
- *
- * Events travel through the Colyseus presence's pub/sub, never straight from a
- * room to a response: with RedisPresence a room on process A reaches the SSE
- * subscribers on process B without any change here. Each process subscribes to a
- * game's channel only while it has subscribers of that game.
+ * Server-sent events (api.md B11 and Part B §7, rules.md A13): the streaming
+ * side. Publishers never reach a response: they publish on the event bus
+ * (events/bus.ts), and every process's hub delivers to its own subscribers.
+ * Each process subscribes to a game's channel only while it has subscribers of
+ * that game.
  */
-
-/** One engine event of one game, numbered by the game's room. */
-export interface GameEventEnvelope {
-  /** The game id (8 letters or digits). */
-  game: string;
-  /** Per-game sequence number assigned by the room: starts at 1, strictly increasing, never reused. */
-  seq: number;
-  event: GameEventName;
-  data: GameUpdate;
-  /** The game's last event (it was deleted): streams end after it. */
-  final?: boolean;
-}
-
-/** One event of the global stream `GET /api/events`. */
-export interface GlobalEventEnvelope {
-  event: 'create_game' | 'remove_game' | 'process_hits' | 'game_summary' | 'hits_changed';
-  data: unknown;
-  /** User ids allowed to receive it; null or absent means everyone. */
-  audience?: string[] | null;
-}
 
 /** What a game stream starts from: the game as the viewer sees it and the seq it reflects. */
 export interface GameSnapshot {
@@ -52,24 +31,8 @@ export interface SseHubOptions {
   historySize?: number;
   /** Most characters of events of one game kept for replay (events carry whole player lists). */
   historyChars?: number;
-  /**
-   * How long an update published with `publishGlobalLater` may wait (ms): updates
-   * of one key within it go out once, the newest, and everything waiting leaves
-   * in one presence message.
-   */
-  coalesceMs?: number;
   /** Called after every fan-out turn with its duration (ms, socket writes included) and its writes; for benchmarks. */
   onFanoutChunk?: (ms: number, writes: number) => void;
-}
-
-/** One serialized event, shared by every subscriber and by the replay history. */
-interface Frame {
-  /** Game seq; 0 for global events and heartbeats. */
-  seq: number;
-  text: string;
-  audience: ReadonlySet<string> | null;
-  /** End the stream after writing this frame (the game is gone). */
-  final?: boolean;
 }
 
 interface Stream {
@@ -87,7 +50,6 @@ interface Stream {
 interface Channel {
   /** null for the global channel. */
   gameId: string | null;
-  topic: string;
   listener: (message: unknown) => void;
   /** Resolves once the presence subscription is active. */
   ready: Promise<void>;
@@ -111,31 +73,20 @@ interface Job {
   next: number;
 }
 
-const GLOBAL_TOPIC = 'hitline:sse:global';
-const gameTopic = (gameId: string): string => `hitline:sse:game:${gameId}`;
-
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache',
   'X-Accel-Buffering': 'no',
 } as const;
 
-const HEARTBEAT: Frame = { seq: 0, text: ':\n\n', audience: null };
-
 /** What one fan-out turn aims at: well under the 10 ms task budget (P7), leaving room for noise. */
 const TURN_TARGET_MS = 2;
 /** Turns never get smaller than this, so a hiccup cannot stretch a fan-out forever. */
 const MIN_TURN_WRITES = 16;
-/** Names go onto an `event:` line: anything but this could break the framing. */
-const EVENT_NAME = /^[a-z_]{1,32}$/;
 
-/**
- * Fans game and global events out to SSE subscribers. One instance per process;
- * game rooms publish through it (or straight through the presence) and every
- * process's hub delivers to its own subscribers.
- */
+/** Fans the bus's game and global events out to SSE subscribers. One instance per process. */
 export class SseHub {
-  private readonly presence: Presence;
+  private readonly bus: EventBus;
   private readonly log: Logger;
   private readonly heartbeatMs: number;
   private readonly maxBufferedBytes: number;
@@ -143,10 +94,6 @@ export class SseHub {
   private readonly historySize: number;
   private readonly historyChars: number;
   private readonly onFanoutChunk: ((ms: number, writes: number) => void) | undefined;
-  private readonly coalesceMs: number;
-  /** Global updates waiting to be published, by key, in the order their keys first came. */
-  private readonly waiting = new Map<string, GlobalEventEnvelope>();
-  private waitingTimer: NodeJS.Timeout | null = null;
 
   private readonly games = new Map<string, GameChannel>();
   private global: Channel | null = null;
@@ -161,9 +108,9 @@ export class SseHub {
   /** Running estimate of one subscriber write, syscall included (ms). */
   private writeCostMs = 0.02;
 
-  /** Creates the hub; it subscribes to presence channels lazily, as streams open. */
-  constructor(presence: Presence, log: Logger, opts: SseHubOptions = {}) {
-    this.presence = presence;
+  /** Creates the hub; it subscribes to the bus lazily, as streams open. */
+  constructor(bus: EventBus, log: Logger, opts: SseHubOptions = {}) {
+    this.bus = bus;
     this.log = log;
     this.heartbeatMs = opts.heartbeatMs ?? 15_000;
     this.maxBufferedBytes = opts.maxBufferedBytes ?? 1024 * 1024;
@@ -171,61 +118,6 @@ export class SseHub {
     this.historySize = Math.max(0, opts.historySize ?? 64);
     this.historyChars = Math.max(0, opts.historyChars ?? 64 * 1024);
     this.onFanoutChunk = opts.onFanoutChunk;
-    this.coalesceMs = Math.max(0, opts.coalesceMs ?? 250);
-  }
-
-  /**
-   * Publishes one game event to every process's subscribers of that game.
-   * Never rejects: a presence failure is logged, the game goes on.
-   */
-  async publishGame(e: GameEventEnvelope): Promise<void> {
-    try {
-      await this.presence.publish(gameTopic(e.game), e);
-    } catch (err) {
-      this.log.error({ err, game: e.game, seq: e.seq }, 'publishing a game event failed');
-    }
-  }
-
-  /**
-   * Publishes one global event to every process's `/api/events` subscribers, after
-   * the updates still waiting (`publishGlobalLater`), in one presence message.
-   * Never rejects.
-   */
-  async publishGlobal(e: GlobalEventEnvelope): Promise<void> {
-    const batch = [...this.waiting.values(), e];
-    this.waiting.clear();
-    await this.publishBatch(batch);
-  }
-
-  /**
-   * Publishes a global event that only brings something up to date (a game's
-   * summary, whose phase changes several times a turn): it waits up to
-   * `coalesceMs`, a newer one with the same `key` replaces it, and it leaves
-   * with everything else waiting in one presence message (with several
-   * processes, one Redis write instead of one per update), or earlier, ahead
-   * of the next `publishGlobal`. So a summary never arrives after its game's
-   * `remove_game`.
-   */
-  publishGlobalLater(key: string, e: GlobalEventEnvelope): void {
-    if (this.closed) return;
-    this.waiting.set(key, e);
-    if (this.waitingTimer) return;
-    this.waitingTimer = setTimeout(() => {
-      this.waitingTimer = null;
-      if (!this.waiting.size) return;
-      const batch = [...this.waiting.values()];
-      this.waiting.clear();
-      void this.publishBatch(batch);
-    }, this.coalesceMs);
-    this.waitingTimer.unref();
-  }
-
-  private async publishBatch(batch: GlobalEventEnvelope[]): Promise<void> {
-    try {
-      await this.presence.publish(GLOBAL_TOPIC, batch);
-    } catch (err) {
-      this.log.error({ err, events: batch.map((e) => e.event) }, 'publishing global events failed');
-    }
   }
 
   /**
@@ -316,9 +208,6 @@ export class SseHub {
   /** Ends every stream and drops every subscription (graceful shutdown); new streams get 503. */
   close(): void {
     this.closed = true;
-    if (this.waitingTimer) clearTimeout(this.waitingTimer);
-    this.waitingTimer = null;
-    this.waiting.clear();
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
     this.queue = [];
@@ -372,10 +261,8 @@ export class SseHub {
   private acquireGame(gameId: string): GameChannel {
     const existing = this.games.get(gameId);
     if (existing) return existing;
-    const topic = gameTopic(gameId);
     const ch: GameChannel = {
       gameId,
-      topic,
       listener: (m) => this.onGameMessage(ch, m),
       ready: Promise.resolve(),
       live: new Set(),
@@ -394,7 +281,6 @@ export class SseHub {
     if (this.global) return this.global;
     const ch: Channel = {
       gameId: null,
-      topic: GLOBAL_TOPIC,
       listener: (m) => this.onGlobalMessage(ch, m),
       ready: Promise.resolve(),
       live: new Set(),
@@ -406,7 +292,7 @@ export class SseHub {
   }
 
   private subscribe(ch: Channel): Promise<void> {
-    const ready = Promise.resolve(this.presence.subscribe(ch.topic, ch.listener)).then(() => undefined);
+    const ready = this.bus.subscribe(ch.gameId, ch.listener);
     // Awaited by the streams that wait for it; this only keeps an early failure from being "unhandled".
     ready.catch(() => undefined);
     return ready;
@@ -423,8 +309,8 @@ export class SseHub {
       this.games.delete(ch.gameId);
     }
     ch.ready
-      .then(() => this.presence.unsubscribe(ch.topic, ch.listener))
-      .catch((err: unknown) => this.log.warn({ err, topic: ch.topic }, 'presence unsubscribe failed'));
+      .then(() => this.bus.unsubscribe(ch.gameId, ch.listener))
+      .catch((err: unknown) => this.log.warn({ err, game: ch.gameId }, 'presence unsubscribe failed'));
   }
 
   private onGameMessage(ch: GameChannel, message: unknown): void {
@@ -605,38 +491,3 @@ export class SseHub {
 }
 
 const shuttingDown = apiError(503, 'shutting_down', 'the server is shutting down');
-
-/** `Last-Event-ID` header (what EventSource sends on reconnect) or `?lastEventId=`; null if absent or not a seq. */
-function lastEventId(req: Request): number | null {
-  const header = req.headers['last-event-id'];
-  const query = (req.query as Record<string, unknown> | undefined)?.lastEventId;
-  const raw = typeof header === 'string' && header !== '' ? header : typeof query === 'string' ? query : null;
-  if (raw === null || !/^\d{1,15}$/.test(raw.trim())) return null;
-  return Number(raw.trim());
-}
-
-/**
- * The text of the frames right after `from` in `frames` (oldest first), and the seq
- * they reach; null if the first one needed is not there.
- */
-function contiguousAfter(frames: readonly Frame[], from: number): { text: string; seq: number } | null {
-  let seq = from;
-  let text = '';
-  for (const f of frames) {
-    if (f.seq <= seq) continue;
-    if (f.seq !== seq + 1) return null;
-    text += f.text;
-    seq = f.seq;
-  }
-  return { text, seq };
-}
-
-function globalFrame(e: GlobalEventEnvelope | null | undefined): Frame | null {
-  if (!e || typeof e.event !== 'string' || !EVENT_NAME.test(e.event)) return null;
-  const audience = Array.isArray(e.audience) ? new Set(e.audience) : null;
-  return { seq: 0, text: `event: ${e.event}\ndata: ${JSON.stringify({ [e.event]: e.data ?? null })}\n\n`, audience };
-}
-
-function admits(f: Frame, userId: string | null): boolean {
-  return f.audience === null || (userId !== null && f.audience.has(userId));
-}

@@ -105,11 +105,6 @@ export class StateMirror {
     this.state = state;
   }
 
-  /** The view the state mirrors now (null before the first sync). */
-  get shown(): GamePayload | null {
-    return this.last;
-  }
-
   /** Mirrors `g` (the view after event `seq`) into the state. */
   sync(g: GamePayload, seq: number): void {
     const s = this.state;

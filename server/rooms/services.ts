@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
-import type { SseHub } from '../http/sse-hub.ts';
+import type { EventBus } from '../events/bus.ts';
 import type { Logger } from '../logger.ts';
+import type { HiddenClips } from './host-ports.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import type { GameStore } from '../services/game-store.ts';
 import type { UsersService } from '../services/users.ts';
@@ -12,11 +13,14 @@ import type { UsersService } from '../services/users.ts';
 export interface RoomServices {
   config: Config;
   log: Logger;
-  hub: SseHub;
+  /** Where game and lobby events are published (the SSE streams subscribe there). */
+  bus: EventBus;
   catalogue: CatalogueService;
   users: UsersService;
   /** Where games persist every accepted action (restart survival). */
   games: GameStore;
+  /** The hidden clips of audio games, shared with the audio routes (made on first use). */
+  clips: () => HiddenClips;
 }
 
 let current: RoomServices | undefined;

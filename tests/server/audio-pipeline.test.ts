@@ -915,9 +915,9 @@ describe('HTTP', () => {
   }, 30_000);
 
   it('process_hits is coalesced (at most ~4 per second) and the server keeps answering during work', async () => {
-    // when each event is published (the pipeline publishes through the hub)
+    // when each event is published (the pipeline publishes on the bus)
     const published: Array<{ at: number; data: unknown }> = [];
-    const hub = t.server.hub;
+    const hub = t.server.bus;
     const original = hub.publishGlobal.bind(hub);
     hub.publishGlobal = (e) => {
       if (e.event === 'process_hits') published.push({ at: performance.now(), data: e.data });

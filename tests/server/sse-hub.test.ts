@@ -9,7 +9,8 @@ import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorHandler } from '../../server/http/errors.ts';
 import { eventsRouter } from '../../server/http/events.ts';
-import { SseHub, type GlobalEventEnvelope, type SseHubOptions } from '../../server/http/sse-hub.ts';
+import { EventBus, type EventBusOptions, type GlobalEventEnvelope } from '../../server/events/bus.ts';
+import { SseHub, type SseHubOptions } from '../../server/http/sse-hub.ts';
 import { rateLimits } from '../../server/http/security.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createGame, viewGame, type Game, type GameEventName, type GameMode, type GamePayload, type GameUpdate } from '../../shared/rules/index.ts';
@@ -24,16 +25,16 @@ import { testSeed } from '../rules/helpers.ts';
 const CREATOR = '00000000-0000-4000-8000-000000000001';
 const OTHER = '00000000-0000-4000-8000-000000000002';
 
-/** Stands in for a game room: owns the seq and publishes through the hub. */
+/** Stands in for a game room: owns the seq and publishes on the bus. */
 class FakeRoom {
-  readonly hub: SseHub;
+  readonly bus: EventBus;
   readonly game: Game;
   seq = 0;
   /** Replaces the plain snapshot, to publish while it is being taken. */
   onSnapshot: ((viewer: string | null) => Promise<{ seq: number; game: GamePayload } | null>) | null = null;
 
-  constructor(hub: SseHub, id: string, mode: GameMode) {
-    this.hub = hub;
+  constructor(bus: EventBus, id: string, mode: GameMode) {
+    this.bus = bus;
     const r = createGame({ id, mode, creator: { id: CREATOR, name: 'alice' }, seed: testSeed(1), packIds: [] });
     if (!r.ok) throw new Error(r.error.message);
     this.game = r.game;
@@ -42,7 +43,7 @@ class FakeRoom {
   /** Publishes the next event; `deadline` carries the seq so a test can tell events apart. */
   emit(event: GameEventName = 'change_state', data?: GameUpdate): Promise<void> {
     this.seq++;
-    return this.hub.publishGame({ game: this.game.id, seq: this.seq, event, data: data ?? { state: 'Open', deadline: this.seq } });
+    return this.bus.publishGame({ game: this.game.id, seq: this.seq, event, data: data ?? { state: 'Open', deadline: this.seq } });
   }
 
   snapshot(viewer: string | null): { seq: number; game: GamePayload } | null {
@@ -54,6 +55,7 @@ class FakeRoom {
 interface Harness {
   base: string;
   port: number;
+  bus: EventBus;
   hub: SseHub;
   presence: LocalPresence;
   /** What `globalInitial` answers. */
@@ -67,10 +69,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function start(opts: SseHubOptions = {}, rateLimitFactor = 0): Promise<Harness> {
+async function start(opts: SseHubOptions & EventBusOptions = {}, rateLimitFactor = 0): Promise<Harness> {
   const log = createLogger('silent');
   const presence = new LocalPresence();
-  const hub = new SseHub(presence, log, opts);
+  const bus = new EventBus(presence, log, opts);
+  const hub = new SseHub(bus, log, opts);
   const rooms = new Map<string, FakeRoom>();
   const initial: GlobalEventEnvelope[] = [];
   const app = express();
@@ -98,6 +101,7 @@ async function start(opts: SseHubOptions = {}, rateLimitFactor = 0): Promise<Har
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   cleanups.push(async () => {
+    bus.close();
     hub.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -105,11 +109,12 @@ async function start(opts: SseHubOptions = {}, rateLimitFactor = 0): Promise<Har
   return {
     base: `http://127.0.0.1:${port}`,
     port,
+    bus,
     hub,
     presence,
     initial,
     addRoom(id, mode = 'Public') {
-      const room = new FakeRoom(hub, id, mode);
+      const room = new FakeRoom(bus, id, mode);
       rooms.set(id, room);
       return room;
     },
@@ -310,7 +315,7 @@ describe('per-game stream', () => {
     const d = listen(`${h.base}/api/games/Game0001/events`);
     await until(() => d.got.length === 1, 'snapshot 7');
     room.onSnapshot = null;
-    for (const seq of lagged) await h.hub.publishGame({ game: 'Game0001', seq, event: 'change_state', data: { deadline: seq } });
+    for (const seq of lagged) await h.bus.publishGame({ game: 'Game0001', seq, event: 'change_state', data: { deadline: seq } });
     await room.emit();
     await until(() => d.got.length === 2 && c.got.length === 6, 'live 8');
     expect(d.trail()).toEqual(['snapshot@7', 'change_state@8']);
@@ -492,11 +497,11 @@ describe('global stream', () => {
     await until(() => h.hub.stats().globalStreams === 3, 'three streams');
     expect(await channels(h)).toEqual(['hitline:sse:global']);
 
-    await h.hub.publishGlobal({ event: 'remove_game', data: 'Gone0001' });
-    await h.hub.publishGlobal({ event: 'game_summary', data: { id: 'Priv0002' }, audience: [OTHER] });
-    await h.hub.publishGlobal({ event: 'hits_changed', data: {}, audience: [] });
-    await h.hub.publishGlobal({ event: 'game_summary', data: { id: 'Both0001' }, audience: [CREATOR, OTHER] });
-    await h.hub.publishGlobal({ event: 'hits_changed', data: {}, audience: null });
+    await h.bus.publishGlobal({ event: 'remove_game', data: 'Gone0001' });
+    await h.bus.publishGlobal({ event: 'game_summary', data: { id: 'Priv0002' }, audience: [OTHER] });
+    await h.bus.publishGlobal({ event: 'hits_changed', data: {}, audience: [] });
+    await h.bus.publishGlobal({ event: 'game_summary', data: { id: 'Both0001' }, audience: [CREATOR, OTHER] });
+    await h.bus.publishGlobal({ event: 'hits_changed', data: {}, audience: null });
     await until(() => anon.got.length === 3 && alice.got.length === 5 && bob.got.length === 5, 'live events');
 
     const names = (c: Client) => c.got.map((g) => g.event);
@@ -525,17 +530,17 @@ describe('global stream', () => {
     const summary = (id: string, state: string) => ({ event: 'game_summary' as const, data: { id, state } });
 
     const t0 = Date.now();
-    h.hub.publishGlobalLater('Game0001', summary('Game0001', 'Guessing'));
-    h.hub.publishGlobalLater('Game0002', summary('Game0002', 'Open'));
-    h.hub.publishGlobalLater('Game0001', summary('Game0001', 'Intercepting'));
+    h.bus.publishGlobalLater('Game0001', summary('Game0001', 'Guessing'));
+    h.bus.publishGlobalLater('Game0002', summary('Game0002', 'Open'));
+    h.bus.publishGlobalLater('Game0001', summary('Game0001', 'Intercepting'));
     await until(() => c.got.length === 2, 'the waiting updates');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
     expect(c.got.map((g) => g.data)).toEqual([{ game_summary: { id: 'Game0001', state: 'Intercepting' } }, { game_summary: { id: 'Game0002', state: 'Open' } }]);
     expect(messages).toHaveLength(1);
 
     // an event published at once takes the waiting update along, ahead of it
-    h.hub.publishGlobalLater('Game0001', summary('Game0001', 'Confirming'));
-    await h.hub.publishGlobal({ event: 'remove_game', data: 'Game0001' });
+    h.bus.publishGlobalLater('Game0001', summary('Game0001', 'Confirming'));
+    await h.bus.publishGlobal({ event: 'remove_game', data: 'Game0001' });
     await until(() => c.got.length === 4, 'the update, then the removal');
     expect(c.got.slice(2).map((g) => g.data)).toEqual([{ game_summary: { id: 'Game0001', state: 'Confirming' } }, { remove_game: 'Game0001' }]);
     expect(messages).toHaveLength(2);
