@@ -161,17 +161,9 @@ describe('the import graph', () => {
     expect(importsInto(graph, 'server/db/', ['server/rooms/', 'server/http/', 'server/services/search'])).toEqual([]);
   });
 
-  it('the rooms and the services import nothing from the HTTP layer (server/http/), but the imports listed here, each to go', () => {
-    // each entry is an import another part of issue 28 takes away: when it is gone, strike it here
-    const known = [
-      // the rooms publish to the SSE streamer: an event bus below rooms and HTTP takes its place
-      'server/rooms/services.ts → server/http/sse-hub.ts',
-      // the game room warms the audio clips cache of the HTTP layer
-      'server/rooms/game-room.ts → server/http/audio-clips.ts',
-    ];
-    const found = [...importsInto(graph, 'server/rooms/', ['server/http/']), ...importsInto(graph, 'server/services/', ['server/http/'])];
-    // a subset: this passes before and after those parts are merged, and fails on any new such import
-    expect(found.filter((i) => !known.includes(i))).toEqual([]);
+  it('the rooms, the event bus and the services import nothing from the HTTP layer (server/http/)', () => {
+    const found = ['server/rooms/', 'server/events/', 'server/services/'].flatMap((from) => importsInto(graph, from, ['server/http/']));
+    expect(found).toEqual([]);
   });
 });
 
