@@ -6,6 +6,13 @@ import { latestHitYear } from '../../shared/rules/constants.ts';
 import { shownSafely, textProblem } from '../../shared/rules/names.ts';
 import { isoNow, type Db } from '../db/index.ts';
 import { foldWord, queryWords, textTerms, type HitSearchIndex } from './search.ts';
+import { plan, summaryLine, type CurrentCatalogue, type CurrentHit, type ImportOps } from './catalogue-yaml/plan.ts';
+import { emptyParse, packNameKey, rejectedHit, rejectedPack, where, type HitRow, type PackRow, type ParsedHitsFile } from './catalogue-yaml/rows.ts';
+import type { ImportFileProblem, ImportReportPayload as ImportReport, RejectedRow } from '../../shared/protocol/catalogue.ts';
+
+export { HIT_FIELDS, MAX_REPORTED_ROWS, PACKS_NEED_PERMISSION, type HitField } from './catalogue-yaml/plan.ts';
+export { packNameKey, type HitRow, type PackRow, type ParsedHitsFile } from './catalogue-yaml/rows.ts';
+export type { ImportFileProblem as FileProblem, ImportReport, RejectedRow };
 
 /**
  * The catalogue file (`hits.yml`, api.md Part B §5.1) read and written: parse and
@@ -62,8 +69,6 @@ export const MAX_WHOLE_PARSE_BYTES = 256 * 1024;
 export const MAX_ROWS = 500_000;
 /** One row's text; a real hit row is ~300 bytes, a hit in every one of 55 packs ~2.5 KB. */
 export const MAX_ROW_BYTES = 64 * 1024;
-/** Per list in a report (added, changed, rejected): a huge file should not give a huge answer; counts stay exact. */
-export const MAX_REPORTED_ROWS = 1000;
 /** Alias expansion limit per row (billion-laughs guard). */
 const MAX_ALIAS_COUNT = 100;
 /** The longest stretch of parsing between two yields to the event loop. */
@@ -79,146 +84,14 @@ const CONTROL_CHARACTERS = /\p{Cc}/u;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 // ---------------------------------------------------------------------------
-// types
-
-/** A problem with the file as a whole (size, encoding, YAML structure); nothing is read when there is one. */
-export interface FileProblem {
-  /** 1-based line, when the problem has one. */
-  line?: number;
-  column?: number;
-  message: string;
-}
-
-/** A row that cannot be imported, and every reason why. */
-export interface RejectedRow {
-  /** 0-based position in its list (`hits[index]` / `packs[index]`). */
-  index: number;
-  /** 1-based line where the row starts. */
-  line: number;
-  /** The row's id when it had a readable one. */
-  id?: string;
-  /** "artist" and "title" of a hit row, "name" of a pack row, when readable: helps find the row. */
-  label?: string;
-  reasons: string[];
-}
-
-/** A valid hit row of a file. Ids are lower case; `packs` sorted and without duplicates. */
-export interface HitRow {
-  index: number;
-  line: number;
-  /** The file's id, or a new one when the row has none ({@link idGiven} false). */
-  id: string;
-  /** Whether the file gave the id; a row without one is a new hit (or a database hit's, by its yt_id). */
-  idGiven: boolean;
-  artist: string;
-  title: string;
-  belongs_to: string;
-  year: number;
-  packs: string[];
-  playback_offset: number;
-  yt_id: string | null;
-  last_modified: string | null;
-}
-
-/** A valid pack row of a file. */
-export interface PackRow {
-  index: number;
-  line: number;
-  id: string;
-  name: string;
-  last_modified: string | null;
-}
-
-/** What {@link parseHitsYaml} read: valid rows, rejected rows, file problems. Checks against the database come later. */
-export interface ParsedHitsFile {
-  errors: FileProblem[];
-  hits: HitRow[];
-  packs: PackRow[];
-  rejectedHits: RejectedRow[];
-  rejectedPacks: RejectedRow[];
-}
-
-/** Fields compared to decide whether a hit changed. */
-export const HIT_FIELDS = ['artist', 'title', 'belongs_to', 'year', 'packs', 'playback_offset', 'yt_id'] as const;
-export type HitField = (typeof HIT_FIELDS)[number];
-
-/** One field of a changed row: its value in the database and in the file. */
-export interface FieldChange {
-  field: string;
-  before: unknown;
-  after: unknown;
-}
-
-/** A hit the import adds. */
-export interface AddedHit {
-  index: number;
-  line: number;
-  id: string;
-  artist: string;
-  title: string;
-  year: number;
-}
-
-/** A hit the import changes: `id` is the database's id. */
-export interface ChangedHit extends AddedHit {
-  /** How the file's row found the database hit. */
-  matched_by: 'id' | 'yt_id';
-  /** The file's id when it differs (matched by yt_id). */
-  file_id?: string;
-  changes: FieldChange[];
-}
-
-export interface AddedPack {
-  index: number;
-  line: number;
-  id: string;
-  name: string;
-}
-
-export interface ChangedPack extends AddedPack {
-  matched_by: 'id' | 'name';
-  file_id?: string;
-  changes: FieldChange[];
-}
-
-/** Exact counts of one list (the row lists of a report may be cut at {@link MAX_REPORTED_ROWS}). */
-export interface DiffCounts {
-  added: number;
-  changed: number;
-  unchanged: number;
-  rejected: number;
-}
-
-/**
- * The dry-run diff (and, after an apply, what was written). `ok` = no file error
- * and no rejected row, so the file can be applied.
- */
-export interface ImportReport {
-  ok: boolean;
-  applied: boolean;
-  /** One line: the counts, and whether anything was written. */
-  message: string;
-  errors: FileProblem[];
-  summary: { hits: DiffCounts; packs: DiffCounts };
-  hits: { added: AddedHit[]; changed: ChangedHit[]; unchanged: number; rejected: RejectedRow[] };
-  packs: { added: AddedPack[]; changed: ChangedPack[]; unchanged: number; rejected: RejectedRow[] };
-  /** True when a row list was cut at MAX_REPORTED_ROWS entries. */
-  truncated: boolean;
-}
-
-// ---------------------------------------------------------------------------
 // reading
 
-const problem = (message: string, line?: number, column?: number): FileProblem => ({
+const problem = (message: string, line?: number, column?: number): ImportFileProblem => ({
   ...(line !== undefined ? { line } : {}),
   ...(column !== undefined ? { column } : {}),
   message,
 });
 const mb = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`);
-
-function emptyParse(errors: FileProblem[]): ParsedHitsFile {
-  return { errors, hits: [], packs: [], rejectedHits: [], rejectedPacks: [] };
-}
 
 /** The parse result of a file over the size limit (also used by callers that check the size before reading). */
 export function tooLargeFile(bytes: number, maxBytes: number): ParsedHitsFile {
@@ -242,7 +115,7 @@ interface Chunk {
 type Layout =
   | { kind: 'block'; hits: Chunk[]; packs: Chunk[] }
   | { kind: 'other' }
-  | { kind: 'error'; problem: FileProblem };
+  | { kind: 'error'; problem: ImportFileProblem };
 
 const NOT_A_MAPPING = 'the file is not a hits.yml: it must be a YAML mapping with the keys hits: and packs:';
 const SECTION_NAMES = new Set(['hits', 'packs']);
@@ -501,9 +374,9 @@ async function parseChunks(text: string, chunks: Chunk[], fastPath: boolean): Pr
 }
 
 /** The other layouts (flow style, JSON, indented root): one YAML parse of the whole (small) file. */
-function parseWhole(text: string): { errors: FileProblem[]; hits: RawRow[]; packs: RawRow[] } {
+function parseWhole(text: string): { errors: ImportFileProblem[]; hits: RawRow[]; packs: RawRow[] } {
   const bytes = Buffer.byteLength(text);
-  const fail = (p: FileProblem) => ({ errors: [p], hits: [], packs: [] });
+  const fail = (p: ImportFileProblem) => ({ errors: [p], hits: [], packs: [] });
   if (bytes > MAX_WHOLE_PARSE_BYTES) {
     return fail(problem(`the file is not in the block layout the export writes (hits: then one "- " item per row), and such files may have at most ${mb(MAX_WHOLE_PARSE_BYTES)} (this one has ${mb(bytes)})`));
   }
@@ -528,7 +401,7 @@ function parseWhole(text: string): { errors: FileProblem[]; hits: RawRow[]; pack
     return fail(problem(`broken YAML: ${bareMessage((e as Error).message)}`));
   }
   if (typeof root !== 'object' || root === null || Array.isArray(root)) return fail(problem(NOT_A_MAPPING, 1));
-  const result = { errors: [] as FileProblem[], hits: [] as RawRow[], packs: [] as RawRow[] };
+  const result = { errors: [] as ImportFileProblem[], hits: [] as RawRow[], packs: [] as RawRow[] };
   for (const name of ['hits', 'packs'] as const) {
     if (!Object.hasOwn(root, name)) {
       result.errors.push(problem(`the file has no ${name}: list`));
@@ -716,10 +589,6 @@ function validatePack(raw: RawRow, clean: boolean): PackRow | RejectedRow {
 }
 
 const isRejected = (r: HitRow | PackRow | RejectedRow): r is RejectedRow => 'reasons' in r;
-const where = (list: string, r: { index: number; line: number }) => `${list}[${r.index}] (line ${r.line})`;
-
-/** The unique, case-insensitive identity of a pack name (the `packs.name_key` column). */
-export const packNameKey = (name: string): string => name.toLowerCase();
 
 /** Options of {@link parseHitsYaml}. */
 export interface ParseOptions {
@@ -804,7 +673,7 @@ function checkRows(rawHits: RawRow[], rawPacks: RawRow[], clean: boolean): Parse
     const sameName = packByName.get(packNameKey(r.name));
     if (sameName) reasons.push(`duplicate name: ${where('packs', sameName)} is also called "${sameName.name}" (names are compared ignoring case)`);
     if (reasons.length > 0) {
-      const rej: RejectedRow = { index: r.index, line: r.line, id: r.id, label: r.name, reasons };
+      const rej = rejectedPack(r, reasons);
       out.rejectedPacks.push(rej);
       if (!sameId) rejectedPackIds.set(r.id, rej);
       continue;
@@ -833,7 +702,7 @@ function checkRows(rawHits: RawRow[], rawPacks: RawRow[], clean: boolean): Parse
       reasons.push(bad ? `pack ${p} is rejected (${where('packs', bad)})` : `pack ${p} is not defined under packs:`);
     }
     if (reasons.length > 0) {
-      out.rejectedHits.push({ index: r.index, line: r.line, ...(r.idGiven ? { id: r.id } : {}), label: `${r.artist} – ${r.title}`, reasons });
+      out.rejectedHits.push(rejectedHit(r, reasons));
       continue;
     }
     hitById.set(r.id, r);
@@ -846,262 +715,15 @@ function checkRows(rawHits: RawRow[], rawPacks: RawRow[], clean: boolean): Parse
 }
 
 // ---------------------------------------------------------------------------
-// diff against the database
+// the catalogue the diff compares with
 
-interface DbHit {
-  id: string;
-  title: string;
-  artist: string;
-  year: number;
-  belongs_to: string;
-  yt_id: string | null;
-  playback_offset: number;
-  packs: string[];
-}
-
-interface DbPack {
-  id: string;
-  name: string;
-  name_key: string;
-}
-
-/** The catalogue as the diff needs it. */
-interface Snapshot {
-  hits: Map<string, DbHit>;
-  hitByYt: Map<string, string>;
-  packs: Map<string, DbPack>;
-  packByKey: Map<string, string>;
-}
-
-async function loadSnapshot(db: Db): Promise<Snapshot> {
+async function loadCurrent(db: Db): Promise<CurrentCatalogue> {
   const hitRows = await db.selectFrom('hits').select(['id', 'title', 'artist', 'year', 'belongs_to', 'yt_id', 'playback_offset']).execute();
   const links = await db.selectFrom('hit_packs').select(['hit_id', 'pack_id']).execute();
-  const packRows = await db.selectFrom('packs').select(['id', 'name', 'name_key']).execute();
-  const hits = new Map<string, DbHit>();
-  const hitByYt = new Map<string, string>();
-  for (const h of hitRows) {
-    hits.set(h.id, { ...h, packs: [] });
-    if (h.yt_id !== null) hitByYt.set(h.yt_id, h.id);
-  }
+  const packs = await db.selectFrom('packs').select(['id', 'name']).execute();
+  const hits = new Map<string, CurrentHit>(hitRows.map((h) => [h.id, { ...h, packs: [] }]));
   for (const l of links) hits.get(l.hit_id)?.packs.push(l.pack_id);
-  for (const h of hits.values()) h.packs.sort();
-  const packs = new Map<string, DbPack>();
-  const packByKey = new Map<string, string>();
-  for (const p of packRows) {
-    packs.set(p.id, p);
-    packByKey.set(p.name_key, p.id);
-  }
-  return { hits, hitByYt, packs, packByKey };
-}
-
-/** What an apply writes. */
-interface ImportOps {
-  addPacks: PackRow[];
-  renamePacks: { id: string; name: string }[];
-  addHits: HitRow[];
-  /** The file's row written over database hit `id` (which may differ from row.id). */
-  changeHits: { id: string; row: HitRow; packs: string[]; fields: Set<HitField> }[];
-  /** Pack links of added hits (target pack ids). */
-  addHitPacks: Map<string, string[]>;
-}
-
-interface Plan {
-  report: ImportReport;
-  ops: ImportOps;
-}
-
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
-
-function cap<T>(list: T[], state: { truncated: boolean }): T[] {
-  if (list.length <= MAX_REPORTED_ROWS) return list;
-  state.truncated = true;
-  return list.slice(0, MAX_REPORTED_ROWS);
-}
-
-/** Why a pack row is refused to a user who may edit hits but not packs (spec §4: packs are write_packs'). */
-export const PACKS_NEED_PERMISSION = 'adding or renaming a pack needs the write_packs permission';
-
-/**
- * The diff of a parsed file against a snapshot: matches, changes, conflicts with
- * the database, and the writes; without `packsAllowed`, pack rows that would add
- * or rename a pack are rejected.
- */
-function plan(file: ParsedHitsFile, snap: Snapshot, packsAllowed = true): Plan {
-  const rejectedPacks = [...file.rejectedPacks];
-  const rejectedHits = [...file.rejectedHits];
-
-  // packs: by id first, then by name for the rest
-  const packTarget = new Map<string, { id: string; by: 'id' | 'name' } | null>();
-  const claimedPacks = new Set<string>();
-  for (const p of file.packs) {
-    if (snap.packs.has(p.id)) {
-      packTarget.set(p.id, { id: p.id, by: 'id' });
-      claimedPacks.add(p.id);
-    }
-  }
-  for (const p of file.packs) {
-    if (packTarget.has(p.id)) continue;
-    const holder = snap.packByKey.get(packNameKey(p.name));
-    if (holder !== undefined && !claimedPacks.has(holder)) {
-      packTarget.set(p.id, { id: holder, by: 'name' });
-      claimedPacks.add(holder);
-    } else packTarget.set(p.id, null);
-  }
-  const ops: ImportOps = { addPacks: [], renamePacks: [], addHits: [], changeHits: [], addHitPacks: new Map() };
-  const addedPacks: AddedPack[] = [];
-  const changedPacks: ChangedPack[] = [];
-  let unchangedPacks = 0;
-  /** File pack id → database pack id, for the packs that will exist. */
-  const packIdMap = new Map<string, string>();
-  const badPack = new Map<string, RejectedRow>();
-  for (const p of file.packs) {
-    const target = packTarget.get(p.id) ?? null;
-    const key = packNameKey(p.name);
-    // the name must not stay with a database pack that the file leaves alone
-    const holder = snap.packByKey.get(key);
-    if (holder !== undefined && holder !== target?.id && !claimedPacks.has(holder)) {
-      const other = snap.packs.get(holder)!;
-      const rej: RejectedRow = { index: p.index, line: p.line, id: p.id, label: p.name, reasons: [`name "${p.name}" is already used by pack ${other.id} ("${other.name}") in the database`] };
-      rejectedPacks.push(rej);
-      badPack.set(p.id, rej);
-      continue;
-    }
-    const before = target === null ? undefined : snap.packs.get(target.id)!;
-    if (!packsAllowed && before?.name !== p.name) {
-      const rej: RejectedRow = { index: p.index, line: p.line, id: p.id, label: p.name, reasons: [PACKS_NEED_PERMISSION] };
-      rejectedPacks.push(rej);
-      badPack.set(p.id, rej);
-      continue;
-    }
-    if (target === null || before === undefined) {
-      packIdMap.set(p.id, p.id);
-      ops.addPacks.push(p);
-      addedPacks.push({ index: p.index, line: p.line, id: p.id, name: p.name });
-      continue;
-    }
-    packIdMap.set(p.id, target.id);
-    if (before.name === p.name) unchangedPacks++;
-    else {
-      ops.renamePacks.push({ id: target.id, name: p.name });
-      changedPacks.push({
-        index: p.index,
-        line: p.line,
-        id: target.id,
-        name: p.name,
-        matched_by: target.by,
-        ...(target.id !== p.id ? { file_id: p.id } : {}),
-        changes: [{ field: 'name', before: before.name, after: p.name }],
-      });
-    }
-  }
-
-  // hits: by id first, then by yt_id for the rest
-  const hitTarget = new Map<HitRow, { id: string; by: 'id' | 'yt_id' } | null>();
-  const claimedHits = new Set<string>();
-  for (const h of file.hits) {
-    if (snap.hits.has(h.id)) {
-      hitTarget.set(h, { id: h.id, by: 'id' });
-      claimedHits.add(h.id);
-    }
-  }
-  for (const h of file.hits) {
-    if (hitTarget.has(h)) continue;
-    const holder = h.yt_id === null ? undefined : snap.hitByYt.get(h.yt_id);
-    if (holder !== undefined && !claimedHits.has(holder)) {
-      hitTarget.set(h, { id: holder, by: 'yt_id' });
-      claimedHits.add(holder);
-    } else hitTarget.set(h, null);
-  }
-  const addedHits: AddedHit[] = [];
-  const changedHits: ChangedHit[] = [];
-  let unchangedHits = 0;
-  for (const h of file.hits) {
-    const target = hitTarget.get(h) ?? null;
-    const reasons: string[] = [];
-    if (h.yt_id !== null) {
-      const holder = snap.hitByYt.get(h.yt_id);
-      // a database hit the file leaves alone keeps its yt_id, so this row cannot have it
-      if (holder !== undefined && holder !== target?.id && !claimedHits.has(holder)) {
-        const other = snap.hits.get(holder)!;
-        reasons.push(`yt_id ${h.yt_id} is already used by hit ${other.id} ("${other.artist} – ${other.title}") in the database`);
-      }
-    }
-    for (const p of h.packs) {
-      const bad = badPack.get(p);
-      if (bad) reasons.push(`pack ${p} is rejected (${where('packs', bad)})`);
-    }
-    if (reasons.length > 0) {
-      rejectedHits.push({ index: h.index, line: h.line, ...(h.idGiven ? { id: h.id } : {}), label: `${h.artist} – ${h.title}`, reasons });
-      continue;
-    }
-    const packs = [...new Set(h.packs.map((p) => packIdMap.get(p)!))].sort();
-    if (target === null) {
-      ops.addHits.push(h);
-      ops.addHitPacks.set(h.id, packs);
-      addedHits.push({ index: h.index, line: h.line, id: h.id, artist: h.artist, title: h.title, year: h.year });
-      continue;
-    }
-    const before = snap.hits.get(target.id)!;
-    const after = { ...h, packs };
-    const fields = new Set<HitField>();
-    const changes: FieldChange[] = [];
-    for (const f of HIT_FIELDS) {
-      const same = f === 'packs' ? sameList(before.packs, packs) : before[f] === after[f];
-      if (same) continue;
-      fields.add(f);
-      changes.push({ field: f, before: before[f], after: after[f] });
-    }
-    if (fields.size === 0) {
-      unchangedHits++;
-      continue;
-    }
-    ops.changeHits.push({ id: target.id, row: h, packs, fields });
-    changedHits.push({
-      index: h.index,
-      line: h.line,
-      id: target.id,
-      artist: h.artist,
-      title: h.title,
-      year: h.year,
-      matched_by: target.by,
-      ...(target.id !== h.id && h.idGiven ? { file_id: h.id } : {}),
-      changes,
-    });
-  }
-  rejectedHits.sort((a, b) => a.index - b.index);
-  rejectedPacks.sort((a, b) => a.index - b.index);
-
-  const summary = {
-    hits: { added: addedHits.length, changed: changedHits.length, unchanged: unchangedHits, rejected: rejectedHits.length },
-    packs: { added: addedPacks.length, changed: changedPacks.length, unchanged: unchangedPacks, rejected: rejectedPacks.length },
-  };
-  const ok = file.errors.length === 0 && rejectedHits.length === 0 && rejectedPacks.length === 0;
-  const state = { truncated: false };
-  const report: ImportReport = {
-    ok,
-    applied: false,
-    message: '',
-    errors: file.errors,
-    summary,
-    hits: { added: cap(addedHits, state), changed: cap(changedHits, state), unchanged: unchangedHits, rejected: cap(rejectedHits, state) },
-    packs: { added: cap(addedPacks, state), changed: cap(changedPacks, state), unchanged: unchangedPacks, rejected: cap(rejectedPacks, state) },
-    truncated: state.truncated,
-  };
-  report.message = summaryLine(report);
-  return { report, ops };
-}
-
-/** "hits: 3 added, 1 changed, 7180 unchanged, 0 rejected; packs: …; …" */
-function summaryLine(r: ImportReport): string {
-  const counts = (c: DiffCounts) => `${c.added} added, ${c.changed} changed, ${c.unchanged} unchanged, ${c.rejected} rejected`;
-  const tail = r.applied
-    ? 'applied'
-    : r.errors.length > 0
-      ? 'the file cannot be read; nothing was written'
-      : r.ok
-        ? 'dry run: nothing was written'
-        : 'rejected rows; nothing was written';
-  return `hits: ${counts(r.summary.hits)}; packs: ${counts(r.summary.packs)}; ${tail}`;
+  return { hits: [...hits.values()], packs };
 }
 
 // ---------------------------------------------------------------------------
@@ -1217,10 +839,10 @@ export async function importHitsYaml(db: Db, input: string | Uint8Array, options
 
 /** {@link importHitsYaml} for a file already parsed. */
 export async function importParsed(db: Db, parsed: ParsedHitsFile, options: ImportOptions = {}): Promise<ImportReport> {
-  if (!options.apply || parsed.errors.length > 0) return plan(parsed, await loadSnapshot(db), options.packs).report;
+  if (!options.apply || parsed.errors.length > 0) return plan(await loadCurrent(db), parsed, options.packs).report;
   const now = options.now ?? isoNow();
   const report = await db.transaction().execute(async (trx) => {
-    const { report, ops } = plan(parsed, await loadSnapshot(trx), options.packs);
+    const { report, ops } = plan(await loadCurrent(trx), parsed, options.packs);
     if (!report.ok) return report;
     await write(trx, ops, now);
     report.applied = true;
