@@ -2,7 +2,9 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
-import { changedSomething, exportHitsYaml, importHitsYaml, MAX_IMPORT_BYTES } from '../services/hits-yaml.ts';
+import { changedSomething, importHitsYaml } from '../services/catalogue-yaml/apply.ts';
+import { exportHitsYaml } from '../services/catalogue-yaml/export.ts';
+import { MAX_IMPORT_BYTES } from '../services/catalogue-yaml/read.ts';
 import { fetchCatalogue, RemoteFetchError, type PrivateAllowance, type Resolver } from '../services/remote-catalogue.ts';
 import type { HitSearchIndex } from '../services/search.ts';
 import { Permission } from '../services/users.ts';

@@ -7,11 +7,15 @@ import { packNameKey, rejectedHit, rejectedPack, where, type HitRow, type PackRo
  * and the writes an apply makes (apply.ts). Pure: plain data in, a plan out, so
  * every matching rule is testable without a database.
  *
- * Matching rules (see also server/services/hits-yaml.ts):
- * - a pack matches by `id`, then by name (case-insensitive) among the database
- *   packs no other row matched by id; hits' pack references follow the match;
+ * Matching rules (the other import rules are in apply.ts):
+ * - a pack matches by `id`, then by name (case-insensitive, names are unique
+ *   that way) among the database packs no other row matched by id; hits' pack
+ *   references follow the match;
  * - a hit matches by `id`, then by yt_id among the database hits no other row
- *   matched by id: it is updated under the database's id;
+ *   matched by id: it IS that hit, updated under the database's id, which
+ *   games, audio and issues refer to (the file's id is reported as `file_id`).
+ *   Importing the file again matches it the same way, so the import stays
+ *   idempotent;
  * - a name or yt_id that stays with a database row the file leaves alone
  *   cannot be given to another row; a row swapping it with another file row can;
  * - "changed" compares {@link HIT_FIELDS} (packs as a set) or a pack's name.
@@ -27,17 +31,8 @@ export type HitField = (typeof HIT_FIELDS)[number];
 /** Why a pack row is refused to a user who may edit hits but not packs (packs are write_packs'). */
 export const PACKS_NEED_PERMISSION = 'adding or renaming a pack needs the write_packs permission';
 
-/** A hit of the catalogue as the diff compares it. */
-export interface CurrentHit {
-  id: string;
-  title: string;
-  artist: string;
-  year: number;
-  belongs_to: string;
-  yt_id: string | null;
-  playback_offset: number;
-  packs: string[];
-}
+/** A hit of the catalogue as the diff compares it: the fields a file row has, but for its place in the file. */
+export type CurrentHit = Pick<HitRow, 'id' | HitField>;
 
 export interface CurrentPack {
   id: string;
