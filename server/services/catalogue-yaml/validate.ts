@@ -53,6 +53,8 @@ const TEXT_RULES = {
   name: textRule(PackBodySchema.shape.name),
 };
 const OFFSET = HitBodySchema.shape.playback_offset.unwrap();
+const YEAR_RANGE = () => `from ${HitYearSchema.minValue} to ${latestHitYear()} (the current year)`;
+const OFFSET_RANGE = () => `from ${OFFSET.minValue} to ${OFFSET.maxValue}`;
 
 function missing(row: Rec, key: string, reasons: string[]): boolean {
   if (Object.hasOwn(row, key)) return false;
@@ -83,12 +85,12 @@ function textField(row: Rec, key: keyof typeof TEXT_RULES, reasons: string[], cl
 }
 
 /** A required whole number by its schema; `range` says what the schema allows, in the reason. */
-function wholeNumber(row: Rec, key: string, schema: z.ZodType<number>, range: string, reasons: string[]): number | undefined {
+function wholeNumber(row: Rec, key: string, schema: z.ZodType<number>, range: () => string, reasons: string[]): number | undefined {
   if (missing(row, key, reasons)) return undefined;
   const v = row[key];
   const result = schema.safeParse(v);
   if (result.success) return result.data;
-  reasons.push(`${key} must be a whole number ${range}, not ${shown(v, true)}`);
+  reasons.push(`${key} must be a whole number ${range()}, not ${shown(v, true)}`);
   return undefined;
 }
 
@@ -167,9 +169,9 @@ function validateHit(raw: RawRow, clean: boolean): HitRow | RejectedRow {
   const artist = textField(row, 'artist', reasons, clean);
   const title = textField(row, 'title', reasons, clean);
   const belongsTo = textField(row, 'belongs_to', reasons, clean);
-  const year = wholeNumber(row, 'year', HitYearSchema, `from ${HitYearSchema.minValue} to ${latestHitYear()} (the current year)`, reasons);
+  const year = wholeNumber(row, 'year', HitYearSchema, YEAR_RANGE, reasons);
   const packs = packIds(row, reasons);
-  const offset = wholeNumber(row, 'playback_offset', OFFSET, `from ${OFFSET.minValue} to ${OFFSET.maxValue}`, reasons);
+  const offset = wholeNumber(row, 'playback_offset', OFFSET, OFFSET_RANGE, reasons);
   // a curator adding songs by hand leaves the id out: the row is a new hit, with an id made here
   const idGiven = row.id !== undefined && row.id !== null && row.id !== '';
   const id = idGiven ? uuid(row, 'id', reasons) : randomUUID();
