@@ -16,11 +16,11 @@ import { NEEDS_ESCAPES, yamlScalar } from './scalars.ts';
  * milliseconds (game rooms share it), and garbage is turned away at its first
  * line instead of being fed whole to the YAML parser (which needs 40 s and 4 GB
  * for 20 MB of `- 1` lines). Rows in the exact shapes the export writes are read
- * without the YAML parser ({@link fastRow}): this hand-written reader is what
- * keeps the import of a 7,200-hit file within its 3 s budget (budget P8,
- * measured by bench/catalogue.ts; ~5× faster overall than parsing every row; anything unusual in a row goes to
- * the parser). Files in another layout (flow style, JSON) are parsed whole, up
- * to {@link MAX_WHOLE_PARSE_BYTES}.
+ * without the YAML parser ({@link fastRow}, ~5× faster overall than parsing
+ * every row; anything unusual in a row goes to the parser): this hand-written
+ * reader is what keeps the import of a 7,200-hit file within its 3 s budget
+ * (budget P8, measured by bench/catalogue.ts). Files in another layout (flow
+ * style, JSON) are parsed whole, up to {@link MAX_WHOLE_PARSE_BYTES}.
  */
 
 // ---------------------------------------------------------------------------
