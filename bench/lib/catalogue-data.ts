@@ -1,4 +1,4 @@
-import type { ExportHit, ExportPack } from '../../server/services/hits-yaml.ts';
+import type { ExportHit, ExportPack } from '../../server/services/catalogue-yaml/export.ts';
 
 /**
  * A generated catalogue that searches like a real one, and the queries people

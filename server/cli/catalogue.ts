@@ -2,17 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/index.ts';
-import {
-  exportHitsYaml,
-  importParsed,
-  MAX_IMPORT_BYTES,
-  MAX_REPORTED_ROWS,
-  parseHitsYaml,
-  tooLargeFile,
-  type ImportReport,
-  type ParsedHitsFile,
-  type RejectedRow,
-} from '../services/hits-yaml.ts';
+import { importParsed } from '../services/catalogue-yaml/apply.ts';
+import { exportHitsYaml } from '../services/catalogue-yaml/export.ts';
+import { MAX_REPORTED_ROWS } from '../services/catalogue-yaml/plan.ts';
+import { MAX_IMPORT_BYTES, tooLargeFile } from '../services/catalogue-yaml/read.ts';
+import type { ParsedHitsFile } from '../services/catalogue-yaml/rows.ts';
+import { parseHitsYaml } from '../services/catalogue-yaml/validate.ts';
+import type { ImportReportPayload as ImportReport, RejectedRow } from '../../shared/protocol/catalogue.ts';
 import { fetchCatalogue, RemoteFetchError, type RemoteFetchOptions } from '../services/remote-catalogue.ts';
 import type { HitSearchIndex } from '../services/search.ts';
 import { UuidSchema } from '../../shared/protocol/common.ts';

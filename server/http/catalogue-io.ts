@@ -2,7 +2,9 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
-import { changedSomething, exportHitsYaml, importHitsYaml, MAX_IMPORT_BYTES, type ImportReport } from '../services/hits-yaml.ts';
+import { changedSomething, importHitsYaml } from '../services/catalogue-yaml/apply.ts';
+import { exportHitsYaml } from '../services/catalogue-yaml/export.ts';
+import { MAX_IMPORT_BYTES } from '../services/catalogue-yaml/read.ts';
 import { fetchCatalogue, RemoteFetchError, type PrivateAllowance, type Resolver } from '../services/remote-catalogue.ts';
 import type { HitSearchIndex } from '../services/search.ts';
 import { Permission } from '../services/users.ts';
@@ -69,11 +71,6 @@ export const FILE_TOO_LARGE_CODE = 'body_too_large';
 
 /** The report's wire schema lives in shared/protocol (the client reads it too); re-exported for the API reference and tests. */
 export { ImportReportSchema };
-
-/** The service's report type and the wire schema must describe the same object (checked by the compiler). */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const reportSchemaMatches: Same<z.infer<typeof ImportReportSchema>, ImportReport> = true;
-void reportSchemaMatches;
 
 /** The 400 body of an apply that was refused: the error body's fields and the report's. */
 export const ImportRejectedSchema = z.strictObject({

@@ -233,11 +233,12 @@ const ChangedPackSchema = z.strictObject({
 const DiffCountsSchema = z.strictObject({ added: CountSchema, changed: CountSchema, unchanged: CountSchema, rejected: CountSchema });
 
 /**
- * The import report on the wire (`POST /api/hits/import`; the service's
- * `ImportReport` in server/services/hits-yaml.ts): the dry-run diff, or what
- * an apply wrote. Row lists stop at MAX_REPORTED_ROWS entries (`truncated`);
- * `summary` always has the exact counts. `index` is 0-based in its list, `line`
- * 1-based in the file.
+ * The import report (`POST /api/hits/import`, the CLI's import, the start-up
+ * load; the importer in server/services/catalogue-yaml/ builds it): the dry-run
+ * diff, or what an apply wrote. `ok` = no file error and no rejected row, so the
+ * file can be applied. Row lists stop at MAX_REPORTED_ROWS entries
+ * (`truncated`); `summary` always has the exact counts. `index` is 0-based in
+ * its list, `line` 1-based in the file.
  */
 export const ImportReportSchema = z.strictObject({
   ok: z.boolean(),
@@ -249,7 +250,6 @@ export const ImportReportSchema = z.strictObject({
   packs: z.strictObject({ added: z.array(AddedPackSchema), changed: z.array(ChangedPackSchema), unchanged: CountSchema, rejected: z.array(RejectedRowSchema) }),
   truncated: z.boolean(),
 });
-
 
 /** A hex SHA-256. */
 const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be a SHA-256 in hex (64 characters 0-9, a-f)' });
@@ -327,6 +327,19 @@ export type PlayableCounts = z.infer<typeof PlayableCountsSchema>;
 export type ProcessHits = z.infer<typeof ProcessHitsSchema>;
 export type HitParts = z.output<typeof HitPartsSchema>;
 export type ImportReportPayload = z.infer<typeof ImportReportSchema>;
+/** A problem with an imported file as a whole (size, encoding, YAML structure): nothing is read when there is one. */
+export type ImportFileProblem = z.infer<typeof FileProblemSchema>;
+/** A row of an imported file that cannot be imported, and every reason why; `id` and `label` when readable, to find the row. */
+export type RejectedRow = z.infer<typeof RejectedRowSchema>;
+/** One field of a changed row: its value in the database and in the file. */
+export type FieldChange = z.infer<typeof FieldChangeSchema>;
+export type AddedHit = z.infer<typeof AddedHitSchema>;
+/** A hit an import changes: `id` is the database's; `file_id` the file's when it differs (matched by yt_id). */
+export type ChangedHit = z.infer<typeof ChangedHitSchema>;
+export type AddedPack = z.infer<typeof AddedPackSchema>;
+export type ChangedPack = z.infer<typeof ChangedPackSchema>;
+/** Exact counts of one list of an import report. */
+export type DiffCounts = z.infer<typeof DiffCountsSchema>;
 export type AddressImportReportPayload = z.infer<typeof AddressImportReportSchema>;
 export type ImportAddressBody = z.input<typeof ImportAddressBodySchema>;
 export type AudioStatusView = z.infer<typeof AudioStatusViewSchema>;

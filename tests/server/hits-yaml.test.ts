@@ -12,19 +12,12 @@ import { openDatabase, type Db } from '../../server/db/index.ts';
 import { createLogger } from '../../server/logger.ts';
 import { CatalogueService } from '../../server/services/catalogue.ts';
 import { ImportReportSchema, ImportRejectedSchema } from '../../server/http/catalogue-io.ts';
-import {
-  exportHitsYaml,
-  formatHitsYaml,
-  importHitsYaml,
-  MAX_REPORTED_ROWS,
-  PACKS_NEED_PERMISSION,
-  naturalCompare,
-  parseHitsYaml,
-  yamlScalar,
-  type ExportHit,
-  type ExportPack,
-  type ImportReport,
-} from '../../server/services/hits-yaml.ts';
+import { importHitsYaml } from '../../server/services/catalogue-yaml/apply.ts';
+import { exportHitsYaml, formatHitsYaml, naturalCompare, type ExportHit, type ExportPack } from '../../server/services/catalogue-yaml/export.ts';
+import { MAX_REPORTED_ROWS, PACKS_NEED_PERMISSION } from '../../server/services/catalogue-yaml/plan.ts';
+import { yamlScalar } from '../../server/services/catalogue-yaml/scalars.ts';
+import { parseHitsYaml } from '../../server/services/catalogue-yaml/validate.ts';
+import type { ImportReportPayload as ImportReport } from '../../shared/protocol/catalogue.ts';
 import { Permission } from '../../server/services/users.ts';
 import { latestHitYear } from '../../shared/rules/constants.ts';
 import { bootServer, PACK_ONE, SseReader, User, type TestServer } from './harness.ts';

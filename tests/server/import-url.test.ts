@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { AddressImportReportSchema, AddressImportRejectedSchema } from '../../server/http/catalogue-io.ts';
-import { formatHitsYaml, type ExportHit, type ExportPack } from '../../server/services/hits-yaml.ts';
+import { formatHitsYaml, type ExportHit, type ExportPack } from '../../server/services/catalogue-yaml/export.ts';
 import { addressRefusal, embeddedIpv4, fetchCatalogue, MAX_REDIRECTS, REMOTE_CODES, RemoteFetchError, type PrivateAllowance, type Resolver } from '../../server/services/remote-catalogue.ts';
 import { ADDRESS_IMPORT_ERROR_CODES } from '../../shared/protocol/catalogue.ts';
 import { Permission } from '../../server/services/users.ts';

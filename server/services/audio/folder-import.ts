@@ -4,7 +4,7 @@ import { extname, join, relative, resolve } from 'node:path';
 import { parseFile } from 'music-metadata';
 import { latestHitYear } from '../../../shared/rules/constants.ts';
 import { isoNow, type Db } from '../../db/index.ts';
-import { packNameKey } from '../hits-yaml.ts';
+import { packNameKey } from '../catalogue-yaml/rows.ts';
 import { formatSeconds } from './errors.ts';
 import { queueJob } from './jobs.ts';
 import { MAX_SOURCE_SECONDS } from './transcode.ts';
