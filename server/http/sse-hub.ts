@@ -7,7 +7,7 @@ import type { Logger } from '../logger.ts';
 import { apiError, sendError } from './errors.ts';
 
 /**
- * Server-sent events (api.md B11 and Part B §7, rules.md A13).
+ * Server-sent events (docs/api.md#b11, #sse, docs/rules.md#a13).
  *
  * Events travel through the Colyseus presence's pub/sub, never straight from a
  * room to a response: with RedisPresence a room on process A reaches the SSE
@@ -42,7 +42,7 @@ export interface GameSnapshot {
 }
 
 export interface SseHubOptions {
-  /** Interval of the `:` keep-alive comment, ms (api.md B11: 15 s). */
+  /** Interval of the `:` keep-alive comment, ms (docs/api.md#b11: 15 s). */
   heartbeatMs?: number;
   /** A subscriber whose unsent output exceeds this many bytes is dropped. */
   maxBufferedBytes?: number;
@@ -556,7 +556,7 @@ export class SseHub {
     }
     res.write(text);
     if (res.writableLength > this.maxBufferedBytes) {
-      // A reader that stopped reading: drop it rather than hold its backlog in memory (api.md B11).
+      // A reader that stopped reading: drop it rather than hold its backlog in memory (docs/api.md#b11).
       this.log.info({ game: s.channel.gameId, buffered: res.writableLength }, 'dropping a slow SSE subscriber');
       this.detach(s);
       res.destroy();

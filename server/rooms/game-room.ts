@@ -386,7 +386,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     if (this.game.players.some((p) => p.id === userId && !p.virtual)) await this.enqueue({ type: 'rename', player: userId, name });
   }
 
-  /** What `viewer` may hear of this game right now (rules A12), without the hit's details. */
+  /** What `viewer` may hear of this game right now (docs/rules.md#a12), without the hit's details. */
   audio(viewer: string | null, hitId?: string | null): { ok: true; hitId: string; hidden: boolean; seconds: number; draws: number } | { ok: false; error: RuleError } {
     // remote calls carry arguments as JSON, where an absent id arrives as null
     const r = audioAccess(this.game, viewer, hitId ?? undefined);
@@ -655,7 +655,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     return viewGame(this.game, this.game.players.find((p) => p.creator && !p.virtual)?.id ?? null, this.mirror.shown);
   }
 
-  /** Who lists the game (Part B §3): everybody (null) for Public, the members for Private, the creator for Local. */
+  /** Who lists the game (docs/rules.md#create): everybody (null) for Public, the members for Private, the creator for Local. */
   private listAudience(): string[] | null {
     if (this.game.mode === 'Public') return null;
     if (this.game.mode === 'Private') return this.audience();

@@ -8,9 +8,9 @@ import { isoNow, type Db } from '../db/index.ts';
 import { foldWord, queryWords, textTerms, type HitSearchIndex } from './search.ts';
 
 /**
- * The catalogue file (`hits.yml`, api.md Part B §5.1) read and written: parse and
+ * The catalogue file (`hits.yml`, docs/api.md#hits-yml) read and written: parse and
  * validate, a dry-run diff against the database, an all-or-nothing apply, and a
- * byte-stable export (api.md B8, issue 5).
+ * byte-stable export (docs/api.md#b8, issue 5).
  *
  * Reading works row by row: a fast line scan cuts the block-style file (the layout
  * every exporter of this format writes) into one chunk per list item, and each
@@ -34,7 +34,7 @@ import { foldWord, queryWords, textTerms, type HitSearchIndex } from './search.t
  *   updated under the database's id, which games, audio and issues refer to. The
  *   file's id is reported as `file_id`. Re-importing the file matches it again the
  *   same way, so the import stays idempotent. (The reference server re-keyed such
- *   a hit instead, §5.3.)
+ *   a hit instead.)
  * - a pack matches by `id`, then by name (case-insensitive, names are unique that
  *   way); hits' pack references follow the match.
  * - "changed" means a difference in artist, title, belongs_to, year, packs (as a
@@ -737,7 +737,7 @@ export interface ParseOptions {
 
 /**
  * Reads a `hits.yml` (text, or bytes that must be UTF-8) and checks everything that
- * does not need the database: YAML, row shapes and field rules (api.md B6),
+ * does not need the database: YAML, row shapes and field rules (docs/api.md#b6),
  * duplicate ids, yt_ids and pack names within the file, and that every pack a hit
  * names is defined under `packs:`. Never throws on bad input; yields to the event
  * loop while it works.
@@ -918,7 +918,7 @@ function cap<T>(list: T[], state: { truncated: boolean }): T[] {
   return list.slice(0, MAX_REPORTED_ROWS);
 }
 
-/** Why a pack row is refused to a user who may edit hits but not packs (spec §4: packs are write_packs'). */
+/** Why a pack row is refused to a user who may edit hits but not packs (docs/product.md#states: packs are write_packs'). */
 export const PACKS_NEED_PERMISSION = 'adding or renaming a pack needs the write_packs permission';
 
 /**
@@ -1254,7 +1254,7 @@ export async function refreshSearchAfterImport(search: Pick<HitSearchIndex, 'ref
 // ---------------------------------------------------------------------------
 // export
 
-/** The export filter: the search's `query` and `packs` (api.md B7: packs OR, "" = hits without packs). */
+/** The export filter: the search's `query` and `packs` (docs/api.md#b7: packs OR, "" = hits without packs). */
 export interface ExportFilter {
   query?: string | undefined;
   packs?: readonly string[] | undefined;
@@ -1283,7 +1283,7 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0x85;
 
 /**
- * Natural, case-sensitive order (Part B's writer uses natord): white space is
+ * Natural, case-sensitive order (the reference server's writer uses natord): white space is
  * skipped, runs of digits compare by their numeric value (`9` < `10`; with equal
  * values, fewer leading zeros first), everything else by code point, so capitals
  * sort before small letters. Strings that compare equal this way ("a b" and "ab")
@@ -1350,11 +1350,11 @@ export function yamlScalar(s: string): string {
 /** A pack name as a YAML comment: on one line whatever it holds (every reader ignores it; it only helps people). */
 const commentText = (name: string): string => name.replace(new RegExp(NEEDS_ESCAPES.source, 'g'), '\uFFFD');
 
-/** The sort key of a hit in the file (Part B §5.1). */
+/** The sort key of a hit in the file (docs/api.md#hits-yml). */
 const hitSortKey = (h: ExportHit): string => `${h.artist} ${h.title} ${h.year} ${h.belongs_to}`;
 
 /**
- * Writes a `hits.yml` (api.md Part B §5.1): hits sorted by natural, case-sensitive
+ * Writes a `hits.yml` (docs/api.md#hits-yml): hits sorted by natural, case-sensitive
  * order of "artist title year belongs_to" (ties by id), their pack ids ascending,
  * then the packs sorted by natural order of name (ties by id). Keys in the
  * reference writer's order; `yt_id` is left out for a hit without one. The same

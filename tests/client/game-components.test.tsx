@@ -121,7 +121,7 @@ describe('GuessPanel', () => {
     renderApp(<GuessPanel />);
     const heard = (): string[] => announcer.getSnapshot().assertive.map((a) => a.text);
     act(() => announcer.clear());
-    // Alt+Shift+Down from no choice passes over Ana's slot (spec §5: a taken slot cannot be chosen)
+    // Alt+Shift+Down from no choice passes over Ana's slot (docs/product.md#validation: a taken slot cannot be chosen)
     act(() => actions.stepSlot(1));
     await act(async () => undefined);
     expect(heard()).toEqual(['between 1975 and 1988']);
@@ -137,7 +137,7 @@ describe('GuessPanel', () => {
     await act(async () => undefined);
     expect(heard().at(-1)).toBe('between 1975 and 1988, already taken');
     expect(heard().filter((h) => h.endsWith('already taken'))).toHaveLength(1);
-    // submitting it now counts as not intercepting (spec §5): said and shown (a QA finding: only his row changed)
+    // submitting it now counts as not intercepting (docs/product.md#validation): said and shown (a QA finding: only his row changed)
     useNotifications.setState({ toasts: [] });
     act(() => actions.submitGuess());
     expect(sent).toEqual([{ type: 'guess', payload: { slot: null } }]);

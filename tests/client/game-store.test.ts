@@ -260,7 +260,7 @@ describe('events → announcements', () => {
     step(game([{ ...a1, tokens: 0 }, player('ben')], { state: 'Guessing', draws: 2 }), ev('claim', { players: [{ ...a1, tokens: 0 }], hit: claimed }));
     expect(texts()).toEqual(['You skipped Skipped by Artist 1999 (1999).', 'You claimed Claimed by Artist 1966 (1966).']);
     expect(heard.map((n) => n.sfx)).toEqual(['pay_token', 'claim_hit']);
-    // a skip reveals the hit to everybody (spec §4): shown as well as said
+    // a skip reveals the hit to everybody (docs/product.md#states): shown as well as said
     expect(useNotifications.getState().toasts.map((t) => t.title)).toContain('You skipped Skipped by Artist 1999 (1999).');
   });
 
@@ -370,7 +370,7 @@ describe('events → announcements', () => {
   });
 });
 
-describe('refused actions (spec §8)', () => {
+describe('refused actions (docs/product.md#errors)', () => {
   it('shows start and settings errors in the error dialog, says skip errors, only logs guess errors (but a slot taken on the way, above)', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const sent: string[] = [];
@@ -529,7 +529,7 @@ describe("a reveal's time on the table (reveal_time)", () => {
   it('a reveal that came during another pause has its time counted from when it came: the screen never falls further behind', () => {
     toTheReveal();
     vi.advanceTimersByTime(1000);
-    // clients that do not pause (Part B's) played the next turn to its reveal meanwhile
+    // clients that do not pause (the reference server's) played the next turn to its reveal meanwhile
     const card2 = hit(2001, 'Later');
     const benWon = { ...ben0, turn_player: true, guess: ben0.slots[0] ?? null, hits: [...ben0.hits, card2] };
     const second = game([{ ...anaWon, guess: null, tokens: 3, state: 'Confirming' }, benWon], { ...facts, state: 'Confirming', hit: card2, last_scored: benWon, draws: 2 });

@@ -108,7 +108,7 @@ export function toGamePayload(raw: unknown): { game: GamePayload; seq: number } 
 }
 
 // ---------------------------------------------------------------------------
-// errors: which refusals the person sees (spec §8)
+// errors: which refusals the person sees (docs/product.md#errors)
 
 /** Shown in the error dialog: start, settings save, and the seat changes (whose failure is otherwise invisible). */
 const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'join', 'join_local', 'leave', 'avatar']);
@@ -316,7 +316,7 @@ export const useGame = create<GameStoreState>()((set, get) => {
       } else if (action && TOAST_ACTIONS.has(action)) {
         notify.notification(errorText(error), { interrupt: true, toast: 'error' });
       } else {
-        // guess and confirm errors are only logged (spec §8): the screen already prevents them
+        // guess and confirm errors are only logged (docs/product.md#errors): the screen already prevents them
         console.warn(`game action ${action ?? '?'} refused: ${error.code}: ${error.message}`);
       }
     },
