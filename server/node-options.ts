@@ -19,6 +19,6 @@
  * 170–240. Measured in turns on 2026-11-23 (800 rooms, two runs each): RSS 375–387
  * MB against 405–480 without it, CPU per move 0.37–0.38 against 0.36–0.37 ms, P2
  * p99 12.6–13.2 against 11.2–12.5 ms. The cap leaves room: 800 busy rooms need
- * about 250 MB of heap. (README, Performance.)
+ * about 250 MB of heap (docs/budgets.md#how).
  */
 export const SERVER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=32', '--max-old-space-size=1200'];
