@@ -166,7 +166,7 @@ describe('events → announcements', () => {
     const toasts = useNotifications.getState().toasts.length;
     step(game([a2, b2], { state: 'Guessing', draws: 2 }), ev('change_state', { state: 'Guessing', players: [a2, b2], cause: 'timeout' }));
     expect(texts()).toEqual(['Time is up: you did not place the hit.', "Ben's turn."]);
-    // shown too (a QA finding: the card and the turn just changed, unexplained)
+    // shown too
     expect(useNotifications.getState().toasts.slice(toasts).map((t) => t.title)).toEqual(['Time is up: you did not place the hit.']);
 
     heard = [];
@@ -264,7 +264,7 @@ describe('events → announcements', () => {
     expect(useNotifications.getState().toasts.map((t) => t.title)).toContain('You skipped Skipped by Artist 1999 (1999).');
   });
 
-  it('an interception refused because its slot was taken on the way is said and shown, and he may choose again (a QA finding)', () => {
+  it('an interception refused because its slot was taken on the way is said and shown, and he may choose again', () => {
     const b1 = player('ben', { creator: true, years: [1990], turn_player: true });
     step(game([player('ana', { state: 'Intercepting' }), b1], { state: 'Intercepting', draws: 1 }));
     useGame.getState().setSender(() => undefined);
@@ -290,7 +290,7 @@ describe('events → announcements', () => {
       ev('change_state', { state: 'Open', players: reset, hit: card, last_scored: winner, winner, standings }),
     );
     expect(texts()).toEqual(['Ben does not intercept.', 'Game over: Ben wins.', 'The hit was Song 1995 by Artist 1995 (1995).']);
-    // the card that ended it is shown in the end dialog (a QA finding: nobody ever saw it)
+    // the card that ended it is shown in the end dialog
     expect(useGame.getState().ended).toEqual({ winner, standings, hit: card, celebrate: true });
   });
 

@@ -736,8 +736,8 @@ describe('request schemas', () => {
     // msgpack strings can hold lone surrogates (as JSON escapes can): not well-formed text, refused by name
     const lone = P.parseRoomMessage('join_local', { name: 'lone\udc00zz796' });
     expect(!lone.ok && lone.error).toEqual({ type: 'error', code: P.INVALID_INPUT_CODE, message: 'name is not well-formed text (it has a lone surrogate)' });
-    // a body nested 50,000 deep (100 KB of brackets, under the body limit) is walked in one pass (a review
-    // finding: copying the path per node took seconds, before any session or rate limit) and named by depth
+    // a body nested 50,000 deep (100 KB of brackets, under the body limit) is walked in one pass (copying the
+    // path per node would take seconds, before any session or rate limit) and named by depth
     const nested = (inner: string): unknown => JSON.parse('['.repeat(50_000) + inner + ']'.repeat(50_000));
     expect(P.illFormedText(nested('"fine"'))).toBeUndefined();
     expect(P.illFormedText(nested(String.raw`"\ud800"`))?.message).toBe('body (at depth 50000) is not well-formed text (it has a lone surrogate)');

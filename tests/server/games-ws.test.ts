@@ -1060,7 +1060,7 @@ describe('schema projection', () => {
 
 describe('room timers', () => {
   it('parked rooms hold no timers of their own, and the message limit still counts per second', async () => {
-    // timers that keep the process alive: each room used to have two (its Colyseus clock, its idle check)
+    // timers that keep the process alive: a parked room must add none (no Colyseus clock, no idle check of its own)
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const creators = await Promise.all(Array.from({ length: 12 }, () => User.guest(t.base)));
     const before = timers();

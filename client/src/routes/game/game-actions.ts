@@ -168,7 +168,7 @@ export function submitGuess(): void {
   if (model.phase === 'intercepting' && !canSubmit(model, choice)) return blocked('table:action.select_or_decline');
   if (!canSubmit(model, choice)) return blocked('errors.cannot_guess');
   // the chosen slot was taken meanwhile: it counts as none (docs/product.md#validation); said and shown, or the
-  // player would only see his row go back to waiting (a QA finding)
+  // player would only see his row go back to waiting
   const lost = model.phase === 'intercepting' && choiceTaken(model, choice);
   // a guess that was not sent (no connection) keeps its slot chosen, to be sent again
   if (!send('guess', { slot: submittedSlot(model, choice), ...actingFor(c.perspective) })) return;
