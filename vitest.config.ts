@@ -29,6 +29,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'docs', include: ['tests/docs.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
         test: {
           name: 'client',
           include: ['tests/client/**/*.test.tsx', 'tests/client/**/*.test.ts'],

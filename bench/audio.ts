@@ -1,5 +1,5 @@
 /**
- * Audio benchmark: budget P11 of shared/design/budgets.md (a 20 s hidden clip
+ * Audio benchmark: budget P11 of docs/budgets.md (a 20 s hidden clip
  * ≤ 400 kB; playback starts ≤ 250 ms after "play" when the clip was prefetched).
  *
  *   npm run bench -- audio [--smoke] [--tries N]

@@ -1,5 +1,5 @@
 /**
- * Build benchmark: budget P9 of shared/design/budgets.md (the client's initial
+ * Build benchmark: budget P9 of docs/budgets.md (the client's initial
  * JavaScript, entry chunk plus its static imports, gzip, ≤ 200 kB; the game
  * screen and the hit editor load lazily).
  *

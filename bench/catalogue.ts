@@ -1,6 +1,6 @@
 /**
  * Catalogue benchmark: budgets P6 (search over 100,000 hits) and P8 (import and
- * export of a 7,200-hit hits.yml) of shared/design/budgets.md.
+ * export of a 7,200-hit hits.yml) of docs/budgets.md.
  *
  *   npm run bench -- catalogue [--smoke] [--hits N] [--iterations N] [--seconds S] [--rate R] [--rooms N] [--keep]
  *

@@ -1,5 +1,5 @@
 /**
- * Idle-rooms benchmark: budget P12 of shared/design/budgets.md (memory per idle
+ * Idle-rooms benchmark: budget P12 of docs/budgets.md (memory per idle
  * game room ≤ 50 kB: thousands of parked games must not matter).
  *
  *   npm run bench -- idle [--smoke] [--rooms N] [--seconds S] [--cpu-prof DIR]

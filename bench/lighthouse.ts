@@ -1,5 +1,5 @@
 /**
- * Lighthouse benchmark: budget P10 of shared/design/budgets.md (the lobby page
+ * Lighthouse benchmark: budget P10 of docs/budgets.md (the lobby page
  * in Lighthouse, mobile, simulated throttling: Performance ≥ 90, LCP ≤ 2.5 s,
  * TBT ≤ 200 ms, CLS ≤ 0.1).
  *

@@ -1,5 +1,5 @@
 /**
- * Load benchmark: budgets P1–P5 of shared/design/budgets.md.
+ * Load benchmark: budgets P1–P5 of docs/budgets.md.
  *
  *   npm run bench -- load [--rooms N] [--seconds S] [--smoke] [--join-rate R]
  *                         [--rest-rate R] [--no-bare] [--no-rest] [--generators N] [--profile DIR]
@@ -29,7 +29,7 @@
  * allocation site, also of objects collected since) of the server over each measured
  * window to DIR, and a heap snapshot at the end.
  *
- * `--processes 2` (scale-out, the last paragraph of budgets.md): PostgreSQL and
+ * `--processes 2` (scale-out, the last paragraph of docs/budgets.md): PostgreSQL and
  * Redis are started for the run (tests/infra/services.ts, a fresh database), then
  * two Hitline server processes on them (RedisPresence + RedisDriver, each with its
  * own PORT, PUBLIC_ADDRESS and PROCESS_NAME; one after the other, so the first runs
@@ -68,7 +68,7 @@ const LIB = join(import.meta.dirname, 'lib');
  */
 const GENERATOR_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=64'];
 
-/** Budgets of budgets.md in ms / MB. */
+/** Budgets of docs/budgets.md in ms / MB. */
 const P1_CPU_PER_ACTION = 0.37;
 const P1_LOOP_P99 = 20;
 const P1_RSS = 400;

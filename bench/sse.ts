@@ -1,5 +1,5 @@
 /**
- * SSE benchmark: budget P7 of shared/design/budgets.md (5,000 open streams per
+ * SSE benchmark: budget P7 of docs/budgets.md (5,000 open streams per
  * process; one event reaches all of them with no event-loop task over 10 ms;
  * at most 15 kB of memory per idle stream).
  *

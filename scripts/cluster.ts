@@ -1,7 +1,7 @@
 /**
  * `npm run cluster`: Hitline as several server processes on one machine, sharing
  * one PostgreSQL database and one Redis, the way a scaled-out deployment runs
- * (README, "Several processes and machines"). Procfile-style: one command starts
+ * (docs/operations.md, "Several processes and machines"). Procfile-style: one command starts
  * everything, prefixes each process's output with its name, and Ctrl-C stops the
  * servers (SIGTERM), then the services it started.
  *

@@ -1,5 +1,5 @@
 /**
- * Synthesises the fifteen sound cues of spec §4 ("Sound cues") and the
+ * Synthesises the fifteen sound cues of docs/product.md#states ("Sound cues") and the
  * countdown's tick into `assets/sfx/<name>.opus`, the names
  * `client/src/audio/sfx.ts` looks for.
  * Nothing is downloaded: every cue is additive synthesis written as one ffmpeg
@@ -156,7 +156,7 @@ const BUZZ: readonly Partial[] = [
 const ROOM = 'aecho=1:1:29|53:0.14|0.08';
 
 // ---------------------------------------------------------------------------
-// the cues (spec §4, in its order)
+// the cues (docs/product.md#states, in its order)
 
 const CUES: readonly Cue[] = [
   {

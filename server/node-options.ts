@@ -9,16 +9,12 @@
  * grows it to its maximum, 2 × 64 MB (Node runs without pointer compression);
  * 2 × 32 MB still lets most of those states die young. With 2 × 16 MB they live
  * on into the old generation instead, which grows by more than was saved.
- * Measured at 800 rooms: RSS 473–503 → 420–423 MB, CPU per move and P2 within
- * the noise.
  *
  * `--max-old-space-size=1200`: V8 lets the old generation grow to about 4× what
  * survived its last full collection when the heap may reach 2 GB or more (the
  * default here), and to 1.3–2× below that; 1,200 MB gives about 1.7×. At 800
  * rooms about 110 MB live, so the old generation stays near 150–160 MB instead of
- * 170–240. Measured in turns on 2026-11-23 (800 rooms, two runs each): RSS 375–387
- * MB against 405–480 without it, CPU per move 0.37–0.38 against 0.36–0.37 ms, P2
- * p99 12.6–13.2 against 11.2–12.5 ms. The cap leaves room: 800 busy rooms need
- * about 250 MB of heap. (README, Performance.)
+ * 170–240. The cap leaves room: 800 busy rooms need about 250 MB of heap
+ * (docs/budgets.md#how; the measurements are in bench/HISTORY.md).
  */
 export const SERVER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=32', '--max-old-space-size=1200'];

@@ -5,7 +5,7 @@ import { schema, t, type SchemaType } from '@colyseus/schema';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 
 /**
- * The load benchmark's yardstick (budgets.md, P1/P2): a minimal Colyseus 0.18
+ * The load benchmark's yardstick (docs/budgets.md#p1, #p2): a minimal Colyseus 0.18
  * room with a 6-player schema state and `broadcastPatch()` right after each
  * action, no game logic, no HTTP API, no database. The load generator drives it
  * exactly as it drives Hitline's rooms (6 SDK clients per room, one action per
@@ -13,7 +13,7 @@ import { WebSocketTransport } from '@colyseus/ws-transport';
  * of the two survives a noisy machine.
  *
  * Colyseus defaults everywhere else (the 50 ms patch interval stays, as in the
- * reference measurement of budgets.md).
+ * reference measurement of docs/budgets.md).
  */
 
 export const BarePlayer = schema(

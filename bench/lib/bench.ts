@@ -22,9 +22,9 @@ export interface Percentiles {
 /** Which number of a figure a budget judges. */
 export type Stat = 'p50' | 'p95' | 'p99' | 'max' | 'value';
 
-/** A limit from `shared/design/budgets.md`: the figure's `stat` must stay within `max` (and/or reach `min`). */
+/** A limit from `docs/budgets.md`: the figure's `stat` must stay within `max` (and/or reach `min`). */
 export interface Budget {
-  /** The budget's name in budgets.md, e.g. "P6". */
+  /** The budget's name in docs/budgets.md, e.g. "P6". */
   id: string;
   stat: Stat;
   max?: number;

@@ -117,7 +117,7 @@ class RestTable {
     });
   }
 
-  /** Folds one event into the view (the events of api.md §7.2 with rules.md A13's seq). */
+  /** Folds one event into the view (the events of docs/api.md#sse with docs/rules.md#a13's seq). */
   private merge(f: SseFrame): void {
     const v = this.view;
     if (!v) return;

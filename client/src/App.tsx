@@ -63,7 +63,7 @@ function Screens() {
 }
 
 /**
- * The global shell (spec §2): a spinner until the user is known, then the
+ * The global shell (docs/product.md#screens): a spinner until the user is known, then the
  * header (navigation and notifications), the routed screen and the shell's
  * dialogs. It also applies colour scheme and language to the document and runs
  * the tab's one global event stream.

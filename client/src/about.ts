@@ -1,12 +1,12 @@
 /**
- * Facts the navigation bar shows about the product (spec §2): version,
+ * Facts the navigation bar shows about the product (docs/product.md#screens): version,
  * copyright years, and the source, ownership and issue links. The links are
  * deployment facts, set at build time (`VITE_SOURCE_URL=… npm run build`).
  */
 
 export const APP_VERSION: string = __APP_VERSION__;
 
-/** Spec §9: the copyright line starts in 2024. */
+/** docs/product.md#limits: the copyright line starts in 2024. */
 export const COPYRIGHT_START_YEAR = 2024;
 
 const url = (value: string | undefined): string | undefined => (value && /^https?:\/\//.test(value) ? value : undefined);

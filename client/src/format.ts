@@ -7,7 +7,7 @@ export interface YearRange {
   to_year: number;
 }
 
-/** A slot or guess as words: from 0 = "before {to}", to 0 = "after {from}", else "between {from} and {to}" (spec §3). */
+/** A slot or guess as words: from 0 = "before {to}", to 0 = "after {from}", else "between {from} and {to}" (docs/product.md#entities). */
 export function slotText(range: YearRange | null): string {
   if (!range) return i18next.t('slot.none');
   if (range.from_year === 0 && range.to_year === 0) return i18next.t('slot.any');

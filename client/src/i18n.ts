@@ -4,7 +4,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import { isLanguage, LANGUAGES, type Language } from './stores/settings.ts';
 
 /**
- * Translations (spec §1: English fallback, German). Every string a person reads
+ * Translations (docs/product.md#overview: English fallback, German). Every string a person reads
  * comes from `locales/`; server errors are shown by code (`errors.<code>`) with
  * the server's English message as the fallback. English (the fallback) is
  * bundled; other languages load on demand, keeping the initial JS small (P9).

@@ -16,7 +16,7 @@ import './theme-shell.css';
 // the display face (self-hosted; swaps in when it arrives, see the file)
 import './theme-fonts.css';
 
-// The static shell in index.html (the loading screen, spec §2) stays until the
+// The static shell in index.html (the loading screen, docs/product.md#screens) stays until the
 // app first renders, once the user is known; boot.js gave it the scheme and the
 // language already. Meanwhile, each piece of start-up work in a task of its own:
 applyStoredColorScheme();

@@ -32,10 +32,10 @@ import { DESIGN_FONTS, DESIGN_NAMES, DESIGN_RADII, DESIGN_SPACING, designColors,
  * alone costs ~25 kB gzip of the initial-JS budget (P9). Lazily loaded code
  * registers the recipes of the components it uses with {@link registerRecipes}
  * at its top level (a component whose recipe is missing renders unstyled). The
- * spec's breakpoints (§9) and 44 px touch targets on everything tappable.
+ * spec's breakpoints (docs/product.md#limits) and 44 px touch targets on everything tappable.
  */
 
-/** Spec §9: responsive breakpoints (min-widths). */
+/** docs/product.md#limits: responsive breakpoints (min-widths). */
 export const BREAKPOINTS = { sm: '576px', md: '768px', lg: '992px', xl: '1200px', '2xl': '1400px' } as const;
 
 /** WCAG 2.5.5 / Apple HIG: the smallest comfortable touch target. */

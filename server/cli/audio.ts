@@ -8,7 +8,7 @@ import { CliError } from './users.ts';
 
 /**
  * `import-folder` of the admin CLI: a local music folder into the catalogue, each
- * file queued for processing (api.md B9). The running server's worker picks the
+ * file queued for processing (docs/api.md#b9). The running server's worker picks the
  * jobs up within seconds; without a running server they wait for its next start.
  */
 

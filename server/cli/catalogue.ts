@@ -15,7 +15,7 @@ import { UuidSchema } from '../../shared/protocol/common.ts';
 import { CliError, type CliIo } from './users.ts';
 
 /**
- * `import` and `export` commands of the admin CLI (api.md B8): the same importer
+ * `import` and `export` commands of the admin CLI (docs/api.md#b8): the same importer
  * and exporter as `POST /api/hits/import` and `GET /api/hits/export`, on the
  * database named by DATABASE_URL (a running server may keep serving meanwhile).
  */

@@ -1,5 +1,5 @@
 /**
- * Admin command line: `npm run cli -- <area> <command> …` (api.md §8). Opens the
+ * Admin command line: `npm run cli -- <area> <command> …` (docs/api.md#cli). Opens the
  * same database as the server (DATABASE_URL, WAL), so it works while the server
  * runs. Exit code 1 with a one-line reason on any failure.
  */

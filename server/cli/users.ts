@@ -12,7 +12,7 @@ import {
 } from '../services/users.ts';
 
 /**
- * `users …` commands of the admin CLI (api.md §8 and B3): create accounts, set
+ * `users …` commands of the admin CLI (docs/api.md#cli, #b3): create accounts, set
  * permissions, list accounts and permission bits. They work on the same database
  * as a running server; permission changes count at that server's next request.
  */

@@ -79,7 +79,7 @@ const migrations: Record<string, Migration> = {
   },
   '0004_audio_jobs': {
     async up(db: Kysely<unknown>) {
-      // The audio pipeline's queue (api.md B9). The job's state is hits.audio_state (one
+      // The audio pipeline's queue (docs/api.md#b9). The job's state is hits.audio_state (one
       // source of truth for the games and the progress counts); this table holds the rest.
       await db.transaction().execute(async (trx) => {
         await trx.schema

@@ -17,7 +17,7 @@ import { apiError, parseOr400, sendError } from './errors.ts';
 import { allowLongBody } from './security.ts';
 
 /**
- * Audio administration for catalogue editors (write_hits, api.md B9): upload a
+ * Audio administration for catalogue editors (write_hits, docs/api.md#b9): upload a
  * hit's audio, see the pipeline's progress and failures, retry a failed hit.
  * Everything answers at once; the processing happens in the pipeline's worker.
  */

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.ts';
 import { probeAudio } from '../services/audio/transcode.ts';
 
 /**
- * Hidden clips (rules.md A12): for each turn of each game, `seconds` of the hit's
+ * Hidden clips (docs/rules.md#a12): for each turn of each game, `seconds` of the hit's
  * processed file, re-encoded without any tag, cached under
  * `<AUDIO_DIR>/clips/<game>/` by names that say nothing about the hit (HMACs
  * under a secret kept beside them).

@@ -16,7 +16,7 @@ import { HIT_ID_NOT_FOUND } from './catalogue.ts';
 import { apiError, parseOr400, sendError } from './errors.ts';
 
 /**
- * The audio of a running game (rules.md A12, api.md B10, Part B §14):
+ * The audio of a running game (docs/rules.md#a12, docs/api.md#b10, docs/rules.md#audio):
  *
  * * `GET /games/{id}/hit?draw=<draws>`: the current card. While it is hidden, a clip
  *   of at most `hit_duration` seconds made for this turn alone (audio-clips.ts),
@@ -194,7 +194,7 @@ export function audioRouter(deps: AudioRouterDeps): Router {
 
     // The current card's URL may name its turn (`draw`, as the web client does): a request
     // of a past turn is refused, and a revealed card so named may be cached. Without it
-    // (Part B's `?key=<random>`, ignored) it is whatever card is current, never stored.
+    // (the reference server's `?key=<random>`, ignored) it is whatever card is current, never stored.
     const current = hit === undefined;
     if (current && query.draw !== undefined && query.draw !== access.draws) {
       return sendError(

@@ -15,7 +15,7 @@ import { apiError, parseOr400, sendError } from './errors.ts';
 import { allowLongBody, type RateLimits } from './security.ts';
 
 /**
- * Catalogue import and export over HTTP (api.md B8, Part B §1.4 export row):
+ * Catalogue import and export over HTTP (docs/api.md#b8, #endpoints export row):
  * `GET /api/hits/export` and `POST /api/hits/import`, both for write_hits users
  * (the export for anyone with EXPORT_PUBLIC), and `POST /api/hits/import-url`,
  * the same import of a file the server fetches from another address
@@ -55,7 +55,7 @@ export interface CatalogueIoDeps {
 const asList = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 const lastOf = (v: unknown): unknown => (Array.isArray(v) ? v.at(-1) : v);
 
-/** The export's query: the search's `query` and `packs` (Part B names the repeatable pack parameter `pack`). */
+/** The export's query: the search's `query` and `packs` (the reference server names the repeatable pack parameter `pack`). */
 const ExportQuerySchema = z.object({ query: HitSearchQuerySchema.shape.query, packs: HitSearchQuerySchema.shape.packs });
 
 /** 415: the import body is not YAML text. */

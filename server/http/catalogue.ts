@@ -23,7 +23,7 @@ import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
 import type { RateLimits } from './security.ts';
 
 /**
- * The catalogue endpoints of api.md Part B §1.4 (with Part A B4, B6, B7): packs,
+ * The catalogue endpoints of docs/api.md#endpoints (with docs/api.md#b4, #b6, #b7): packs,
  * search, and single hits. Thin: every input goes through the shared schemas, the
  * CatalogueService does the work and announces each change (the app turns that
  * into a `hits_changed` global event). Import and export live in catalogue-io.ts.
@@ -37,18 +37,18 @@ export interface CatalogueRouterDeps {
 
 /** 409: another pack has that name (ignoring case). */
 export const PACK_NAME_TAKEN = apiError(409, 'pack_name_taken', 'a pack with that name already exists');
-/** 404 of a rename (Part B words the rename's and the delete's differently). */
+/** 404 of a rename (the reference server words the rename's and the delete's differently). */
 export const PACK_RENAME_NOT_FOUND = apiError(404, 'pack_not_found', "a pack with that id doesn't exist");
 /** 404 of a pack delete. */
 export const PACK_NOT_FOUND = apiError(404, 'pack_not_found', 'pack not found');
-/** 404 of a hit read (Part B: a read says "hit id not found", an edit or delete "hit not found"). */
+/** 404 of a hit read (the reference server: a read says "hit id not found", an edit or delete "hit not found"). */
 export const HIT_ID_NOT_FOUND = apiError(404, 'hit_not_found', 'hit id not found');
 /** 404 of a hit edit or delete. */
 export const HIT_NOT_FOUND = apiError(404, 'hit_not_found', 'hit not found');
 /** 409: another hit has that yt_id. */
 export const YT_ID_TAKEN = apiError(409, 'yt_id_taken', 'a hit for that YouTube ID already exists');
 
-/** Static segments under /hits that are never a hit id (route precedence, Part B §1.4). */
+/** Static segments under /hits that are never a hit id (route precedence, docs/api.md#endpoints). */
 const RESERVED = new Set(['packs', 'search', 'playable', 'export', 'import']);
 
 const audioState = (s: string): AudioState => ((AUDIO_STATES as readonly string[]).includes(s) ? (s as AudioState) : 'none');
@@ -69,7 +69,7 @@ function catalogueHit(h: HitRecord, parts: HitParts): CatalogueHit {
 /**
  * A hit for the detail page and the editor, with its audio state. Its video and
  * offset are the curators' (the export is theirs alone too): a caller without
- * write_hits gets `""` and 0 instead. `""` also stands for "no video": Part B's
+ * write_hits gets `""` and 0 instead. `""` also stands for "no video": the reference server's
  * client reads yt_id as a string.
  */
 function fullHit(h: HitRecord, parts: HitParts, curator: boolean): FullHitPayload {
@@ -81,7 +81,7 @@ function fullHit(h: HitRecord, parts: HitParts, curator: boolean): FullHitPayloa
   };
 }
 
-/** Query keys that repeat arrive as arrays; both `pack` (Part B's export, the client's URL) and `packs` name the filter. */
+/** Query keys that repeat arrive as arrays; both `pack` (the reference server's export, the client's URL) and `packs` name the filter. */
 function packList(query: Request['query']): unknown {
   if (query.pack === undefined && query.packs === undefined) return undefined;
   return [query.pack, query.packs].flat().filter((v) => v !== undefined);
@@ -120,7 +120,7 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
     if (!body) return;
     const result = await catalogue.createPack(body.name);
     if (!result.ok) return sendError(res, PACK_NAME_TAKEN);
-    res.json(result.pack); // 200, not 201: Part B
+    res.json(result.pack); // 200, not 201: the reference server
   });
 
   r.patch('/hits/packs/:packId', canWritePacks, async (req, res) => {
@@ -190,7 +190,7 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
     if (!body) return;
     const result = await catalogue.createHit(body);
     if (!result.ok) return refusal(res, result);
-    res.json(fullHit(result.hit, { downloaded: false }, true)); // 200 with the new id: Part B
+    res.json(fullHit(result.hit, { downloaded: false }, true)); // 200 with the new id: the reference server
   });
 
   r.patch('/hits/:hitId', notReserved, canWriteHits, async (req, res) => {

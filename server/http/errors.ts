@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts';
 
 /**
  * Error answers of the HTTP API. Every error body is
- * `{"type":"error","code":"<stable code>","message":"<text>"}` (rules.md A2).
+ * `{"type":"error","code":"<stable code>","message":"<text>"}` (docs/rules.md#a2).
  */
 
 export interface ApiError {
@@ -20,7 +20,7 @@ export function sendError(res: Response, error: ApiError | RuleError): void {
   res.status(error.status).json({ type: 'error', code: error.code, message: error.message });
 }
 
-/** Sends Part B's success body: `{"type":"success","message":…}`. */
+/** Sends the reference server's success body: `{"type":"success","message":…}`. */
 export function sendSuccess(res: Response, message: string, status = 200): void {
   res.status(status).json({ type: 'success', message });
 }
@@ -39,7 +39,7 @@ export function parseOr400<S extends z.ZodType>(res: Response, schema: S, data: 
   return undefined;
 }
 
-/** JSON 404 for unknown API paths (never the SPA page, api.md B1). */
+/** JSON 404 for unknown API paths (never the SPA page, docs/api.md#b1). */
 export function apiNotFound(req: Request, res: Response): void {
   sendError(res, apiError(404, 'not_found', `no API endpoint ${req.method} ${req.path}`));
 }

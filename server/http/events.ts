@@ -22,8 +22,7 @@ function viewerOf(res: Response): string | null {
 }
 
 /**
- * The SSE endpoints, mounted at `/api`: `GET /events` (global stream, Part B
- * §7.1) and `GET /games/:id/events` (one game, Part B §7.2 with rules.md A13).
+ * The SSE endpoints, mounted at `/api`: `GET /events` (global stream, docs/api.md#sse) and `GET /games/:id/events` (one game, docs/api.md#sse with docs/rules.md#a13).
  * Both work anonymously; who may see a game is `gameSnapshot`'s decision.
  */
 export function eventsRouter(deps: EventsRouterDeps): Router {

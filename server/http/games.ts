@@ -22,14 +22,14 @@ import { requireUser } from './auth.ts';
 import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
 
 /**
- * The game endpoints of the spec and Part B §1.3. Thin: each validates its input
+ * The game endpoints of the spec and docs/api.md#endpoints. Thin: each validates its input
  * with the shared schemas and hands the action to the game's room (any process)
  * through `matchMaker.remoteRoomCall`, where the engine decides.
  */
 
 const ROOM = ROOM_NAME;
 
-/** Success messages of Part B, per action. */
+/** Success messages of the reference server, per action. */
 const SUCCESS: Partial<Record<Action['type'], string>> = {
   join: 'joined the game successfully',
   join_local: 'joined the game successfully',
@@ -73,7 +73,7 @@ export async function gameSnapshot(id: string, viewer: string | null, stream = f
   }
 }
 
-/** Every game `viewer` may list (Part B §3), as payloads. */
+/** Every game `viewer` may list (docs/rules.md#create), as payloads. */
 export async function listGames(viewer: string | null): Promise<GamePayload[]> {
   const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
   const visible = rooms.filter((r) => {
@@ -118,7 +118,7 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
     return parseOr400(res, UuidSchema, req.params.player, 'player');
   };
 
-  /** Runs an action in the game's room and answers with Part B's success or the engine's error. */
+  /** Runs an action in the game's room and answers with the reference server's success or the engine's error. */
   const act = async (res: Response, id: string, type: Action['type'], fields: Record<string, unknown> = {}) => {
     const user = res.locals.user as { id: string; name: string };
     if (!(await roomExists(id))) return sendError(res, gameNotFound(type));
@@ -213,7 +213,7 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
     res.json(body);
   });
 
-  // the body is optional (Part B's clients send none): the avatar, initials when left out
+  // the body is optional (the reference server's clients send none): the avatar, initials when left out
   r.patch('/games/:id/join', requireUser, async (req, res) => {
     const id = gameId(req, res);
     if (!id) return;
@@ -221,7 +221,7 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
     if (body) await act(res, id, 'join', { name: (res.locals.user as { name: string }).name, ...body });
   });
 
-  // the name is the rest of the path (Part B), trimmed and checked by the engine (A10)
+  // the name is the rest of the path (the reference server), trimmed and checked by the engine (A10)
   r.patch('/games/:id/join/*name', requireUser, async (req, res) => {
     const id = gameId(req, res);
     if (!id) return;

@@ -7,7 +7,7 @@ import { usernameKey } from '../services/users.ts';
 import { apiError, sendError } from './errors.ts';
 
 /**
- * Abuse protection of the HTTP API (api.md B5): security headers, rate limits and
+ * Abuse protection of the HTTP API (docs/api.md#b5): security headers, rate limits and
  * the CSRF guard for cookie-authenticated mutations.
  */
 

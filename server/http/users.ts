@@ -12,7 +12,7 @@ import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
 import { csrfGuardWith, rateLimits, securityHeaders, sendRetryLater, type CsrfOptions, type RateLimits } from './security.ts';
 
 /**
- * `/api/users` (api.md Part B §1.2 with Part A B2-B4): guest sessions, login,
+ * `/api/users` (docs/api.md#endpoints, #b2, #b3, #b4): guest sessions, login,
  * registration in place (behind the captcha of REGISTRATION_CAPTCHA), logout,
  * account deletion, the current user.
  */

@@ -13,7 +13,7 @@ import { SqliteHitSearch } from './search-sqlite.ts';
 
 /**
  * The hit catalogue: packs and hits, the decks games are dealt from, search, and
- * every single-item edit (api.md B6-B7). Bulk writers (the import) write through
+ * every single-item edit (docs/api.md#b6, #b7). Bulk writers (the import) write through
  * the database and then call {@link CatalogueService.changed}.
  */
 
@@ -229,7 +229,7 @@ export class CatalogueService {
   }
 
   /**
-   * Replaces a hit's fields and packs (Part B's PATCH is a full replacement). A new
+   * Replaces a hit's fields and packs (the reference server's PATCH is a full replacement). A new
    * yt_id or playback_offset makes its processed audio stale: the audio state goes
    * back to `none` for the audio pipeline to redo.
    */

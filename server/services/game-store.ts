@@ -341,7 +341,7 @@ export class GameStore {
  * The restored game's deadline, moved by the downtime: players get back the time
  * they had left when the server went down (`downAt`: its last sign of life, or
  * the last accepted action if later). Nobody could act while it was down, so
- * that time does not count against anybody (rules A5 counts the room's clock).
+ * that time does not count against anybody (docs/rules.md#a5 counts the room's clock).
  */
 export function shiftDeadline(game: Game, downAt: number, now: number): Game {
   if (!game.deadline) return game;

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 
 /**
- * Three-word guest names, adverb-adjective-noun ("gladly-brave-otter"), as Part B's
- * guests are named (api.md §2.3). Words are short, friendly and unambiguous when
+ * Three-word guest names, adverb-adjective-noun ("gladly-brave-otter"), as the reference server's
+ * guests are named (docs/api.md#sessions). Words are short, friendly and unambiguous when
  * read aloud by a screen reader; names need not be unique (identity is the user id).
  */
 

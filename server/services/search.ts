@@ -2,7 +2,7 @@ import type { SortKey } from '../../shared/protocol/catalogue.ts';
 import type { Logger } from '../logger.ts';
 
 /**
- * Catalogue search (api.md B7, Part B §4): what a search asks and answers, the
+ * Catalogue search (docs/api.md#b7, #search): what a search asks and answers, the
  * interface a database-specific index implements (SQLite FTS5 in
  * `search-sqlite.ts`, PostgreSQL full-text search in `search-postgres.ts`), and the parts
  * that do not depend on a database: splitting a query into words and the

@@ -8,14 +8,14 @@ import { lookAlikeKey } from './look-alike.ts';
 import { isPetName, petName } from './pet-names.ts';
 
 /**
- * Users, guests and sessions (api.md Part A B2-B4, Part B §2). No Express here: the
+ * Users, guests and sessions (docs/api.md#b2, #b3, #b4, #sessions). No Express here: the
  * HTTP layer (server/http/auth.ts, users.ts) and the admin CLI both sit on top.
  *
  * A session is an opaque random token held in the `id` cookie; the database only
  * knows its SHA-256, so a leaked database file cannot be replayed as cookies.
  */
 
-/** Permission bits (api.md §2.7), stored ORed together in `users.permissions`. */
+/** Permission bits (docs/api.md#permissions), stored ORed together in `users.permissions`. */
 export const Permission = {
   WRITE_HITS: 1,
   WRITE_PACKS: 2,
@@ -214,7 +214,7 @@ export class UsersService {
   }
 
   /**
-   * `GET /api/users/auth` (api.md §2.4, fixed): renews the caller's session when it
+   * `GET /api/users/auth` (docs/api.md#sessions, fixed): renews the caller's session when it
    * is still within its idle limit, otherwise makes a new guest with a new session.
    */
   async auth(token: string | undefined, now: Instant = Date.now()): Promise<IssuedSession & { createdGuest: boolean }> {

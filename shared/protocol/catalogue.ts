@@ -5,7 +5,7 @@ import { HitPayloadSchema } from './game.ts';
 
 /**
  * The hit catalogue on the wire: packs, hits, search and download progress
- * (api.md Part A B6/B7/B9, Part B §1.4, §4, §6.7).
+ * (docs/api.md#b6, #b7, #b9, #endpoints, #search, #progress).
  */
 
 // ---------------------------------------------------------------------------
@@ -39,10 +39,10 @@ export const PackListSchema = z.strictObject({
 /** A YouTube video id: 11 characters of `[A-Za-z0-9_-]`. */
 export const YtIdSchema = z.string().regex(/^[A-Za-z0-9_-]{11}$/, { error: 'must be 11 characters of A-Z, a-z, 0-9, _ or -' });
 
-/** Seconds cut from the start of the source audio; Part B stores a u16. */
+/** Seconds cut from the start of the source audio; the reference server stores a u16. */
 const PlaybackOffsetSchema = z.int().min(0).max(65_535);
 
-/** A hit's video in replies: a YouTube id, or `""` for none or not shown (Part B's client needs a string). */
+/** A hit's video in replies: a YouTube id, or `""` for none or not shown (the reference server's client needs a string). */
 const ShownYtIdSchema = z.union([YtIdSchema, z.literal('')]);
 
 /**
@@ -57,7 +57,7 @@ export const HitYearSchema = z
 
 /**
  * `POST /api/hits` and `PATCH /api/hits/{id}` body (a full replacement). `id`,
- * `downloaded` and `issues` of a fetched hit are dropped, as in Part B. A hit
+ * `downloaded` and `issues` of a fetched hit are dropped, as in the reference server. A hit
  * without a yt_id (null, left out, or the `""` a fetched hit has) gets its
  * audio from an upload or a demo clip.
  */
@@ -80,14 +80,14 @@ export const CatalogueHitSchema = z.strictObject({
   downloaded: z.boolean().optional(),
 });
 
-/** Where a hit's audio stands in the pipeline (api.md B9): `ready` means playable in `audio` clue mode. */
+/** Where a hit's audio stands in the pipeline (docs/api.md#b9): `ready` means playable in `audio` clue mode. */
 export const AUDIO_STATES = ['none', 'queued', 'fetching', 'processing', 'ready', 'failed'] as const;
 export type AudioState = (typeof AUDIO_STATES)[number];
 export const AudioStateSchema = z.enum(AUDIO_STATES);
 
 /**
  * `GET /api/hits/{id}` and `POST /api/hits` reply: everything an editor needs
- * and (Hitline's addition, absent in Part B) the audio state. yt_id and
+ * and (Hitline's addition, absent in the reference server) the audio state. yt_id and
  * playback_offset are the hit's only for a caller with write_hits; anybody
  * else gets `""` and 0 (as for a hit without a video).
  */
@@ -100,7 +100,7 @@ export const FullHitPayloadSchema = z.strictObject({
 
 /**
  * `parts` of `GET /api/hits/search` and `GET /api/hits/{id}` (repeatable): `downloaded`
- * adds whether the audio is ready. Unknown parts (Part B's `issues`, not built) are
+ * adds whether the audio is ready. Unknown parts (the reference server's `issues`, not built) are
  * ignored, like unknown sort keys.
  */
 export const HitPartsSchema = z.preprocess(
@@ -130,7 +130,7 @@ function queryInt(min: number, max: number, fallback: number) {
 }
 
 /**
- * `GET /api/hits/search` query (also the export's filter). Lenient where Part B's
+ * `GET /api/hits/search` query (also the export's filter). Lenient where the reference server's
  * client relies on it (unknown sort keys dropped, unknown direction = ascending,
  * unknown query keys ignored), strict where a wrong value would silently change
  * the answer (`start` 0, `amount` over 1000, a malformed pack id: 400).
@@ -205,7 +205,7 @@ export const ProcessHitsSchema = z.strictObject({
 });
 
 // ---------------------------------------------------------------------------
-// import (api.md B8)
+// import (docs/api.md#b8)
 
 const FileProblemSchema = z.strictObject({ line: z.int().min(1).optional(), column: z.int().min(1).optional(), message: z.string() });
 const RejectedRowSchema = z.strictObject({
@@ -278,7 +278,7 @@ export const AddressImportReportSchema = ImportReportSchema.extend({
 });
 
 // ---------------------------------------------------------------------------
-// audio pipeline status (api.md B9)
+// audio pipeline status (docs/api.md#b9)
 
 /**
  * What the hit-download status page reads of `GET /api/hits/audio/status`.

@@ -12,10 +12,10 @@ import type { RuleError } from '../rules/types.ts';
  *   field that must stay hidden (a yt_id, the mystery card) cannot slip into a
  *   game payload unnoticed, and client and server cannot drift apart silently;
  * - game request bodies and room messages are strict: the API refuses unknown
- *   settings (rules.md A9) and a typo should not be ignored silently;
+ *   settings (docs/rules.md#a9) and a typo should not be ignored silently;
  * - catalogue and account bodies drop unknown keys, because clients send back
  *   objects they fetched (a hit with its `id`, `downloaded`, `issues`), which
- *   Part B ignores too.
+ *   the reference server ignores too.
  */
 
 /** Version of this wire contract; bump it on any incompatible change to a schema. */
@@ -63,7 +63,7 @@ export function personName(min: number, max: number) {
   return cleanText(min, max).refine((s) => !mixesLookAlikeScripts(s), { error: 'must not mix Latin, Cyrillic and Greek letters (they look alike)' });
 }
 
-/** Every error body (rules.md A2): a stable snake_case code (an i18n key too) and Part B's English text. */
+/** Every error body (docs/rules.md#a2): a stable snake_case code (an i18n key too) and the reference server's English text. */
 export const ErrorBodySchema = z.strictObject({
   type: z.literal('error'),
   code: z.string().regex(/^[a-z][a-z0-9_]*$/, { error: 'must be a snake_case error code' }),
@@ -71,7 +71,7 @@ export const ErrorBodySchema = z.strictObject({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** Success body of the action endpoints (Part B's MessageResponse), e.g. "started game". */
+/** Success body of the action endpoints (the reference server's MessageResponse), e.g. "started game". */
 export const SuccessBodySchema = z.strictObject({
   type: z.literal('success'),
   message: z.string(),

@@ -14,7 +14,7 @@ import {
 } from './game.ts';
 
 /**
- * Server-sent events (api.md Part B §7, rules.md §15). Each stream is a
+ * Server-sent events (docs/api.md#sse, docs/rules.md#events). Each stream is a
  * discriminated union on `event` (the SSE event name); `data` is what the SSE
  * `data:` line carries. Game events are exactly what the engine emits
  * (`GameEvent`), narrowed per name to the keys that event always has.
@@ -77,7 +77,7 @@ export const ClaimEventSchema = z.strictObject({
   data: z.strictObject({ players: OnePlayerSchema, hit: HitPayloadSchema }),
 });
 
-/** `update`: the settings changed; carries the stored settings (rules.md A9), not the request. */
+/** `update`: the settings changed; carries the stored settings (docs/rules.md#a9), not the request. */
 export const UpdateEventSchema = z.strictObject({
   event: z.literal('update'),
   data: z.strictObject({ settings: SettingsSchema }),
@@ -94,7 +94,7 @@ export const GameEventSchema = z.discriminatedUnion('event', [
   UpdateEventSchema,
 ]);
 
-/** `snapshot`: the whole game, sent first to a new or resuming subscriber (rules.md A13); not an engine event. */
+/** `snapshot`: the whole game, sent first to a new or resuming subscriber (docs/rules.md#a13); not an engine event. */
 export const SnapshotEventSchema = z.strictObject({
   event: z.literal('snapshot'),
   data: GamePayloadSchema,
@@ -114,7 +114,7 @@ export const GlobalEventSchema = z.discriminatedUnion('event', [
   z.strictObject({ event: z.literal('remove_game'), data: GameIdSchema }),
   /** Audio pipeline progress; the first event of every subscription. */
   z.strictObject({ event: z.literal('process_hits'), data: ProcessHitsSchema }),
-  /** A listed game's lobby line changed (players, mode, state): one stream serves the whole lobby (api.md B11). */
+  /** A listed game's lobby line changed (players, mode, state): one stream serves the whole lobby (docs/api.md#b11). */
   z.strictObject({ event: z.literal('game_summary'), data: GameSummarySchema }),
   /** Hits or packs changed: catalogue views should refetch. */
   z.strictObject({ event: z.literal('hits_changed'), data: z.strictObject({}) }),
@@ -130,7 +130,7 @@ export type GlobalEvent = z.infer<typeof GlobalEventSchema>;
 export type GlobalEventName = GlobalEvent['event'];
 
 /**
- * The JSON of a global event's `data:` line. Part B tags it externally (the root
+ * The JSON of a global event's `data:` line. The reference server tags it externally (the root
  * key repeats the event name: `{"remove_game":"AbCd1234"}`), and its clients read
  * it that way, so we keep that.
  */

@@ -6,8 +6,8 @@ import { CountSchema, GameIdSchema, personName, UuidSchema } from './common.ts';
 
 /**
  * Games on the wire: the payloads the engine's views produce (shared/rules/views.ts)
- * and the REST bodies of the game endpoints (rules.md Part B §2, Part A A9/A10).
- * Enum values are PascalCase, as Part B serialises them.
+ * and the REST bodies of the game endpoints (docs/rules.md#endpoints, #a9, #a10).
+ * Enum values are PascalCase, as the reference server serialises them.
  */
 
 /** Phase of a game: `Open` (not running), `Guessing`, `Intercepting`, `Confirming`. */
@@ -119,7 +119,7 @@ export const PlayerColorSchema = z.int().min(0).max(PLAYER_COLORS - 1);
  */
 export const AvatarSchema = z.string().refine(isAvatar, { error: 'must be a single emoji, or "" for initials' });
 
-/** A player as everyone sees him (Part B's PlayerPayload plus `connected`). */
+/** A player as everyone sees him (the reference server's PlayerPayload plus `connected`). */
 export const PlayerPayloadSchema = z.strictObject({
   /** The user's id, or a fresh id for a virtual (local, name-only) player. */
   id: UuidSchema,
@@ -149,7 +149,7 @@ export const PlayerPayloadSchema = z.strictObject({
   avatar: z.string(),
 });
 
-/** A whole game as `viewGame()` shows it: Part B's GamePayload plus timeouts, clue mode, deadline, standings. */
+/** A whole game as `viewGame()` shows it: the reference server's GamePayload plus timeouts, clue mode, deadline, standings. */
 export const GamePayloadSchema = z.strictObject({
   ...SettingsSchema.shape,
   id: GameIdSchema,
@@ -229,7 +229,7 @@ export type DjClip = z.infer<typeof DjClipSchema>;
 // requests
 
 /**
- * Part B's clients may send `null` for a setting they leave alone (serde's
+ * The reference server's clients may send `null` for a setting they leave alone (serde's
  * Option): it means "unchanged", exactly like leaving the key out.
  */
 function unchangedIfNull<S extends z.ZodType>(schema: S) {
@@ -284,7 +284,7 @@ export const LocalPlayerNameSchema = personName(NAME_MIN, NAME_MAX);
 
 /**
  * `PATCH /api/games/{id}/join` and `…/join/{name}` body, optional as a whole
- * (Part B's clients send none): the new player's avatar, "" (initials) when left out.
+ * (the reference server's clients send none): the new player's avatar, "" (initials) when left out.
  */
 export const JoinBodySchema = z
   .strictObject({

@@ -116,7 +116,7 @@ export function roomEvent(seq: number, e: GameEvent, final = false): RoomEvent {
  * the GamePayload it mirrors. The state has no null for primitives and absent
  * refs, so '' / 0 / [] / undefined stand for none; `last_scored` is an id; a
  * player's `hits` and `guess`, the `hit`, the `clue` and the `dj_seat` are JSON strings; slots
- * are not sent, they follow from the hits (rules.md B6); `seq` is extra. Fails
+ * are not sent, they follow from the hits (docs/rules.md#slots); `seq` is extra. Fails
  * (naming the first problem) when the result does not match the wire contract.
  */
 export function roomStateToPayload(raw: unknown): ParseOutcome<{ game: GamePayload; seq: number }> {

@@ -3,7 +3,7 @@ import { NAME_MAX, NAME_MIN } from '../rules/constants.ts';
 import { boundedText, personName, UuidSchema } from './common.ts';
 
 /**
- * Users and sessions on the wire (api.md Part A B2-B4, Part B §1.2 and §2.2).
+ * Users and sessions on the wire (docs/api.md#b2, #b3, #b4, #endpoints, #sessions).
  * Note the two meanings of `virtual`: on a user it means "guest" (no account),
  * on a player it means "local, name-only player".
  */
@@ -92,7 +92,7 @@ export const UserListSchema = z.strictObject({
   users: z.array(UserPayloadSchema),
 });
 
-/** Permission bits as the `user` cookie spells them (api.md §2.7: write_hits = 1 … delete_issues = 16). */
+/** Permission bits as the `user` cookie spells them (docs/api.md#permissions: write_hits = 1 … delete_issues = 16). */
 export const PermissionsSchema = z.strictObject({
   write_hits: z.boolean(),
   write_packs: z.boolean(),
@@ -102,7 +102,7 @@ export const PermissionsSchema = z.strictObject({
 });
 
 /**
- * The readable `user` cookie's JSON (api.md §2.2). The client reads who it is and
+ * The readable `user` cookie's JSON (docs/api.md#sessions). The client reads who it is and
  * when to refresh from it; the server never trusts it. `valid_until` is RFC 3339.
  */
 export const UserCookieSchema = z.strictObject({

@@ -11,7 +11,7 @@ export interface AudioTarget {
 }
 
 /**
- * Decides what `viewer` may hear (rules.md A12, Part B §14): the hidden clip of the
+ * Decides what `viewer` may hear (docs/rules.md#a12, #audio): the hidden clip of the
  * current card to the players (and to anyone in Public games), the revealed card or
  * any card a player owns in full. Local games exist for their creator only.
  */

@@ -1,4 +1,4 @@
-/** Limits and defaults of the rules (rules.md A5, A9, A10; spec §9). */
+/** Limits and defaults of the rules (docs/rules.md#a5, #a9, #a10; docs/product.md#limits). */
 
 export const LIMITS = {
   goal: { min: 1, max: 100, default: 10 },

@@ -21,7 +21,7 @@ import type {
 } from './types.ts';
 
 /**
- * The rules engine: pure functions over plain data (rules.md Part A over Part B).
+ * The rules engine: pure functions over plain data (docs/rules.md).
  * applyAction never mutates its input and never throws for bad input: every
  * expected failure comes back as `{ ok: false, error }`. Internally a step works on
  * a private copy and aborts with RuleFailure, which applyAction turns into a value.
@@ -72,7 +72,7 @@ export interface NewGame {
   settings?: unknown;
 }
 
-/** Creates a game with its creator as the first and only player (Part B §3). */
+/** Creates a game with its creator as the first and only player (docs/rules.md#create). */
 export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: false; error: RuleError } {
   let settings = defaultSettings(opts.packIds);
   if (opts.settings !== undefined) {
@@ -152,7 +152,7 @@ export function fillMissingLooks(game: Game): Game {
 /**
  * Applies one action. `ctx.now` is the current time in epoch milliseconds (the
  * engine never reads a clock). Returns the new game and the events to publish, in
- * Part B's order, or a typed error; the input game is never changed.
+ * The reference server's order, or a typed error; the input game is never changed.
  */
 export function applyAction(game: Game, raw: unknown, ctx: ActionContext): ActionResult {
   const parsed = parseAction(raw);
@@ -172,7 +172,7 @@ export function applyAction(game: Game, raw: unknown, ctx: ActionContext): Actio
   return { ok: true, game: step.g, events: step.events, deleted: step.deleted };
 }
 
-/** The 404 a lookup failure gives for each action (Part B's three spellings). */
+/** The 404 a lookup failure gives for each action (the reference server's three spellings). */
 export function gameNotFound(type: Action['type'] | 'get' | 'audio'): RuleError {
   if (type === 'get') return ruleError('game_id_not_found');
   if (type === 'stop') return ruleError('game_with_id_not_found');
@@ -445,7 +445,7 @@ function endRound(s: Step, winner: Player | null, extra: GameUpdate = {}): void 
   emitState(s, data);
 }
 
-/** Back to Open: no cards in play, every seat reset (Part B §12, A11). */
+/** Back to Open: no cards in play, every seat reset (docs/rules.md#stop, #a11). */
 function clearTable(g: Game): void {
   g.state = 'Open';
   g.deck = [];
@@ -731,7 +731,7 @@ const HANDLERS: Handlers = {
   },
 };
 
-/** Removes a player (leave, kick by `remover`, logout, expiry) as rules.md A7 says. */
+/** Removes a player (leave, kick by `remover`, logout, expiry) as docs/rules.md#a7 says. */
 function removePlayer(s: Step, target: Player, remover?: Player): void {
   const g = s.g;
   const seat = g.players.indexOf(target);

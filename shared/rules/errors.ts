@@ -1,8 +1,8 @@
 import type { RuleError } from './types.ts';
 
 /**
- * Every expected failure of the engine: a stable code, the HTTP status of rules.md A2
- * and Part B's English message (kept verbatim so existing clients keep working).
+ * Every expected failure of the engine: a stable code, the HTTP status of docs/rules.md#a2
+ * and the reference server's English message (kept verbatim so existing clients keep working).
  * Codes double as i18n keys (`errors.<code>`).
  */
 export const ERRORS = {

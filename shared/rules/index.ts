@@ -1,4 +1,4 @@
-/** The Hitline rules engine: pure, seeded, no I/O. See rules.md for the rules it implements. */
+/** The Hitline rules engine: pure, seeded, no I/O. See docs/rules.md for the rules it implements. */
 export * from './types.ts';
 export * from './constants.ts';
 export { ERRORS, ruleError, type ErrorCode } from './errors.ts';

@@ -2,7 +2,7 @@ import { HITS_PER_PLAYER_GOAL, LIMITS, MIN_PLAYERS, NUMERIC_SETTINGS } from './c
 import { ruleError } from './errors.ts';
 import { CLUE_MODES, type ClueMode, type RuleError, type Settings, type SettingsPatch } from './types.ts';
 
-/** Default settings of a new game; `packs` = every pack that exists now (Part B §3). */
+/** Default settings of a new game; `packs` = every pack that exists now (docs/rules.md#create). */
 export function defaultSettings(packIds: readonly string[]): Settings {
   return {
     goal: LIMITS.goal.default,
@@ -20,7 +20,7 @@ export function defaultSettings(packIds: readonly string[]): Settings {
   };
 }
 
-/** Distinct hits a start needs: players × goal × 2 (rules.md A14; fewer is `not_enough_hits`). */
+/** Distinct hits a start needs: players × goal × 2 (docs/rules.md#a14; fewer is `not_enough_hits`). */
 export function hitsNeeded(players: number, goal: number): number {
   return players * goal * HITS_PER_PLAYER_GOAL;
 }
@@ -46,7 +46,7 @@ export const clueChoice = (s: Pick<Settings, 'clue_mode' | 'clue_mode_auto'>): C
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Applies a settings patch after validating every field (rules.md A9). Unknown
+ * Applies a settings patch after validating every field (docs/rules.md#a9). Unknown
  * fields, wrong types, out-of-range numbers and unknown pack ids give a 400 naming
  * the field. An empty pack list means every pack that exists now. A `clue_mode`
  * is the creator's choice: it turns `clue_mode_auto` off, unless the same patch

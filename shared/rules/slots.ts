@@ -1,7 +1,7 @@
 import type { Hit, Slot } from './types.ts';
 
 /**
- * The slots of a timeline (rules.md B6): distinct years ascending, y1 < … < yk, give
+ * The slots of a timeline (docs/rules.md#slots): distinct years ascending, y1 < … < yk, give
  * k+1 slots: before y1, between neighbours, after yk. Ids start at 1.
  */
 export function slotsFor(hits: readonly Pick<Hit, 'year'>[]): Slot[] {

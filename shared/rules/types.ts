@@ -134,7 +134,7 @@ export interface Deadline {
   at: number;
 }
 
-/** A player's public payload (Part B's PlayerPayload). */
+/** A player's public payload (the reference server's PlayerPayload). */
 export interface PlayerPayload {
   id: string;
   name: string;
@@ -213,7 +213,7 @@ export interface Game {
   dj?: Dj | null;
 }
 
-/** Partial game update carried by events (Part B §15: keys omitted when absent). */
+/** Partial game update carried by events (docs/rules.md#events: keys omitted when absent). */
 export interface GameUpdate {
   state?: GameState;
   players?: PlayerPayload[];
@@ -251,7 +251,7 @@ export interface GameEvent {
   data: GameUpdate;
 }
 
-/** A typed, expected failure: `status` is the HTTP status, `message` Part B's English text. */
+/** A typed, expected failure: `status` is the HTTP status, `message` the reference server's English text. */
 export interface RuleError {
   code: string;
   status: 400 | 401 | 403 | 404 | 409;

@@ -3,7 +3,7 @@ import { slotsFor } from './slots.ts';
 import type { Clue, Dj, Game, GameMode, GameState, Hit, HitPayload, Player, PlayerPayload, RuleError, Settings, Slot } from './types.ts';
 
 /**
- * The one place that decides what a viewer may see (rules.md A12). Nothing here
+ * The one place that decides what a viewer may see (docs/rules.md#a12). Nothing here
  * ever includes the hidden mystery card (`game.current`) except, in `card` clue
  * mode, its title, artist and belongs_to as the clue, and in `dj` clue mode its
  * video to the DJ alone (djClip).
@@ -68,7 +68,7 @@ export function playerPayload(player: Player): PlayerPayload {
   };
 }
 
-/** Part B's GamePayload plus our additions (timeouts, clue mode, deadline, standings). */
+/** The reference server's GamePayload plus our additions (timeouts, clue mode, deadline, standings). */
 export interface GamePayload extends Settings {
   id: string;
   players: PlayerPayload[];
@@ -95,7 +95,7 @@ export function canView(game: Game, viewer: string | null): boolean {
   return viewer !== null && game.players.some((p) => p.creator && !p.virtual && p.id === viewer);
 }
 
-/** Whether the game appears in `viewer`'s lobby list (Part B §3). */
+/** Whether the game appears in `viewer`'s lobby list (docs/rules.md#create). */
 export function isListedFor(game: Game, viewer: string | null): boolean {
   if (game.mode === 'Public') return true;
   if (viewer === null) return false;
@@ -215,7 +215,7 @@ export function summarizeGame(game: Pick<Game, 'id' | 'mode' | 'state'> & { play
 }
 
 /**
- * The seat a local game's device acts for (spec §2): the turn player while
+ * The seat a local game's device acts for (docs/product.md#screens): the turn player while
  * Guessing, the next Intercepting player after the turn player while Intercepting,
  * the creator otherwise.
  */

@@ -121,7 +121,7 @@ describe('GuessPanel', () => {
     renderApp(<GuessPanel />);
     const heard = (): string[] => announcer.getSnapshot().assertive.map((a) => a.text);
     act(() => announcer.clear());
-    // Alt+Shift+Down from no choice passes over Ana's slot (spec §5: a taken slot cannot be chosen)
+    // Alt+Shift+Down from no choice passes over Ana's slot (docs/product.md#validation: a taken slot cannot be chosen)
     act(() => actions.stepSlot(1));
     await act(async () => undefined);
     expect(heard()).toEqual(['between 1975 and 1988']);
@@ -137,7 +137,7 @@ describe('GuessPanel', () => {
     await act(async () => undefined);
     expect(heard().at(-1)).toBe('between 1975 and 1988, already taken');
     expect(heard().filter((h) => h.endsWith('already taken'))).toHaveLength(1);
-    // submitting it now counts as not intercepting (spec §5): said and shown (a QA finding: only his row changed)
+    // submitting it now counts as not intercepting (docs/product.md#validation): said and shown
     useNotifications.setState({ toasts: [] });
     act(() => actions.submitGuess());
     expect(sent).toEqual([{ type: 'guess', payload: { slot: null } }]);
@@ -238,7 +238,7 @@ describe('GuessPanel', () => {
     expect(sent.map((s) => s.payload)).toEqual([{ confirm: false }, { confirm: true }]);
   });
 
-  it('Skip and Claim on his turn without the tokens say so (a QA finding: only "You cannot skip right now")', () => {
+  it('Skip and Claim on his turn without the tokens say so', () => {
     show(game([turnAna({ state: 'Guessing', tokens: 0 }), player('ben')], { state: 'Guessing' }));
     act(() => announcer.clear());
     act(() => actions.skip());
@@ -247,7 +247,7 @@ describe('GuessPanel', () => {
     expect(sent).toEqual([]);
   });
 
-  it('Confirming in card mode asks about the exact year: title and artist were on the card for everybody (a QA finding)', () => {
+  it('Confirming in card mode asks about the exact year: title and artist were on the card for everybody', () => {
     useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
     show(game([turnAna(), player('ben', { state: 'Confirming' })], { state: 'Confirming', clue_mode: 'card' }));
     renderApp(<GuessPanel />);
@@ -267,7 +267,7 @@ describe('PlayerHitsDialog', () => {
 });
 
 describe('GuessPanel: a player without tokens', () => {
-  it('is told why he only waits while others may intercept (a QA finding: only "Waiting for …")', () => {
+  it('is told why he only waits while others may intercept', () => {
     const ben = player('ben', { years: [1990], turn_player: true, guess: null });
     const benPlaced = { ...ben, guess: ben.slots[0] ?? null };
     show(game([player('ana', { tokens: 0 }), benPlaced, player('cleo', { state: 'Intercepting' })], { state: 'Intercepting' }));
@@ -289,7 +289,7 @@ describe('GameEndedDialog', () => {
     renderApp(<GameEndedDialog />);
     const dialog = await screen.findByRole('dialog', { name: 'Game over' });
     expect(within(dialog).getByText('Ben wins!')).toBeTruthy();
-    // the card that won it (a QA finding: it was never shown)
+    // the card that won it
     expect(within(dialog).getByText('The last card: Strangers by Artist 1990 (1990).')).toBeTruthy();
     const rows = within(dialog).getAllByRole('row').map((r) => within(r).queryAllByRole('cell').map(spokenText));
     expect(rows.slice(1)).toEqual([
@@ -560,7 +560,7 @@ describe('AddPlayerDialog', () => {
   const field = () => within(dialog()!).getByRole('textbox', { name: /Name/ }) as HTMLInputElement;
   const addButton = () => within(dialog()!).getByRole('button', { name: 'Add player' });
 
-  it('says nothing before a name is typed, also when it opens again after an add (a QA finding: "Enter a name." on every open)', async () => {
+  it('says nothing before a name is typed, also when it opens again after an add', async () => {
     show(game([player('ana', { creator: true })], { mode: 'Local' }));
     renderApp(<Harness />);
     fireEvent.click(screen.getByRole('button', { name: 'open it' }));
@@ -582,7 +582,7 @@ describe('AddPlayerDialog', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it('a name already in the game (in any case) is refused in the dialog, which keeps the name (a QA finding: it closed and an error dialog opened)', async () => {
+  it('a name already in the game (in any case) is refused in the dialog, which keeps the name', async () => {
     show(game([player('ana', { creator: true }), player('ben', { virtual: true })], { mode: 'Local' }));
     renderApp(<Harness />);
     fireEvent.click(screen.getByRole('button', { name: 'open it' }));
@@ -620,7 +620,7 @@ describe('ConfirmDialog: stopping and leaving ask first', () => {
     );
   }
 
-  it('Stop game asks the creator, "No" first; only "Yes" stops it (a QA finding: one tap ended the game for everybody)', async () => {
+  it('Stop game asks the creator, "No" first; only "Yes" stops it', async () => {
     show(game([turnAna({ state: 'Guessing' }), player('ben')], { state: 'Guessing' }));
     renderApp(<Harness />);
     fireEvent.click(screen.getByRole('button', { name: 'Stop game' }));
@@ -653,7 +653,7 @@ describe('ConfirmDialog: stopping and leaving ask first', () => {
     expect(sent.map((m) => m.type)).toEqual(['leave']);
   });
 
-  it('an Open Local game asks too while other seats are at the screen (a QA finding: one key deleted it); alone, the creator just leaves', async () => {
+  it('an Open Local game asks too while other seats are at the screen; alone, the creator just leaves', async () => {
     show(game([player('ana', { creator: true }), player('ben', { virtual: true })], { mode: 'Local' }));
     const view = renderApp(<Harness />);
     fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));

@@ -27,7 +27,7 @@ import { game, ids, player } from './game-fixtures.ts';
 const ana = (facts = {}) => player('ana', { years: [1975, 1988], turn_player: true, creator: true, ...facts });
 
 describe('slot labels', () => {
-  it('read before, between and after (spec §2)', () => {
+  it('read before, between and after (docs/product.md#screens)', () => {
     const slots = ana().slots;
     expect(slots.map(slotText)).toEqual(['before 1975', 'between 1975 and 1988', 'after 1988']);
     expect(slotText(null)).toBe('no slot');
@@ -108,7 +108,7 @@ describe('guess panel rules', () => {
     expect(submittedSlot(m, null)).toBeNull();
     expect(submittedSlot(m, 'none')).toBeNull();
     expect(submittedSlot(m, 1)).toBe(1);
-    // a chosen slot that has been taken meanwhile counts as none (spec §5)
+    // a chosen slot that has been taken meanwhile counts as none (docs/product.md#validation)
     expect(choiceTaken(m, 3)).toBe(true);
     expect(submittedSlot(m, 3)).toBeNull();
   });
@@ -144,7 +144,7 @@ describe('skip and claim', () => {
     expect(canSkip(null)).toBe(false);
   });
 
-  it('claim: the turn player before placing, with 3 tokens (rules A3)', () => {
+  it('claim: the turn player before placing, with 3 tokens (docs/rules.md#a3)', () => {
     expect(canClaim(ana({ state: 'Guessing', tokens: 3 }))).toBe(true);
     expect(canClaim(ana({ state: 'Guessing', tokens: 2 }))).toBe(false);
     expect(canClaim(ana({ state: 'Waiting', tokens: 3 }))).toBe(false);

@@ -171,7 +171,7 @@ describe('events → announcements', () => {
     const toasts = useNotifications.getState().toasts.length;
     step(game([a2, b2], { state: 'Guessing', draws: 2 }), ev('change_state', { state: 'Guessing', players: [a2, b2], cause: 'timeout' }));
     expect(texts()).toEqual(['Time is up: you did not place the hit.', "Ben's turn."]);
-    // shown too (a QA finding: the card and the turn just changed, unexplained)
+    // shown too
     expect(useNotifications.getState().toasts.slice(toasts).map((t) => t.title)).toEqual(['Time is up: you did not place the hit.']);
 
     heard = [];
@@ -265,11 +265,11 @@ describe('events → announcements', () => {
     step(game([{ ...a1, tokens: 0 }, player('ben')], { state: 'Guessing', draws: 2 }), ev('claim', { players: [{ ...a1, tokens: 0 }], hit: claimed }));
     expect(texts()).toEqual(['You skipped Skipped by Artist 1999 (1999).', 'You claimed Claimed by Artist 1966 (1966).']);
     expect(heard.map((n) => n.sfx)).toEqual(['pay_token', 'claim_hit']);
-    // a skip reveals the hit to everybody (spec §4): shown as well as said
+    // a skip reveals the hit to everybody (docs/product.md#states): shown as well as said
     expect(useNotifications.getState().toasts.map((t) => t.title)).toContain('You skipped Skipped by Artist 1999 (1999).');
   });
 
-  it('an interception refused because its slot was taken on the way is said and shown, and he may choose again (a QA finding)', () => {
+  it('an interception refused because its slot was taken on the way is said and shown, and he may choose again', () => {
     const b1 = player('ben', { creator: true, years: [1990], turn_player: true });
     step(game([player('ana', { state: 'Intercepting' }), b1], { state: 'Intercepting', draws: 1 }));
     useGame.getState().setSender(() => undefined);
@@ -295,7 +295,7 @@ describe('events → announcements', () => {
       ev('change_state', { state: 'Open', players: reset, hit: card, last_scored: winner, winner, standings }),
     );
     expect(texts()).toEqual(['Ben does not intercept.', 'Game over: Ben wins.', 'The hit was Song 1995 by Artist 1995 (1995).']);
-    // the card that ended it is shown in the end dialog (a QA finding: nobody ever saw it)
+    // the card that ended it is shown in the end dialog
     expect(useGame.getState().ended).toEqual({ winner, standings, hit: card, celebrate: true });
   });
 
@@ -375,7 +375,7 @@ describe('events → announcements', () => {
   });
 });
 
-describe('refused actions (spec §8)', () => {
+describe('refused actions (docs/product.md#errors)', () => {
   it('shows start and settings errors in the error dialog, says skip errors, only logs guess errors (but a slot taken on the way, above)', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const sent: string[] = [];
@@ -534,7 +534,7 @@ describe("a reveal's time on the table (reveal_time)", () => {
   it('a reveal that came during another pause has its time counted from when it came: the screen never falls further behind', () => {
     toTheReveal();
     vi.advanceTimersByTime(1000);
-    // clients that do not pause (Part B's) played the next turn to its reveal meanwhile
+    // clients that do not pause (the reference server's) played the next turn to its reveal meanwhile
     const card2 = hit(2001, 'Later');
     const benWon = { ...ben0, turn_player: true, guess: ben0.slots[0] ?? null, hits: [...ben0.hits, card2] };
     const second = game([{ ...anaWon, guess: null, tokens: 3, state: 'Confirming' }, benWon], { ...facts, state: 'Confirming', hit: card2, last_scored: benWon, draws: 2 });

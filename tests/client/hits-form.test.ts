@@ -8,7 +8,7 @@ import { sortPacks } from '../../client/src/routes/hits/packs.ts';
 const PACK = '0b6f6f5e-1c7a-4b7e-9a43-2f1f3c1d0a01';
 const valid: HitFormValues = { title: ' Africa ', artist: 'Toto', year: '1982', belongs_to: '', packs: [PACK], videoUrl: 'https://youtu.be/FTQbiNvZqaY', offset: '12' };
 
-describe('the hit form (spec §2, §5)', () => {
+describe('the hit form (docs/product.md#screens, #validation)', () => {
   it('turns valid values into a body the server accepts', () => {
     const body = hitBody(valid);
     expect(body).toEqual({ title: 'Africa', artist: 'Toto', year: 1982, belongs_to: '', packs: [PACK], yt_id: 'FTQbiNvZqaY', playback_offset: 12 });
@@ -51,7 +51,7 @@ describe('the hit form (spec §2, §5)', () => {
 });
 
 describe('the sort priority', () => {
-  it('moves a picked-up field 25 px per arrow key (spec §9)', () => {
+  it('moves a picked-up field 25 px per arrow key (docs/product.md#limits)', () => {
     expect(KEYBOARD_STEP_PX).toBe(25);
     const c = { x: 100, y: 100 };
     const step = (code: string) => keyboardStep({ code } as KeyboardEvent, { currentCoordinates: c } as Parameters<typeof keyboardStep>[1]);
@@ -70,7 +70,7 @@ describe('the sort priority', () => {
   });
 });
 
-describe('packs in natural order (spec §2)', () => {
+describe('packs in natural order (docs/product.md#screens)', () => {
   it('sorts by name, numbers by value, case ignored', () => {
     const packs = ['Pack 10', 'pack 2', 'Pack 1', 'Année', 'alpha'].map((name, i) => ({ id: String(i), name }));
     expect(sortPacks(packs).map((p) => p.name)).toEqual(['alpha', 'Année', 'Pack 1', 'pack 2', 'Pack 10']);

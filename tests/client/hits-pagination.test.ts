@@ -4,7 +4,7 @@ import { pageItems, type PageItem } from '../../client/src/routes/hits/paginatio
 const E1 = 'start-ellipsis';
 const E2 = 'end-ellipsis';
 
-describe('pager items (spec §2: numbered pages with ellipses)', () => {
+describe('pager items (docs/product.md#screens: numbered pages with ellipses)', () => {
   it('shows every page when they fit', () => {
     expect(pageItems(1, 1)).toEqual([1]);
     expect(pageItems(1, 2)).toEqual([1, 2]);

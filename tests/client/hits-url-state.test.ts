@@ -19,7 +19,7 @@ const parse = (qs: string) => parseBrowseState(new URLSearchParams(qs));
 const PACK_A = '0b6f6f5e-1c7a-4b7e-9a43-2f1f3c1d0a01';
 const PACK_B = '7d0e5c2a-9b1f-4c3e-8a6d-5e4f3a2b1c0d';
 
-describe('browse state from the address (spec §2)', () => {
+describe('browse state from the address (docs/product.md#screens)', () => {
   it('has the spec defaults for an empty address', () => {
     expect(parse('')).toEqual({ page: 1, query: '', packs: [], sortBy: ['title', 'artist', 'belongs_to', 'year'], direction: 'ascending', size: 50 });
     expect(parse('')).toEqual(DEFAULT_STATE);

@@ -4,7 +4,7 @@ import { embedUrl, parseVideoUrl, VIDEO_ID, watchUrl } from '../../client/src/ro
 
 const ID = 'dQw4w9WgXcQ';
 
-describe('video URL validation (spec §5)', () => {
+describe('video URL validation (docs/product.md#validation)', () => {
   it.each([
     // watch
     [`https://www.youtube.com/watch?v=${ID}`],

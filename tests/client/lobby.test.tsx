@@ -38,7 +38,7 @@ describe('GamesTable', () => {
     const first = within(rows[1] as HTMLElement);
     const link = first.getByRole('link', { name: 'Game AbCd1234, created by kindly-brave-otter' });
     expect(link.getAttribute('href')).toBe('/game/AbCd1234');
-    // the creator shows under the id (a QA finding: only screen readers heard it)
+    // the creator shows under the id
     expect(first.getAllByRole('cell').map((c) => c.textContent)).toEqual(['AbCd1234by kindly-brave-otter', '3', 'public', 'open']);
     expect(first.getByText('by kindly-brave-otter').getAttribute('aria-hidden')).toBe('true');
     expect(within(rows[2] as HTMLElement).getAllByRole('cell').map((c) => c.textContent?.replace(/by .*$/, ''))).toEqual(['XyZ98765', '2', 'private', 'running']);

@@ -82,7 +82,7 @@ describe('game screen: the settings summary', () => {
   it.each<['en' | 'de', string]>([
     ['en', 'Goal: 3 hits · start tokens: 2 · cards instead of audio · public game · time limits: guess 30 s and confirm 60 s'],
     ['de', 'Ziel: 3 Hits · Start-Chips: 2 · Karten statt Musik · Art: öffentlich · Zeitlimits: Raten 30 s und Bestätigen 60 s'],
-  ])('%s: the time limits that are set (a QA finding: players could not see them)', async (lng, text) => {
+  ])('%s: the time limits that are set', async (lng, text) => {
     await act(() => applyLanguage(lng));
     useGame.getState().reset('AbCd1234');
     act(() => useGame.setState({ game: game([player('ana'), player('ben')], { goal: 3, start_tokens: 2, clue_mode: 'card', guess_timeout: 30, intercept_timeout: 0, confirm_timeout: 60 }) }));

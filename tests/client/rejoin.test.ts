@@ -3,7 +3,7 @@ import type { Room } from '@colyseus/sdk';
 import { isGone, joinAndKeep, type LinkStatus } from '../../client/src/net/rejoin.ts';
 
 /**
- * "Try again" while the server is still down (a QA finding): the rejoin
+ * "Try again" while the server is still down: the rejoin
  * attempts must go on after the manual attempt fails, and the status must
  * follow. The rooms here are stand-ins with the SDK's hooks that joinAndKeep
  * uses; the real SDK against a restarted server is tests/server/restart.test.ts.
@@ -129,7 +129,7 @@ describe('joinAndKeep', () => {
     expect([404, 403, 500, 503, 0].map((code) => isGone({ code }))).toEqual([true, true, false, false, false]);
   });
 
-  it('leaving after the server closed the room sends nothing and settles (a QA finding: a console error on every leave)', async () => {
+  it('leaving after the server closed the room sends nothing and settles', async () => {
     const only = fakeRoom();
     const statuses: LinkStatus[] = [];
     const link = await joinAndKeep({ join: async () => only.room, onRoom: () => undefined, onStatus: (s) => statuses.push(s) });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SFX_NAMES } from '../../client/src/audio/sfx.ts';
 
 /**
- * The sound cues (spec §4) are files the player loads by name: a missing or
+ * The sound cues (docs/product.md#states) are files the player loads by name: a missing or
  * misnamed one would be skipped silently at run time, so this is where it shows.
  * scripts/make-sfx.ts makes them; the bounds here are the ones it promises.
  * Runs in the client project's happy-dom environment like its neighbours (the
@@ -22,7 +22,7 @@ const MAX_KBITS = 56;
 const HEADER_BYTES = 640;
 
 describe('sound cue files', () => {
-  it('has exactly the sixteen cues the player asks for (spec §4\'s fifteen and the countdown\'s tick)', () => {
+  it('has exactly the sixteen cues the player asks for (the fifteen of docs/product.md#states and the countdown\'s tick)', () => {
     expect(SFX_NAMES).toHaveLength(16);
     const files = readdirSync(dir).filter((f) => f.endsWith('.opus')).sort();
     expect(files).toEqual(SFX_NAMES.map((n) => `${n}.opus`).sort());

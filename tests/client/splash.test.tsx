@@ -7,7 +7,7 @@ import { Splash } from '../../client/src/components/Splash.tsx';
 /**
  * The loading screen exists twice: as the static shell in index.html (painted
  * before any script runs) and as its React twin. They must look alike and say
- * the same (spec §2: a spinner with a loading label until the user is known).
+ * the same (docs/product.md#screens: a spinner with a loading label until the user is known).
  */
 
 const root = join(import.meta.dirname, '..', '..');

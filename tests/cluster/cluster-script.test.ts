@@ -1,5 +1,5 @@
 /**
- * The README's cluster example, run as written: `node scripts/cluster.ts` starts
+ * The cluster example of docs/operations.md, run as written: `node scripts/cluster.ts` starts
  * its own PostgreSQL and Redis (in a state folder of its own) and two server
  * processes; a game made on the first is listed by the second and joined through
  * it; Ctrl-C (SIGINT) stops the servers and both services by their process ids.

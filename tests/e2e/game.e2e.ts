@@ -667,7 +667,7 @@ test(
 );
 
 test(
-  'leaving a game and creating the next one lands on the new game (a QA finding: it went back to the lobby, "This game no longer exists", and left an orphan game)',
+  'leaving a game and creating the next one lands on the new game',
   async () => {
     const a = await openBrowser(await getApp(), { width: 1280 });
     await recordAnnouncements(a.context);

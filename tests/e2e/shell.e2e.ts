@@ -333,7 +333,7 @@ test('the sound cues are served as files and decode in the browser', async () =>
   // the build's manifest maps each cue to its hashed file name
   const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'client', '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
   const cues = Object.entries(manifest).filter(([src]) => /assets\/sfx\/[a-z_]+\.opus$/.test(src));
-  assertEqual(cues.length, 16, "sound cue files in the build (spec §4's fifteen and the countdown's tick)");
+  assertEqual(cues.length, 16, "sound cue files in the build (the fifteen of docs/product.md#states and the countdown's tick)");
   const { page } = await openBrowser(app);
   await gotoReady(page, '/');
   const decoded = await page.evaluate(async (files) => {

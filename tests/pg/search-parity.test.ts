@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL search behaves as the SQLite one (api.md B7): the same generated
+ * The PostgreSQL search behaves as the SQLite one (docs/api.md#b7): the same generated
  * catalogue (3,000 hits with diacritics, common words and packs, from the
  * benchmark's generator) is written to both engines, and hundreds of queries as
  * people type them (prefixes, several words, typos, accents, case, pack filters)

@@ -303,7 +303,7 @@ describe('reply and event schemas refuse what must never be sent', () => {
     expect(P.GAME_STREAM_EVENT_NAMES).toEqual([...GAME_EVENT_NAMES, 'snapshot']);
   });
 
-  it('global events use Part B external tagging on the wire', () => {
+  it('global events use external tagging on the wire, as the reference server does', () => {
     const events: P.GlobalEvent[] = [
       { event: 'create_game', data: game },
       { event: 'remove_game', data: 'AbCd1234' },
@@ -340,7 +340,7 @@ describe('reply and event schemas refuse what must never be sent', () => {
     expect(P.HitSearchReplySchema.safeParse(page).success).toBe(true);
     expect(P.HitSearchReplySchema.safeParse({ ...page, results: [{ ...hit, yt_id: 'dQw4w9WgXcQ' }] }).success).toBe(false);
     expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: 'dQw4w9WgXcQ', playback_offset: 12 }).success).toBe(true);
-    // "" is a hit without a video or a caller who may not see it; Part B's client needs a string
+    // "" is a hit without a video or a caller who may not see it; the reference server's client needs a string
     expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: '', playback_offset: 0, downloaded: false }).success).toBe(true);
     expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: null, playback_offset: 0 }).success).toBe(false);
     expect(P.FullHitPayloadSchema.safeParse({ ...hit, yt_id: 'short', playback_offset: 0 }).success).toBe(false);
@@ -494,7 +494,7 @@ describe('request schemas', () => {
     expectRejected(P.AvatarSchema, [...notEmoji.map(([e]) => [e, 'avatar'] as BadCase), [7, 'avatar'], [null, 'avatar']], 'avatar');
     const wording = P.parseInput(P.AvatarBodySchema, { avatar: 'Jo' });
     expect(!wording.ok && wording.error.message).toBe('avatar must be a single emoji, or "" for initials');
-    // Part B's clients send no body to join: the avatar is optional
+    // The reference server's clients send no body to join: the avatar is optional
     expectAccepted(P.JoinBodySchema, [[undefined, {}], [{}, {}], [{ avatar: '' }, { avatar: '' }], [{ avatar: '🐙' }, { avatar: '🐙' }]]);
     expectRejected(P.JoinBodySchema, [[{ avatar: 'x' }, 'avatar'], [{ avatar: null }, 'avatar'], [{ name: 'Ana' }, 'name'], ['🐙', 'body']]);
     expectAccepted(P.AvatarBodySchema, [[{ avatar: '' }], [{ avatar: '🚀' }]]);
@@ -736,8 +736,8 @@ describe('request schemas', () => {
     // msgpack strings can hold lone surrogates (as JSON escapes can): not well-formed text, refused by name
     const lone = P.parseRoomMessage('join_local', { name: 'lone\udc00zz796' });
     expect(!lone.ok && lone.error).toEqual({ type: 'error', code: P.INVALID_INPUT_CODE, message: 'name is not well-formed text (it has a lone surrogate)' });
-    // a body nested 50,000 deep (100 KB of brackets, under the body limit) is walked in one pass (a review
-    // finding: copying the path per node took seconds, before any session or rate limit) and named by depth
+    // a body nested 50,000 deep (100 KB of brackets, under the body limit) is walked in one pass (copying the
+    // path per node would take seconds, before any session or rate limit) and named by depth
     const nested = (inner: string): unknown => JSON.parse('['.repeat(50_000) + inner + ']'.repeat(50_000));
     expect(P.illFormedText(nested('"fine"'))).toBeUndefined();
     expect(P.illFormedText(nested(String.raw`"\ud800"`))?.message).toBe('body (at depth 50000) is not well-formed text (it has a lone surrogate)');

@@ -17,12 +17,12 @@ import {
 import { act, makeHits, newGame, PACK_A, PACK_B, testSeed, uid } from './helpers.ts';
 
 /**
- * One scenario per row of the error table (rules.md §16), plus the errors Part A
+ * One scenario per row of the error table (docs/rules.md#errors), plus the errors our decisions
  * added or changed (A3 claim, A4 decline, A9 settings, A10 players, A12 Local
  * visibility and audio) and malformed actions.
  *
  * Every test builds the state through real actions, applies the failing action and
- * checks status (rules.md A2), code and the verbatim message, and that the game it
+ * checks status (docs/rules.md#a2), code and the verbatim message, and that the game it
  * was given is unchanged. Where a state cannot be reached through actions the test
  * edits a copy by hand and says why.
  */
@@ -142,9 +142,9 @@ function localWithIntruder(): Game {
 
 // ---------------------------------------------------------------------------
 
-// §16 "any mutating endpoint → 401" is the server's: tests/server/users.test.ts and games-rest.test.ts check it over HTTP.
+// The error table's "any mutating endpoint → 401" is the server's: tests/server/users.test.ts and games-rest.test.ts check it over HTTP.
 
-describe('§16 GET /games/<id>', () => {
+describe('error table: GET /games/<id>', () => {
   it('unknown id, or Local and caller not creator → 404 "game id not found"', () => {
     expect(gameNotFound('get')).toStrictEqual(err(404, 'game_id_not_found', 'game id not found'));
     // the Local half: the view layer hides the game from everyone but its creator
@@ -157,13 +157,13 @@ describe('§16 GET /games/<id>', () => {
   });
 });
 
-describe('§16 join', () => {
+describe('error table: join', () => {
   it('unknown game → 404 "game not found"', () => {
     expect(gameNotFound('join')).toStrictEqual(err(404, 'game_not_found', 'game not found'));
     expect(gameNotFound('join_local')).toStrictEqual(err(404, 'game_not_found', 'game not found'));
   });
 
-  it('state ≠ Open → 409 "the game is already running" (Part B: 403; A2: already running is 409)', () => {
+  it('state ≠ Open → 409 "the game is already running" (the reference server: 403; A2: already running is 409)', () => {
     const g = start(lobby());
     expectError(g, { type: 'join', by: CAROL, name: 'carol' }, err(409, 'already_running', 'the game is already running'));
     // checked before "already a player"
@@ -201,12 +201,12 @@ describe('§16 join', () => {
   });
 });
 
-describe('§16 leave', () => {
+describe('error table: leave', () => {
   it('unknown game → 404 "game not found"', () => {
     expect(gameNotFound('leave')).toStrictEqual(err(404, 'game_not_found', 'game not found'));
   });
 
-  it('caller not a player → 403 "user is not part of this game" (Part B: 409; A2: not a member is 403)', () => {
+  it('caller not a player → 403 "user is not part of this game" (the reference server: 409; A2: not a member is 403)', () => {
     expectError(lobby(), { type: 'leave', by: STRANGER }, err(403, 'not_a_player', 'user is not part of this game'));
     expectError(start(lobby()), { type: 'leave', by: STRANGER, player: BOB }, err(403, 'not_a_player', 'user is not part of this game'));
   });
@@ -218,7 +218,7 @@ describe('§16 leave', () => {
       { type: 'leave', by: BOB, player: CAROL },
       err(403, 'creator_only_kick', 'only the creator can kick other players from a game'),
     );
-    // also when he names himself (Part B: any id needs the creator flag)
+    // also when he names himself (the reference server: any id needs the creator flag)
     expectError(
       g,
       { type: 'leave', by: BOB, player: BOB },
@@ -226,7 +226,7 @@ describe('§16 leave', () => {
     );
   });
 
-  it('leave (id), id not in game → 404 "a player with this id isn\'t part of this game" (Part B: 409; A2: unknown player is 404)', () => {
+  it('leave (id), id not in game → 404 "a player with this id isn\'t part of this game" (the reference server: 409; A2: unknown player is 404)', () => {
     expectError(
       start(lobby()),
       { type: 'leave', by: ALICE, player: GHOST },
@@ -235,7 +235,7 @@ describe('§16 leave', () => {
   });
 });
 
-describe('§16 start', () => {
+describe('error table: start', () => {
   it('unknown game → 404 "game not found"', () => {
     expect(gameNotFound('start')).toStrictEqual(err(404, 'game_not_found', 'game not found'));
   });
@@ -265,7 +265,7 @@ describe('§16 start', () => {
     // X = 37 + 1 (two hits, one yt_id) + 1 (pack B) = 39
     const hits = [
       ...makeHits(37, { years: (i) => 1900 + i }),
-      // two recordings with one yt_id count once (Part B §5: "Each hit appears once")
+      // two recordings with one yt_id count once (docs/rules.md#start: "Each hit appears once")
       { ...makeHits(1, { prefix: 'd1' })[0]!, yt_id: 'same-video' },
       { ...makeHits(1, { prefix: 'd2' })[0]!, yt_id: 'same-video' },
       // hits in unselected packs and hits without packs contribute nothing
@@ -285,7 +285,7 @@ describe('§16 start', () => {
   });
 });
 
-describe('§16 stop', () => {
+describe('error table: stop', () => {
   it('unknown game → 404 "game with that id not found"', () => {
     expect(gameNotFound('stop')).toStrictEqual(err(404, 'game_with_id_not_found', 'game with that id not found'));
   });
@@ -306,14 +306,14 @@ describe('§16 stop', () => {
   });
 });
 
-describe('§16 update', () => {
+describe('error table: update', () => {
   const patch = { goal: 5 };
 
   it('unknown game → 404 "game not found"', () => {
     expect(gameNotFound('update')).toStrictEqual(err(404, 'game_not_found', 'game not found'));
   });
 
-  it('caller not a player → 403 "user is not part of this game" (Part B: 409)', () => {
+  it('caller not a player → 403 "user is not part of this game" (the reference server: 409)', () => {
     expectError(
       lobby(),
       { type: 'update', by: STRANGER, settings: patch, pack_ids: PACKS },
@@ -321,7 +321,7 @@ describe('§16 update', () => {
     );
   });
 
-  it('state ≠ Open → 409 "game is currently running" (Part B: 403; A2: not possible now is 409)', () => {
+  it('state ≠ Open → 409 "game is currently running" (the reference server: 403; A2: not possible now is 409)', () => {
     const g = start(lobby());
     const e = err(409, 'game_running', 'game is currently running');
     expectError(g, { type: 'update', by: ALICE, settings: patch, pack_ids: PACKS }, e);
@@ -330,7 +330,7 @@ describe('§16 update', () => {
     expectError(g, { type: 'update', by: ALICE, settings: { goal: 0 }, pack_ids: PACKS }, e);
   });
 
-  it('caller not creator → 403 "user must be creator of the game" (Part B: 409)', () => {
+  it('caller not creator → 403 "user must be creator of the game" (the reference server: 409)', () => {
     expectError(
       lobby(),
       { type: 'update', by: BOB, settings: patch, pack_ids: PACKS },
@@ -339,12 +339,12 @@ describe('§16 update', () => {
   });
 });
 
-describe('§16 guess', () => {
+describe('error table: guess', () => {
   it('unknown game → 404 "game not found"', () => {
     expect(gameNotFound('guess')).toStrictEqual(err(404, 'game_not_found', 'game not found'));
   });
 
-  it('caller not a player → 403 "user is not part of this game" (Part B: 409)', () => {
+  it('caller not a player → 403 "user is not part of this game" (the reference server: 409)', () => {
     expectError(start(lobby()), { type: 'guess', by: STRANGER, slot: 1 }, err(403, 'not_a_player', 'user is not part of this game'));
   });
 
@@ -387,7 +387,7 @@ describe('§16 guess', () => {
     );
   });
 
-  it('acting player not Guessing/Intercepting → 409 "this player cannot guess right now" (Part B: 403)', () => {
+  it('acting player not Guessing/Intercepting → 409 "this player cannot guess right now" (the reference server: 403)', () => {
     const e = err(409, 'cannot_guess', 'this player cannot guess right now');
     const g = start(lobby());
     expectError(g, { type: 'guess', by: seats(g).next.id, slot: 1 }, e); // not his turn
@@ -413,14 +413,14 @@ describe('§16 guess', () => {
     g = act(g, { type: 'guess', by: next.id, slot: 2 }).game;
     expect(g.state).toBe('Intercepting'); // the third player has not answered yet
     // By hand: the engine sets a player to Waiting the moment he answers, so "still
-    // Intercepting but holding a guess" cannot arise through actions (Part B calls this
+    // Intercepting but holding a guess" cannot arise through actions (the reference server calls this
     // check practically unreachable). Put him back to Intercepting to reach it.
     const stale = structuredClone(g);
     stale.players.find((p) => p.id === next.id)!.state = 'Intercepting';
     expectError(stale, { type: 'guess', by: next.id, slot: 3 }, err(409, 'already_guessed', 'you already submitted a guess'));
   });
 
-  it('Intercepting and 0 tokens → 409 "this player doesn\'t have a token to intercept here" (Part B: 403; A2: too few tokens is 409)', () => {
+  it('Intercepting and 0 tokens → 409 "this player doesn\'t have a token to intercept here" (the reference server: 403; A2: too few tokens is 409)', () => {
     const g = place(start(lobby()), 1);
     const { next } = seats(g);
     expect(next.state).toBe('Intercepting');
@@ -454,12 +454,12 @@ describe('§16 guess', () => {
   });
 });
 
-describe('§16 confirm', () => {
+describe('error table: confirm', () => {
   it('unknown game → 404 "game not found"', () => {
     expect(gameNotFound('confirm')).toStrictEqual(err(404, 'game_not_found', 'game not found'));
   });
 
-  it('caller not a player → 403 "user is not part of this game" (Part B: 409)', () => {
+  it('caller not a player → 403 "user is not part of this game" (the reference server: 409)', () => {
     expectError(confirming(), { type: 'confirm', by: STRANGER, confirm: true }, err(403, 'not_a_player', 'user is not part of this game'));
   });
 
@@ -487,7 +487,7 @@ describe('§16 confirm', () => {
     for (const p of stopped.players) expectError(stopped, { type: 'confirm', by: p.id, confirm: true }, e);
   });
 
-  it('caller not Confirming → 409 "this player cannot confirm right now" (Part B: 403)', () => {
+  it('caller not Confirming → 409 "this player cannot confirm right now" (the reference server: 403)', () => {
     const e = err(409, 'cannot_confirm', 'this player cannot confirm right now');
     const c = confirming();
     expect(seats(c).next.state).toBe('Confirming');
@@ -499,12 +499,12 @@ describe('§16 confirm', () => {
   });
 });
 
-describe('§16 skip', () => {
+describe('error table: skip', () => {
   it('unknown game → 404 "game not found"', () => {
     expect(gameNotFound('skip')).toStrictEqual(err(404, 'game_not_found', 'game not found'));
   });
 
-  it('caller not a player → 403 "user is not part of this game" (Part B: 409)', () => {
+  it('caller not a player → 403 "user is not part of this game" (the reference server: 409)', () => {
     expectError(start(lobby()), { type: 'skip', by: STRANGER }, err(403, 'not_a_player', 'user is not part of this game'));
   });
 
@@ -535,7 +535,7 @@ describe('§16 skip', () => {
     );
   });
 
-  it('acting player not Guessing → 409 "this player cannot skip right now" (Part B: 403)', () => {
+  it('acting player not Guessing → 409 "this player cannot skip right now" (the reference server: 403)', () => {
     const e = err(409, 'cannot_skip', 'this player cannot skip right now');
     expectError(lobby(), { type: 'skip', by: ALICE }, e); // Open
     const g = start(lobby());
@@ -547,7 +547,7 @@ describe('§16 skip', () => {
     expectError(c, { type: 'skip', by: seats(c).next.id }, e); // Confirming
   });
 
-  it('0 tokens → 409 "this player doesn\'t have a token to skip here" (Part B: 403; A2: too few tokens is 409)', () => {
+  it('0 tokens → 409 "this player doesn\'t have a token to skip here" (the reference server: 403; A2: too few tokens is 409)', () => {
     const g = start(lobby('Public', { start_tokens: 0 }));
     expectError(g, { type: 'skip', by: seats(g).turn.id }, err(409, 'no_token_skip', "this player doesn't have a token to skip here"));
     // and after spending the last one
@@ -557,12 +557,12 @@ describe('§16 skip', () => {
   });
 });
 
-describe('§16 claim', () => {
+describe('error table: claim', () => {
   it('unknown game → 404 "game not found"', () => {
     expect(gameNotFound('claim')).toStrictEqual(err(404, 'game_not_found', 'game not found'));
   });
 
-  it('caller not a player → 403 "user is not part of this game" (Part B: 409)', () => {
+  it('caller not a player → 403 "user is not part of this game" (the reference server: 409)', () => {
     expectError(start(lobby('Public', { start_tokens: 3 })), { type: 'claim', by: STRANGER }, err(403, 'not_a_player', 'user is not part of this game'));
   });
 
@@ -593,7 +593,7 @@ describe('§16 claim', () => {
     );
   });
 
-  it('< 3 tokens → 409 "this player doesn\'t have enough tokens to claim a hit" (Part B: 403; A2: too few tokens is 409)', () => {
+  it('< 3 tokens → 409 "this player doesn\'t have enough tokens to claim a hit" (the reference server: 403; A2: too few tokens is 409)', () => {
     const e = err(409, 'no_tokens_claim', "this player doesn't have enough tokens to claim a hit");
     const g = start(lobby()); // 2 tokens
     expectError(g, { type: 'claim', by: seats(g).turn.id }, e);
@@ -639,7 +639,7 @@ describe('A4: declining an interception needs no token', () => {
   it('an Intercepting player with 0 tokens may decline (but not name a slot)', () => {
     const g = place(start(lobby()), 1);
     const { next } = seats(g);
-    // By hand, as in the §16 "Intercepting and 0 tokens" row: unreachable through actions.
+    // By hand, as in the error table's "Intercepting and 0 tokens" row: unreachable through actions.
     const broke = structuredClone(g);
     broke.players.find((p) => p.id === next.id)!.tokens = 0;
     const before = structuredClone(broke);
@@ -652,7 +652,7 @@ describe('A4: declining an interception needs no token', () => {
   });
 });
 
-describe('§16 audio (audioAccess)', () => {
+describe('error table: audio (audioAccess)', () => {
   it('unknown game → 404 "game not found"; a Local game is unknown to everyone but its creator', () => {
     const e = err(404, 'game_not_found', 'game not found');
     expect(gameNotFound('audio')).toStrictEqual(e);

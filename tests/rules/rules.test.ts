@@ -34,7 +34,7 @@ const slot = (id: number, from_year: number, to_year: number): Slot => ({ id, fr
 
 // ---------------------------------------------------------------------------
 
-describe('slotsFor (rules.md B6)', () => {
+describe('slotsFor (docs/rules.md#slots)', () => {
   it('an empty timeline has no slots', () => {
     expect(slotsFor([])).toEqual([]);
   });
@@ -72,7 +72,7 @@ describe('slotsFor (rules.md B6)', () => {
   });
 });
 
-describe('isCorrect (rules.md B6: both bounds inclusive, 0 = open end)', () => {
+describe('isCorrect (docs/rules.md#slots: both bounds inclusive, 0 = open end)', () => {
   it('"before y" takes every year up to and including y', () => {
     expect(isCorrect(slot(1, 0, 1988), 1950)).toBe(true);
     expect(isCorrect(slot(1, 0, 1988), 1988)).toBe(true);
@@ -128,7 +128,7 @@ describe('hitKey: the same recording is the same hit', () => {
 
 // ---------------------------------------------------------------------------
 
-describe('settings (rules.md A5, A9)', () => {
+describe('settings (docs/rules.md#a5, #a9)', () => {
   const PACKS = [PACK_A, PACK_B];
 
   it('defaults: goal 10, 2 tokens, 20 s, guess off, 30 s to intercept, 60 s to confirm, a 3 s reveal, clue mode decided at the start, every pack', () => {
@@ -289,7 +289,7 @@ describe('settings (rules.md A5, A9)', () => {
 
 // ---------------------------------------------------------------------------
 
-describe('players (rules.md A10)', () => {
+describe('players (docs/rules.md#a10)', () => {
   it('at most 10 players', () => {
     let g = newGame();
     for (let i = 2; i <= 10; i++) g = act(g, { type: 'join', by: uid(i), name: `p${i}` }).game;
@@ -468,7 +468,7 @@ describe("players' colours and avatars", () => {
 
 // ---------------------------------------------------------------------------
 
-describe('deck (rules.md A8, B5)', () => {
+describe('deck (docs/rules.md#a8, #start)', () => {
   function finished(seed: number): { g: Game; hits: Hit[] } {
     const hits = makeHits(16);
     let g = newGame('Public', { seed, settings: { goal: 2 } });
@@ -571,7 +571,7 @@ describe('winning (B7.5)', () => {
 
   it('goal 1: the deal alone wins nothing; a reveal nobody won goes on, the first card won decides', () => {
     // Decision: a player wins when a card he GAINS brings him to the goal (for goal >= 2 this is exactly
-    // Part B's seat-order check, since only the gainer's count changed). With goal 1 everyone holds the goal
+    // The reference server's seat-order check, since only the gainer's count changed). With goal 1 everyone holds the goal
     // after the deal; ending at the first reveal with seat 0 as "winner" whatever happened would be arbitrary.
     let g = newGame('Public', { seed: 6, settings: { goal: 1 } });
     g = act(g, { type: 'join', by: uid(2), name: 'bob' }).game;

@@ -18,8 +18,7 @@ import {
 import { act, makeHits, newGame, PACK_A, PACK_B, reject, uid } from './helpers.ts';
 
 /**
- * Whole games and mid-turn situations played from fixed seeds (rules.md Part A over
- * Part B). Decisions are driven from the state: tests may read the hidden
+ * Whole games and mid-turn situations played from fixed seeds (docs/rules.md). Decisions are driven from the state: tests may read the hidden
  * `game.current.year` to choose a right or wrong slot on purpose.
  *
  * Every action goes through `Table.do`, which also checks after each step that
@@ -174,7 +173,7 @@ function checkSecrecy(r: Ok): void {
   for (const e of r.events) if (e.data.clue) expect(Object.keys(e.data.clue).sort()).toEqual(['artist', 'belongs_to', 'title']);
 }
 
-/** Seat states match the game state (rules.md B7.1). */
+/** Seat states match the game state (docs/rules.md#turn). */
 function checkStates(g: Game): void {
   for (const p of g.players) expect(p.tokens).toBeGreaterThanOrEqual(0);
   if (g.state === 'Open') {
@@ -1380,7 +1379,7 @@ describe('presence: a player disconnected for 60 s (A5)', () => {
 
 // ===========================================================================
 
-describe('events per action (rules.md §15.1) and secrecy', () => {
+describe('events per action (docs/rules.md#events) and secrecy', () => {
   it('each action emits its events in order with the documented payloads', () => {
     const me = uid(1);
     const t = new Table(newGame('Public', { seed: 101, creator: me }));

@@ -9,7 +9,7 @@ import { remainingDeck } from '../../shared/rules/index.ts';
 import { bootServer, User, waitFor, type TestServer } from './harness.ts';
 
 /**
- * The audio endpoint's access rules (rules.md A12, §16 audio rows). Every hit gets
+ * The audio endpoint's access rules (docs/rules.md#a12, #errors audio rows). Every hit gets
  * the same short processed tone, so a permitted request is served (200); serving
  * details are tests/server/audio-serving.test.ts.
  */
@@ -106,7 +106,7 @@ describe('GET /api/games/{id}/hit', () => {
     expect(r.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('the hidden clip: a past draw is refused (the URL changes every turn); none (Part B\'s ?key=) is the current card', async () => {
+  it('the hidden clip: a past draw is refused (the URL changes every turn); none (the reference server\'s ?key=) is the current card', async () => {
     const id = await runningGame('Public', 'audio');
     const draws = (await alice.request('GET', `/api/games/${id}`)).body.draws as number;
     expect(await served(alice, `/api/games/${id}/hit?key=0.5194`)).toEqual(SERVED);

@@ -1,5 +1,5 @@
 /**
- * The audio pipeline (issue 6, api.md B9) with the real ffmpeg on real audio made
+ * The audio pipeline (issue 6, docs/api.md#b9) with the real ffmpeg on real audio made
  * here: loudness, cut, tags, sizes; a fake yt-dlp in every way it can go wrong;
  * bad sources; a restart in the middle of the queue; the folder import; and the
  * HTTP side (upload, status, retry, progress events).
@@ -861,7 +861,7 @@ describe('HTTP', () => {
 
     const events = new SseReader(`${t.base}/api/events`, { cookie: editor.cookieHeader() });
     await events.until((e) => e.some((x) => x.event === 'process_hits'));
-    // Part B's wire format wraps the counts: {"process_hits":{…}}
+    // The reference server's wire format wraps the counts: {"process_hits":{…}}
     expect(events.events.find((e) => e.event === 'process_hits')?.data).toEqual({ process_hits: { available: 0, downloading: 0, processing: 0, failed: 0, cards: 200, youtube: false } }); // the test catalogue's 200 hits: none has audio yet
 
     const ok = await json(await upload(editor, hitIds[0]!, mp3));

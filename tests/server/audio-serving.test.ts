@@ -15,7 +15,7 @@ import { bootServer, User, waitFor, type TestServer } from './harness.ts';
 import { testSeed } from '../rules/helpers.ts';
 
 /**
- * Serving the audio of a game (rules.md A12, api.md B10, issue 6 "Serving") over real
+ * Serving the audio of a game (docs/rules.md#a12, docs/api.md#b10, issue 6 "Serving") over real
  * HTTP, on processed files made here with the static ffmpeg as the pipeline would
  * leave them: `<AUDIO_DIR>/<hitId>.opus` (Ogg Opus, 96 kbit/s) and `.mp3`, 60 s of
  * pink noise under a tone (dense like music: a pure tone codes into frames that
@@ -302,7 +302,7 @@ describe('the hidden clip', () => {
     expect(wholeSeconds).toBeLessThanOrEqual(TRACK_SECONDS + FRAME_TOLERANCE);
   });
 
-  it('names the turn by its draw: stale or future → 409, none (Part B\'s ?key=) → the current card; the URL changes on skip and confirm', async () => {
+  it('names the turn by its draw: stale or future → 409, none (the reference server\'s ?key=) → the current card; the URL changes on skip and confirm', async () => {
     const id = await runningGame({ settings: { hit_duration: 20 } });
     const d0 = (await game(id)).draws as number;
     expect(await fetchAudio(alice, `/api/games/${id}/hit?draw=abc`)).toEqual(error(400, 'invalid_input'));

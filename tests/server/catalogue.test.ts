@@ -24,7 +24,7 @@ import { latestHitYear, remainingDeck } from '../../shared/rules/index.ts';
 import { bootServer, SseReader, User, type Reply, type TestServer } from './harness.ts';
 
 /**
- * The catalogue API end to end over real HTTP (api.md B4, B6, B7, Part B §1.4):
+ * The catalogue API end to end over real HTTP (docs/api.md#b4, #b6, #b7, #endpoints):
  * search (diacritics, prefixes, one typo, several words, every sort key and
  * direction, ties, pagination, pack filters), packs and hits with and without
  * each permission, bad input that writes nothing, the global `hits_changed`
@@ -448,7 +448,7 @@ describe('hits', () => {
     const queen = seededHit('Bohemian Rhapsody');
     const r = await editor.request('GET', `/api/hits/${queen.id}`);
     expect(r.status).toBe(200);
-    // a hit without a video: "" (Part B's client reads yt_id as a string)
+    // a hit without a video: "" (the reference server's client reads yt_id as a string)
     expect(FullHitPayloadSchema.parse(r.body)).toEqual({
       id: queen.id,
       title: 'Bohemian Rhapsody',

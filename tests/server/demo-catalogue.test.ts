@@ -1,5 +1,5 @@
 // Checks the bundled demo catalogue (assets/demo-hits.yml): the hits.yml format of
-// design/api.md Part B §5.1 plus the content rules for the demo data (decade packs,
+// docs/api.md#hits-yml plus the content rules for the demo data (decade packs,
 // spread over the decades, YouTube ids and offsets for most songs).
 import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';

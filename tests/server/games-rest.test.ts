@@ -18,8 +18,8 @@ import { bootServer, PACK_ONE, PACK_TWO, SseReader, User, type Reply, type TestS
 
 /**
  * The game API end to end, through real HTTP and real SSE only: a whole game
- * played over REST with every stream event checked against rules.md §15.1 (as
- * changed by Part A), every row of the §16 error table with the statuses and
+ * played over REST with every stream event checked against docs/rules.md#events (as
+ * changed by our decisions), every row of the error table (docs/rules.md#errors) with the statuses and
  * texts of shared/rules/errors.ts, bad input, visibility (A12) and logout (A7).
  * The engine state is read server-side only to know the hidden card, never to act.
  */
@@ -49,7 +49,7 @@ function engine(id: string): Game {
 
 const hitView = (h: Hit) => ({ id: h.id, title: h.title, artist: h.artist, belongs_to: h.belongs_to, year: h.year, packs: h.packs });
 const clueView = (h: Hit) => ({ title: h.title, artist: h.artist, belongs_to: h.belongs_to });
-/** Part B §6, written out independently of the engine: both bounds inclusive, 0 = open end. */
+/** docs/rules.md#slots, written out independently of the engine: both bounds inclusive, 0 = open end. */
 const fits = (s: Slot, year: number) => (s.from_year === 0 ? year <= s.to_year : s.to_year === 0 ? year >= s.from_year : s.from_year <= year && year <= s.to_year);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -245,7 +245,7 @@ interface Stats {
   direct: number;
 }
 
-/** Checks the `change_state` that ends a round with a winner (rules.md §12, A11). */
+/** Checks the `change_state` that ends a round with a winner (docs/rules.md#stop, #a11). */
 function expectWinEvent(ev: Ev, before: GamePayload, winnerId: string, goal: number, revealed?: Hit): void {
   expect(ev.event).toBe('change_state');
   const d = ev.data;
@@ -468,7 +468,7 @@ describe('a whole game over REST, watched over SSE', () => {
     expect(after.hit).toBeNull();
     expect(after.last_scored).toBeNull();
     expect(engine(id).current).toBeNull();
-    // a late confirmation meets the winner (§16)
+    // a late confirmation meets the winner (docs/rules.md#errors)
     for (const u of [alice, bob, carol]) expectError(await u.request('POST', `/api/games/${id}/confirm`, { confirm: true }), 'has_winner');
     await w.quiet(20);
     w.close();
@@ -490,10 +490,10 @@ describe('a whole game over REST, watched over SSE', () => {
     w.close();
   });
 
-  it('a reveal keeps the table for reveal_time: a confirmation at once starts the next turn, whose timer starts after it; Part B\'s settings leave it alone', async () => {
+  it('a reveal keeps the table for reveal_time: a confirmation at once starts the next turn, whose timer starts after it; the reference server\'s settings leave it alone', async () => {
     const [alice, bob] = (await guests(2)) as [User, User];
     const byId = new Map([alice, bob].map((u) => [u.id, u]));
-    // a client that knows only Part B's settings: the pause is there with its default
+    // a client that knows only the reference server's settings: the pause is there with its default
     const created = await createGame(alice, { settings: { goal: 5, start_tokens: 0, hit_duration: 20 } });
     expect(created.reveal_time).toBe(3);
     const id = created.id;
@@ -638,7 +638,7 @@ describe('a whole game over REST, watched over SSE', () => {
 
 // ---------------------------------------------------------------------------
 
-describe('the error table (rules.md §16) over HTTP', () => {
+describe('the error table (docs/rules.md#errors) over HTTP', () => {
   const ENDPOINTS: [string, string, unknown?][] = [
     ['PATCH', '/join'],
     ['PATCH', '/join/Someone'],
@@ -974,7 +974,7 @@ describe('bad input', () => {
     const latin1 = Buffer.concat([Buffer.from('{"mode":"Public","settings":{"packs":["'), Buffer.from([0xff, 0xfe]), Buffer.from('"]}}')]);
     const notUtf8 = await alice.request('POST', '/api/games', latin1, json);
     expect({ status: notUtf8.status, body: notUtf8.body }).toEqual(malformed);
-    // wrong content type (CSRF guard, api.md B5)
+    // wrong content type (CSRF guard, docs/api.md#b5)
     const unsupported = { status: 415, body: { type: 'error', code: 'unsupported_media_type', message: 'the request body must be application/json' } };
     for (const [method, path, text, type] of [
       ['POST', '/api/games', 'mode=Public', 'application/x-www-form-urlencoded'],
@@ -1369,12 +1369,12 @@ describe('sessions through the game API', () => {
 });
 
 describe('people: colours, avatars and names', () => {
-  it('the join takes an optional avatar (Part B\'s clients send no body); colours go by join order, a leaver\'s is free again', async () => {
+  it('the join takes an optional avatar (the reference server\'s clients send no body); colours go by join order, a leaver\'s is free again', async () => {
     const [ana, ben, cem, dan] = (await guests(4)) as [User, User, User, User];
     const { id } = await createGame(ana, { settings: NO_TIMERS });
     const w = new GameWatch(id);
     await w.open();
-    // Part B's client: no body, no content type
+    // The reference server's client: no body, no content type
     expectOk(await ben.request('PATCH', `/api/games/${id}/join`), 'joined the game successfully');
     expect((await w.one('join')).data.players).toEqual([expect.objectContaining({ id: ben.id, name: ben.name, color: 1, avatar: '' })]);
     expectOk(await cem.request('PATCH', `/api/games/${id}/join`, { avatar: '👩🏽‍🎤' }), 'joined the game successfully');

@@ -530,7 +530,7 @@ describe('games over WebSocket', () => {
       expect(b.errors.at(-1)!.code).toBe('invalid_input');
     }
 
-    // rule errors carry the engine's code and Part B's text
+    // rule errors carry the engine's code and the reference server's text
     await refused(a, id, 'already_joined', 'join');
     await refused(a, id, 'not_enough_players', 'start');
     await send(b, id, 'join');
@@ -806,7 +806,7 @@ describe.concurrent('presence, reconnection and timers (A5)', () => {
     return { id, conns, byUser: new Map(conns.map((c) => [c.user!.id, c])) };
   }
 
-  /** Closes the SDK's underlying socket with MAY_TRY_RECONNECT, like a network drop (stack.md gotcha 13). */
+  /** Closes the SDK's underlying socket with MAY_TRY_RECONNECT, like a network drop. */
   function dropSocket(c: Conn): void {
     const ws = (c.room.connection.transport as unknown as { ws: WebSocket }).ws;
     ws.close(4010);
@@ -1060,7 +1060,7 @@ describe('schema projection', () => {
 
 describe('room timers', () => {
   it('parked rooms hold no timers of their own, and the message limit still counts per second', async () => {
-    // timers that keep the process alive: each room used to have two (its Colyseus clock, its idle check)
+    // timers that keep the process alive: a parked room must add none (no Colyseus clock, no idle check of its own)
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const creators = await Promise.all(Array.from({ length: 12 }, () => User.guest(t.base)));
     const before = timers();

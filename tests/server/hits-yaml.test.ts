@@ -1,4 +1,4 @@
-// Catalogue import/export (api.md B8, Part B §5.1; issue 5): the hits.yml reader
+// Catalogue import/export (docs/api.md#b8, #hits-yml; issue 5): the hits.yml reader
 // and writer, the dry-run diff and the all-or-nothing apply, the HTTP endpoints
 // and the CLI commands. The original server's catalogue is read from
 // /work/shared/data/original-hits.yml at test time (never copied into the repo).
@@ -804,7 +804,7 @@ describe('HTTP', () => {
     }
   });
 
-  it('exports as an attachment, with the filters of Part B', async () => {
+  it('exports as an attachment, with the filters of the reference server', async () => {
     const all = await editor.request('GET', '/api/hits/export');
     expect(all.status).toBe(200);
     expect(all.headers.get('content-type')).toBe('application/x-yaml; charset=utf-8');

@@ -1,5 +1,5 @@
 /**
- * Screen-reader announcements (spec §4 "Notification events"). Messages are
+ * Screen-reader announcements (docs/product.md#states "Notification events"). Messages are
  * plain text, rendered as text nodes by <LiveRegion>, never parsed as HTML
  * (player names are typed by strangers). Polite messages are queued and released
  * 150 ms apart, so a burst (a reveal, a score, a token) is read in order instead
@@ -23,7 +23,7 @@
  * a few milliseconds apart at most).
  */
 export const GATHER_MS = 40;
-/** Spec §9: spacing of queued announcements. */
+/** docs/product.md#limits: spacing of queued announcements. */
 export const ANNOUNCE_SPACING_MS = 150;
 /** How many past messages stay in a region (old ones are removed silently). */
 const KEEP = 3;

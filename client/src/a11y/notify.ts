@@ -6,7 +6,7 @@ import { useNotifications, type ToastKind } from '../stores/notifications.ts';
 import { announce } from './announcer.ts';
 
 /**
- * The spec's notification events (§4) as functions: each announces its text to
+ * The spec's notification events (docs/product.md#states) as functions: each announces its text to
  * screen readers (interrupting or polite), plays its sound cue and tells any
  * subscriber (toasts, logs, tests). What a game event means, in words, comes
  * from game-meaning.ts (the event feed shows the same); the others build their

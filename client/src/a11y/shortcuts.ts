@@ -3,7 +3,7 @@ import { i18next } from '../i18n.ts';
 import { notify } from './notify.ts';
 
 /**
- * Keyboard shortcuts (spec §2): every one is Alt+Shift plus a key, so none
+ * Keyboard shortcuts (docs/product.md#screens): every one is Alt+Shift plus a key, so none
  * collides with typing or with a screen reader's own keys. A handled key never
  * reaches the browser (preventDefault), and neither does any key of the table
  * while Alt+Shift is held, even where no screen has registered it (Alt+Shift+I
@@ -11,7 +11,7 @@ import { notify } from './notify.ts';
  * sequence of keys ("G S"); pressing them more than 1000 ms apart starts over.
  */
 
-/** Spec §9: the longest pause between the keys of one sequence. */
+/** docs/product.md#limits: the longest pause between the keys of one sequence. */
 export const KEY_SEQUENCE_TIMEOUT_MS = 1000;
 
 export type ShortcutSection = 'lobby' | 'game';

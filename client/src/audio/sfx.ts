@@ -1,7 +1,7 @@
 import { useSettings, volumeToNumber } from '../stores/settings.ts';
 
 /**
- * The sound-effect player (spec §4 "Sound cues", plus the countdown's tick). Effects play only while the
+ * The sound-effect player (docs/product.md#states "Sound cues", plus the countdown's tick). Effects play only while the
  * effects volume is above 0. Howler and the files load on first use, so neither
  * weighs on the first page load; Howler suspends its audio context after 30 s
  * of silence (its autoSuspend), which is the spec's idle-out.

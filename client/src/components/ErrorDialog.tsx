@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNotifications } from '../stores/notifications.ts';
 import { AppDialog } from './AppDialog.tsx';
 
-/** Spec §8: an error dialog titled "Error" with the message and a close button. */
+/** docs/product.md#errors: an error dialog titled "Error" with the message and a close button. */
 export function ErrorDialog() {
   const { t } = useTranslation();
   const message = useNotifications((s) => s.errorMessage);

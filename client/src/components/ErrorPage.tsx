@@ -10,7 +10,7 @@ export interface ErrorPageProps {
   message?: string;
 }
 
-/** Spec §2: "Oops!", "Sorry, an unexpected error has occurred." and the status text or message. */
+/** docs/product.md#screens: "Oops!", "Sorry, an unexpected error has occurred." and the status text or message. */
 export function ErrorPage({ status, message }: ErrorPageProps) {
   const { t } = useTranslation();
   usePageTitle(t('error_page.title'));

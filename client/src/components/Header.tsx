@@ -18,7 +18,7 @@ function Logo() {
 }
 
 /**
- * The navigation bar (spec §2): the product name (home), the hit-download
+ * The navigation bar (docs/product.md#screens): the product name (home), the hit-download
  * indicator, the main menu and the user menu. Sticky, so it stays reachable
  * and never covers the content the way a fixed bar would.
  */

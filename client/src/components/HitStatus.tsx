@@ -7,7 +7,7 @@ import { hitStatus, useCatalogue } from '../stores/catalogue.ts';
 import { CardIcon, CheckIcon } from './icons.tsx';
 
 /**
- * The hit-download indicator (spec §4): "Preparing music: 57 of 270" while the
+ * The hit-download indicator (docs/product.md#states): "Preparing music: 57 of 270" while the
  * audio pipeline downloads or processes anything, else "finished", or "no audio
  * yet" (a card, no tick) when no hit has audio; its popover says what the
  * server can play: ready, being prepared, failed, card-only hits, and whether

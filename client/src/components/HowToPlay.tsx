@@ -18,7 +18,7 @@ function useSections(key: string): Section[] {
 }
 
 /**
- * How to play (spec §2), Basic (the default tab) and Advanced; shown in the
+ * How to play (docs/product.md#screens), Basic (the default tab) and Advanced; shown in the
  * welcome dialog and on its own page. `headingLevel` keeps the outline right
  * wherever it is placed.
  */

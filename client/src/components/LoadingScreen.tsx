@@ -1,7 +1,7 @@
 import { Center, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 
-/** Spec §2: a spinner with a label until the user is known (and while a lazy screen loads). */
+/** docs/product.md#screens: a spinner with a label until the user is known (and while a lazy screen loads). */
 export function LoadingScreen({ label }: { label?: string }) {
   const { t } = useTranslation();
   return (

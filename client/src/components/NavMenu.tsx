@@ -7,7 +7,7 @@ import { useUi } from '../stores/ui.ts';
 import { MenuIcon } from './icons.tsx';
 
 /**
- * The main menu (spec §2): lobby, browse hits, welcome, keyboard shortcuts,
+ * The main menu (docs/product.md#screens): lobby, browse hits, welcome, keyboard shortcuts,
  * settings; then the copyright line, source code, version with the changelog,
  * and the issue link. Everything is a menu item, so arrow keys reach it all and
  * a screen reader reads it all.

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNotifications } from '../stores/notifications.ts';
 
 /**
- * The header's notification area: toasts at the top right (spec §9), closing
+ * The header's notification area: toasts at the top right (docs/product.md#limits), closing
  * by themselves after 5 s. Not a live region: the code that shows a toast also
  * announces it, so screen readers hear it once.
  */

@@ -37,7 +37,7 @@ function VolumeSlider({ label, value, onChange }: { label: string; value: string
 }
 
 /**
- * The settings dialog (spec §2): music and effects volume (0–100, stored as
+ * The settings dialog (docs/product.md#screens): music and effects volume (0–100, stored as
  * fractions), the game's choices as a list (radio buttons instead of the gaps
  * of the row of cards), the ticking countdown (off by default), language (each
  * button named in its own language, and marked up in it so screen readers

@@ -30,7 +30,7 @@ function Keys({ modifiers, last }: { modifiers: string[]; last: string }) {
   );
 }
 
-/** The keyboard shortcuts as a table of section, action and keys (spec §2). */
+/** The keyboard shortcuts as a table of section, action and keys (docs/product.md#screens). */
 export function ShortcutsTable() {
   const { t } = useTranslation();
   const area = useScrollable('x');

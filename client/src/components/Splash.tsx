@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 
 /**
- * Spec §2: the spinner with its loading label while the user is not known yet,
+ * docs/product.md#screens: the spinner with its loading label while the user is not known yet,
  * under the product's name. The React twin of the static shell in index.html
  * (same markup and classes, styled by theme-shell.css), which stays on screen
  * until the app first renders; this one shows whenever the app renders before

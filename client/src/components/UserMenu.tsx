@@ -9,7 +9,7 @@ import { notify } from '../a11y/notify.ts';
 import { UserIcon } from './icons.tsx';
 
 /**
- * The user menu (spec §2). A guest is "known as" his name (a pet name until he
+ * The user menu (docs/product.md#screens). A guest is "known as" his name (a pet name until he
  * changes it here) and may change it, log in or register; a registered user is "logged in as" his name and may log out
  * (back to the lobby) or delete his account (after a confirmation).
  */

@@ -25,7 +25,7 @@ export function catalogueText(t: TFunction, hits: number, packs: number, withAud
 }
 
 /**
- * The welcome dialog (spec §2): shown until dismissed (the stored welcome flag),
+ * The welcome dialog (docs/product.md#screens): shown until dismissed (the stored welcome flag),
  * reopened from the menu. Says what Hitline is, how many hits and packs there
  * are and whether they have audio (a spinner until the packs load), and how to play.
  */

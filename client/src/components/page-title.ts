@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { announce } from '../a11y/announcer.ts';
 
-/** Spec §2: every page title ends with the product name. */
+/** docs/product.md#screens: every page title ends with the product name. */
 export function pageTitle(title: string | undefined, product: string): string {
   return title ? `${title} – ${product}` : product;
 }

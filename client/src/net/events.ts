@@ -2,7 +2,7 @@ import type { GlobalEvent, GlobalEventName } from '../../../shared/protocol/even
 import { loadSchemas, type Schemas } from './load-schemas.ts';
 
 /**
- * The one global event stream of a tab (`GET /api/events`, api.md B11): lobby
+ * The one global event stream of a tab (`GET /api/events`, docs/api.md#b11): lobby
  * lines, created and removed games, hit-download progress, catalogue changes.
  * One EventSource serves every subscriber; the browser reconnects it by itself.
  * Every event is validated with the shared schema before anyone sees it.

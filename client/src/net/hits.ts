@@ -3,7 +3,7 @@ import { ApiError, request, requestText } from './api.ts';
 import { loadSchemas } from './load-schemas.ts';
 
 /**
- * The catalogue screens' calls (api.md Part B §1.4, B8, B9): search, single
+ * The catalogue screens' calls (docs/api.md#endpoints, #b8, #b9): search, single
  * hits, packs, import and export, and the audio pipeline. A module of its own
  * rather than part of net/catalogue.ts, which the first page loads: these are
  * only needed by the lazy catalogue screens (budget P9).

@@ -2,7 +2,7 @@ import type { UserCookie } from '../../../shared/protocol/users.ts';
 import type { Schemas } from './load-schemas.ts';
 
 /**
- * Who this browser is, read from the readable `user` cookie (api.md §2.2). The
+ * Who this browser is, read from the readable `user` cookie (docs/api.md#sessions). The
  * server never trusts that cookie and neither should anything security-relevant
  * here: it only tells the UI whom to show and when the session needs renewing.
  */

@@ -1,7 +1,7 @@
 import type { LoginBody, RegisterBody } from '../../../shared/protocol/users.ts';
 import { request } from './api.ts';
 
-/** The account calls of `/api/users` (api.md Part B §1.2). */
+/** The account calls of `/api/users` (docs/api.md#endpoints). */
 
 /** Logs in; the server replaces this browser's session cookies. A 401 here means wrong credentials, not a stale session. */
 export function login(body: LoginBody) {
@@ -18,7 +18,7 @@ export function logout() {
   return request('/api/users/logout', { method: 'POST', schema: (s) => s.SuccessBodySchema, retryOn401: false });
 }
 
-/** Deletes the account of the caller (api.md B3) and ends the session. */
+/** Deletes the account of the caller (docs/api.md#b3) and ends the session. */
 export function deleteAccount() {
   return request('/api/users/me', { method: 'DELETE', schema: (s) => s.SuccessBodySchema, retryOn401: false });
 }

@@ -62,7 +62,7 @@ export function connectCatalogueToEvents(): () => void {
     onGlobalEvent('process_hits', (p) => {
       const was = useCatalogue.getState().progress;
       useCatalogue.getState().setProgress(p);
-      // spec §4's hits progress update: said when downloading or processing starts or ends
+      // the hits progress update of docs/product.md#states: said when downloading or processing starts or ends
       // (not at every hit, and not over a running game, whose news matters more)
       if (was && hitStatus(was) !== hitStatus(p) && !window.location.pathname.startsWith('/game/')) notify.hitsProgress(p);
     }),

@@ -6,7 +6,7 @@ import type { GamePayload, GameState } from '../../../shared/protocol/game.ts';
  * minutes off.
  *
  * The room sends no clock of its own, but every deadline tells one: the server
- * arms a phase's deadline at `now + timeout` (rules A5), so when the deadline
+ * arms a phase's deadline at `now + timeout` (docs/rules.md#a5), so when the deadline
  * arrives the server's time was `deadline - timeout` a network delay ago.
  *
  * * A deadline that comes with a game event was armed just now (events are
@@ -67,7 +67,7 @@ export function createServerClock(clientNow: () => number = () => Date.now()): S
   };
 }
 
-/** How long a phase's deadline is armed for (rules A5), in ms; 0 when the phase has none. */
+/** How long a phase's deadline is armed for (docs/rules.md#a5), in ms; 0 when the phase has none. */
 export function phaseMs(game: Pick<GamePayload, 'guess_timeout' | 'intercept_timeout' | 'confirm_timeout'>, state: GameState): number {
   switch (state) {
     case 'Guessing':

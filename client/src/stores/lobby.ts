@@ -9,7 +9,7 @@ import { useSession } from './session.ts';
 /**
  * The lobby's list of games: loaded with `GET /api/games/`, then kept current by
  * the one global stream (`create_game`, `game_summary`, `remove_game`), never by
- * one stream per game (api.md B11).
+ * one stream per game (docs/api.md#b11).
  */
 
 export type LobbyGame = GameSummary;
@@ -20,7 +20,7 @@ export interface LobbyState {
   loaded: boolean;
   /** The last load failed with this error. */
   error: unknown;
-  /** The lobby is on screen: games created and closed by others are announced (spec §4). */
+  /** The lobby is on screen: games created and closed by others are announced (docs/product.md#states). */
   announce: boolean;
   /** The server's event stream has been down for a while: the list may be out of date. */
   offline: boolean;

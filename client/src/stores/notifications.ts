@@ -26,7 +26,7 @@ export interface NotificationsState {
   closeError(): void;
 }
 
-/** Spec §9: notifications close by themselves after 5000 ms. */
+/** docs/product.md#limits: notifications close by themselves after 5000 ms. */
 export const TOAST_DURATION_MS = 5000;
 /** More at once would cover the page on a phone. */
 const MAX_TOASTS = 4;

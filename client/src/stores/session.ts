@@ -6,7 +6,7 @@ import { readUserCookie, scheduleRecheck } from '../net/session.ts';
 import { nextTask } from '../next-task.ts';
 
 /**
- * Who uses this tab (spec §2 "App readiness"): not ready until the first
+ * Who uses this tab (docs/product.md#screens "App readiness"): not ready until the first
  * `/api/users/auth` answered; then the user from the `user` cookie (a guest has
  * `virtual: true`), re-checked at its `valid_until` and whenever the cookie goes
  * missing (logout, account deletion: the browser then becomes a new guest).

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /**
- * Local preferences (spec §3), one localStorage key each so they survive
+ * Local preferences (docs/product.md#entities), one localStorage key each so they survive
  * reloads and follow other tabs: colour scheme, music and effects volumes
  * (strings "0.0"–"1.0", as the reference client stored them), the welcome flag
  * (true once the welcome dialog was dismissed), the chosen language (absent =

@@ -5,7 +5,7 @@ import { failureCause } from './ytdlp.ts';
 import type { FailureCause } from '../../../shared/protocol/catalogue.ts';
 
 /**
- * The audio job queue in the database (api.md B9). A job's state is the hit's
+ * The audio job queue in the database (docs/api.md#b9). A job's state is the hit's
  * `audio_state` (none | queued | fetching | processing | ready | failed), so the
  * games and the progress counts read one column; `audio_jobs` keeps the source,
  * attempts, backoff and the failure reason.

@@ -12,7 +12,7 @@ import { LOUDNESS_TARGET, MAX_OUTPUT_SECONDS, MAX_SOURCE_SECONDS, probeAudio, tr
 import { downloadYoutube, YTDLP_MISSING } from './ytdlp.ts';
 
 /**
- * The audio pipeline (api.md B9): a worker that takes jobs from the database
+ * The audio pipeline (docs/api.md#b9): a worker that takes jobs from the database
  * queue ({@link AudioJobStore}), fetches the source when it is on YouTube,
  * processes it with ffmpeg ({@link transcode}) and puts the results in place as
  * `<AUDIO_DIR>/<hitId>.opus` and `<AUDIO_DIR>/<hitId>.mp3` (written under a

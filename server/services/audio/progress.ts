@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger.ts';
 
 /**
- * `process_hits` data (api.md Part B §6.7, and ours): ready hits, hits waiting
+ * `process_hits` data (docs/api.md#progress, and ours): ready hits, hits waiting
  * for or in download, hits being processed, failed hits, hits without audio
  * that nothing prepares, and whether this server downloads from YouTube.
  */

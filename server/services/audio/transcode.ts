@@ -281,7 +281,7 @@ export async function transcode(ctx: FfmpegContext, file: string, offset: number
   const encoded = `${outBase}.enc.opus`;
   const opus = `${outBase}.opus`;
   const mp3 = `${outBase}.mp3`;
-  // No tags of any kind: the hidden hit must not be identifiable from its bytes (rules A12).
+  // No tags of any kind: the hidden hit must not be identifiable from its bytes (docs/rules.md#a12).
   const clean = ['-map_metadata', '-1', '-map_chapters', '-1', '-vn', '-sn', '-dn', '-fflags', '+bitexact', '-flags:a', '+bitexact'];
   const r = await ffmpeg(
     ctx,

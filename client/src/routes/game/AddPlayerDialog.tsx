@@ -14,7 +14,7 @@ import * as actions from './game-actions.ts';
 const nameLength = (name: string): number => [...name.trim()].length;
 
 /**
- * Adds a local player (spec §2, §5): a name of 1 to 32 characters, not empty,
+ * Adds a local player (docs/product.md#screens, #validation): a name of 1 to 32 characters, not empty,
  * and an emoji (issue 26 §3). "Add, then another" keeps the dialog open for
  * the next seat, so a table is seated in one go.
  */

@@ -10,7 +10,7 @@ import * as actions from './game-actions.ts';
 export type Confirmation = 'leave' | 'stop';
 
 /**
- * Asks before a step that cannot be undone (spec §2: leaving a running game asks
+ * Asks before a step that cannot be undone (docs/product.md#screens: leaving a running game asks
  * 'leave game?', yes or no; stopping a running game ends it for everybody). "No"
  * comes first and has the focus, so Return does no harm.
  */

@@ -16,7 +16,7 @@ const TICK_GAIN = 0.6;
 const clock = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
 /**
- * The running phase's deadline (rules A5: absolute epoch ms of the server's
+ * The running phase's deadline (docs/rules.md#a5: absolute epoch ms of the server's
  * clock) as a countdown, against the server's clock as game-clock.ts estimates
  * it (the device's own clock may be off). It ticks visibly every second but is
  * no live region: when `speak` (this device has to act), it is said at a few

@@ -9,7 +9,7 @@ import { InviteButton } from './InviteButton.tsx';
 import { usePerspective } from './use-perspective.ts';
 
 /**
- * The actions beside the heading (spec §2): join or leave, start or stop (the
+ * The actions beside the heading (docs/product.md#screens): join or leave, start or stop (the
  * creator only; "not enough players" below two), the game settings, the
  * invitation (link and QR code) of a game played from several devices, and the
  * last round's results while the game is Open again.

@@ -33,7 +33,7 @@ import { releaseDj } from './dj-player.ts';
 import { useAskWhoIsPlaying, WhoIsPlayingDialog } from './WhoIsPlayingDialog.tsx';
 
 /**
- * The game screen (spec §2, /game/{gameId}); loaded lazily with the Colyseus SDK
+ * The game screen (docs/product.md#screens, /game/{gameId}); loaded lazily with the Colyseus SDK
  * and Howler (budget P9). The room connection fills the game store; the parts
  * read it through narrow selectors. The table: the mystery card, the turn
  * player's row of cards below it, the guess panel (on a phone the bottom
@@ -93,7 +93,7 @@ export default function GameScreen() {
     if (status === 'reconnecting') notify.notification(t('game.reconnecting'), { toast: false, interrupt: true });
     if (status === 'connected' && (was === 'reconnecting' || was === 'lost')) notify.notification(t('game.reconnected'), { toast: false });
     if (status === 'lost') notify.notification(t('game.lost'), { toast: false, interrupt: true });
-    // spec §4: when no real player is left the game is deleted; back to the lobby
+    // docs/product.md#states: when no real player is left the game is deleted; back to the lobby
     // (not for the player whose own leaving deleted it: "You left the game." says it all)
     if (status === 'gone') {
       if (!useGame.getState().closedByOwnLeave) notify.notification(t('game.gone'), { toast: 'warning', interrupt: true });

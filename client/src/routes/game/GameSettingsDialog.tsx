@@ -67,14 +67,14 @@ export function useGameSettings(): Settings | null {
   return useMemo(() => (json ? (JSON.parse(json) as Settings) : null), [json]);
 }
 
-/** Which save label the dialog shows (spec §2): 'save', 'not creator' or 'game already running'. */
+/** Which save label the dialog shows (docs/product.md#screens): 'save', 'not creator' or 'game already running'. */
 export function saveLabel(creator: boolean, open: boolean): 'save' | 'not_creator' | 'already_running' {
   if (!creator) return 'not_creator';
   return open ? 'save' : 'already_running';
 }
 
 /**
- * The game settings dialog (spec §2, rules A5/A9): goal, start tokens, hit
+ * The game settings dialog (docs/product.md#screens, docs/rules.md#a5, #a9): goal, start tokens, hit
  * duration, the three timeouts, the time each reveal stays on the table, the
  * clue mode, and the packs (a select-all
  * tri-state checkbox, N packs at random, a toggle per pack with its hit count).

@@ -21,7 +21,7 @@ export const listNames = (names: readonly string[]): string =>
   new Intl.ListFormat(i18next.language, { style: 'long', type: 'conjunction' }).format(names);
 
 /**
- * The panel's heading per the acting player's state (spec §2). `card`: card clue
+ * The panel's heading per the acting player's state (docs/product.md#screens). `card`: card clue
  * mode, where everybody sees title and artist, so the confirmer is asked about
  * the exact year instead.
  */
@@ -43,7 +43,7 @@ export function guessHeading(model: GuessModel, t: (key: string, params?: Record
 }
 
 /**
- * The guess panel (spec §2): its heading follows the acting player's state;
+ * The guess panel (docs/product.md#screens): its heading follows the acting player's state;
  * while he guesses or intercepts, the turn player's slots are radio buttons
  * ("before 1975", "between 1975 and 1988", "after 1988"), those already chosen
  * disabled with a tooltip naming who chose them, plus "don't intercept" while

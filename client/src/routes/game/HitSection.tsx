@@ -17,7 +17,7 @@ import { HitCard } from './table/HitCard.tsx';
 import { DraggableCard } from './table/TableDnd.tsx';
 
 /**
- * The hit section (spec §2): 'no game running', the hidden hit ('unknown', or
+ * The hit section (docs/product.md#screens): 'no game running', the hidden hit ('unknown', or
  * in `card` clue mode the card's title and artist to read aloud), or the
  * revealed hit with who won it (its moment: RevealMoment); play/stop, and skip
  * and claim with their cost, beside it (claim asks first). Shaped like the game's cards: artist on top,
@@ -51,7 +51,7 @@ export function HitSection() {
 
   const source = mode ? currentSource({ id, mode, state, clue_mode: clueMode, draws, hit_duration: hitDuration, hit }, !!perspective.me) : null;
   const sourceKey = source?.key ?? null;
-  // spec §4: a new draw loads its clip, Confirming the revealed hit, Open clears the audio
+  // docs/product.md#states: a new draw loads its clip, Confirming the revealed hit, Open clears the audio
   useEffect(() => {
     prepare(source);
     // the key names the source (the object is rebuilt on every render)
@@ -70,7 +70,7 @@ export function HitSection() {
   }
 
   const candidates = local && players ? claimCandidates({ players }) : [];
-  // skip and claim belong to the turn, before the placement (rules B8, A3): shown to the one who may use them
+  // skip and claim belong to the turn, before the placement (docs/rules.md#skip, #a3): shown to the one who may use them
   // (a Local screen acts for whoever's turn it is), not as disabled clutter on everybody else's phone
   const myTurn = seated && state === 'Guessing' && (local || !!perspective.me?.turn_player);
 
@@ -125,7 +125,7 @@ export function HitSection() {
               )}
             </Stack>
         )}
-        {/* beside the card: play, and skip and claim (which exist only before the placement, rules B8, A3) with their cost */}
+        {/* beside the card: play, and skip and claim (which exist only before the placement, docs/rules.md#skip, #a3) with their cost */}
         {running && !beyond && (
           <Stack gap="2" minW="0" flexShrink={1} align="stretch" direction={moment ? 'row' : 'column'}>
             {source && (
@@ -170,7 +170,7 @@ export function HitSection() {
                         whiteSpace="normal"
                         overflowWrap="anywhere"
                       >
-                        {/* a disabled seat says why: only the turn player may claim (rules A3) */}
+                        {/* a disabled seat says why: only the turn player may claim (docs/rules.md#a3) */}
                         {t(enabled ? 'game.hit.claim_item' : 'game.hit.claim_item_not_turn', { name: player.name, tokens: t('count.tokens', { count: player.tokens }) })}
                       </Menu.Item>
                     ))}

@@ -10,7 +10,7 @@ import { hitPath, stop, toggle, useHitAudio } from './hit-audio.ts';
 registerRecipes({ slotRecipes: { list: listSlotRecipe } });
 
 /**
- * One player's hits (spec §2), sorted by year: each with a play button (the
+ * One player's hits (docs/product.md#screens), sorted by year: each with a play button (the
  * revealed hit in full) and a link to the hit's page in a new tab.
  */
 export function PlayerHitsDialog({ playerId, onClose }: { playerId: string | null; onClose: () => void }) {

@@ -17,7 +17,7 @@ import { usePerspective } from './use-perspective.ts';
 const NO_PLAYERS: readonly PlayerPayload[] = [];
 
 /**
- * The players (spec §2), in seat order: name with markers (creator, you, whose
+ * The players (docs/product.md#screens), in seat order: name with markers (creator, you, whose
  * turn, offline) and what each does now, tokens, a hits button opening his
  * hits, and for the creator a kick column (disabled for himself; it asks
  * first). Phones keep all four columns by moving the markers and status under

@@ -67,7 +67,7 @@ function send<K extends RoomMessageName>(type: K, payload: RoomMessageInput<K>):
   return useGame.getState().send(type, payload);
 }
 
-/** May this visitor take a seat (spec §2: the button is disabled when not a player and the game is not Open; nor when it is full)? */
+/** May this visitor take a seat (docs/product.md#screens: the button is disabled when not a player and the game is not Open; nor when it is full)? */
 export const canJoin = (game: Pick<GamePayload, 'state' | 'mode'> & { players: { length: number } }, me: PlayerPayload | null, signedIn: boolean): boolean =>
   !me && signedIn && game.state === 'Open' && game.mode !== 'Local' && game.players.length < MAX_PLAYERS;
 
@@ -167,8 +167,8 @@ export function submitGuess(): void {
   if (model.phase === 'guessing' && !canSubmit(model, choice)) return blocked('game.guess.select_first');
   if (model.phase === 'intercepting' && !canSubmit(model, choice)) return blocked('table:action.select_or_decline');
   if (!canSubmit(model, choice)) return blocked('errors.cannot_guess');
-  // the chosen slot was taken meanwhile: it counts as none (spec §5); said and shown, or the
-  // player would only see his row go back to waiting (a QA finding)
+  // the chosen slot was taken meanwhile: it counts as none (docs/product.md#validation); said and shown, or the
+  // player would only see his row go back to waiting
   const lost = model.phase === 'intercepting' && choiceTaken(model, choice);
   // a guess that was not sent (no connection) keeps its slot chosen, to be sent again
   if (!send('guess', { slot: submittedSlot(model, choice), ...actingFor(c.perspective) })) return;

@@ -14,7 +14,7 @@ import { localActingPlayer } from '../../../../shared/rules/views.ts';
 export const turnPlayerOf = (game: Pick<GamePayload, 'players'>): PlayerPayload | null => game.players.find((p) => p.turn_player) ?? null;
 
 /**
- * The seat a Local game's device acts for (spec §2), by the engine's own rule.
+ * The seat a Local game's device acts for (docs/product.md#screens), by the engine's own rule.
  * `localActingPlayer` reads only the state and the seats' flags, which a
  * payload has in the same shape as the engine's Game.
  */
@@ -91,11 +91,11 @@ export function guessModel(game: Pick<GamePayload, 'state' | 'players'>, perspec
 const chosenSlot = (model: GuessModel, choice: Choice): SlotOption | undefined =>
   typeof choice === 'number' ? model.options.find((o) => o.slot.id === choice) : undefined;
 
-/** Whether the chosen slot has been taken (by someone else, meanwhile): it then counts as none (spec §5). */
+/** Whether the chosen slot has been taken (by someone else, meanwhile): it then counts as none (docs/product.md#validation). */
 export const choiceTaken = (model: GuessModel, choice: Choice): boolean => !!chosenSlot(model, choice)?.disabled;
 
 /**
- * Spec §2: submit is disabled while Waiting (or Confirming, which has its own
+ * docs/product.md#screens: submit is disabled while Waiting (or Confirming, which has its own
  * buttons), or with nothing chosen: while Guessing a free slot, while
  * Intercepting a slot or "don't intercept" (nothing is sent by a submit with no
  * choice: declining is its own choice).
@@ -119,7 +119,7 @@ export function submittedSlot(model: GuessModel, choice: Choice): number | null 
  * first or last.
  */
 export function stepChoice(model: GuessModel, choice: Choice, delta: 1 | -1): Choice {
-  // a slot someone already guessed cannot be chosen (spec §5): the keys pass over it, as the picker's arrows do
+  // a slot someone already guessed cannot be chosen (docs/product.md#validation): the keys pass over it, as the picker's arrows do
   const free = model.options.filter((o) => !o.disabled).map((o) => o.slot.id);
   const entries: Choice[] = [...free, ...(model.allowNone ? (['none'] as const) : [])];
   if (entries.length === 0) return null;
@@ -138,14 +138,14 @@ export function keepChoice(model: GuessModel, choice: Choice): Choice {
 // ---------------------------------------------------------------------------
 // hit actions
 
-/** Skip: the guessing player, while Guessing, with a token (spec §5). */
+/** Skip: the guessing player, while Guessing, with a token (docs/product.md#validation). */
 export const canSkip = (actor: PlayerPayload | null): boolean => !!actor && actor.state === 'Guessing' && actor.tokens >= COST_SKIP;
 
-/** Claim (rules A3): the turn player, while Guessing (before placing), with 3 tokens. */
+/** Claim (docs/rules.md#a3): the turn player, while Guessing (before placing), with 3 tokens. */
 export const canClaim = (player: PlayerPayload | null): boolean =>
   !!player && player.turn_player && player.state === 'Guessing' && player.tokens >= COST_CLAIM;
 
-/** Local mode's claim menu (spec §2): every player having at least 3 tokens; only the one who may claim now is enabled. */
+/** Local mode's claim menu (docs/product.md#screens): every player having at least 3 tokens; only the one who may claim now is enabled. */
 export function claimCandidates(game: Pick<GamePayload, 'players'>): { player: PlayerPayload; enabled: boolean }[] {
   return game.players.filter((p) => p.tokens >= COST_CLAIM).map((player) => ({ player, enabled: canClaim(player) }));
 }
@@ -199,7 +199,7 @@ export function randomPacks(all: readonly string[], n: number, random: () => num
   return new Set(pool.slice(0, count));
 }
 
-/** Spec §9: the random-pack picker's default count. */
+/** docs/product.md#limits: the random-pack picker's default count. */
 export const DEFAULT_RANDOM_PACKS = 5;
 
 /** The random-pack count as typed: a whole number within 1..packs (empty → 1). */
@@ -209,7 +209,7 @@ export function clampRandomCount(raw: string, packs: number): number {
   return Math.max(1, Math.min(Math.max(1, packs), n));
 }
 
-/** A numeric setting as typed: empty becomes the minimum (spec §5), then clamped to the engine's range (A9). */
+/** A numeric setting as typed: empty becomes the minimum (docs/product.md#validation), then clamped to the engine's range (A9). */
 export function clampSetting(key: NumericSetting, raw: string): number {
   const { min, max } = LIMITS[key];
   const n = Math.round(Number(raw));

@@ -6,7 +6,7 @@ import { i18next } from '../../i18n.ts';
 import { useSettings, volumeToNumber } from '../../stores/settings.ts';
 
 /**
- * The music player of the game screen (spec §4 "audio"): one hit at a time,
+ * The music player of the game screen (docs/product.md#states "audio"): one hit at a time,
  * with Howler, at the music volume. The hidden clip stops after `hit_duration`
  * seconds (the server cuts it that short as well), a revealed hit plays in
  * full; the play-hit cue sounds 250 ms before the music starts and the stop-hit
@@ -14,7 +14,7 @@ import { useSettings, volumeToNumber } from '../../stores/settings.ts';
  * exists, so pressing play starts at once.
  */
 
-/** Spec §9: the sound effect's lead before the hit. */
+/** docs/product.md#limits: the sound effect's lead before the hit. */
 export const HIT_LEAD_MS = 250;
 
 export interface HitSource {
@@ -59,7 +59,7 @@ export const hitPath = (gameId: string, hitId: string): string => `/api/games/${
 
 /**
  * What the hit section plays now: the hidden clip of the current draw (cut to
- * `hit_duration`; spec §4: 0 means no limit), the revealed hit in full while
+ * `hit_duration`; docs/product.md#states: 0 means no limit), the revealed hit in full while
  * Confirming (no limit while confirming), nothing while Open, in `card` clue
  * mode (the table reads the card instead) or in `dj` clue mode (the DJ's
  * device plays it from YouTube, dj-player.ts), nor to a spectator of a Private
@@ -68,7 +68,7 @@ export const hitPath = (gameId: string, hitId: string): string => `/api/games/${
 export function currentSource(game: Pick<GamePayload, 'id' | 'mode' | 'state' | 'clue_mode' | 'draws' | 'hit_duration' | 'hit'>, seated: boolean): HitSource | null {
   // cards are read aloud; a DJ plays the hits from YouTube on his own device (dj-player.ts)
   if (game.state === 'Open' || game.clue_mode !== 'audio') return null;
-  // a Private game's hidden clip is for its players only (rules A12)
+  // a Private game's hidden clip is for its players only (docs/rules.md#a12)
   if (game.mode === 'Private' && !seated && game.state !== 'Confirming') return null;
   if (game.state === 'Confirming') return game.hit ? { key: `hit:${game.hit.id}`, path: hitPath(game.id, game.hit.id), limitSeconds: null } : null;
   return { key: `draw:${game.id}:${game.draws}`, path: clipPath(game.id, game.draws), limitSeconds: game.hit_duration > 0 ? game.hit_duration : null };

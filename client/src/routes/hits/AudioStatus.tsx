@@ -20,7 +20,7 @@ const PALETTE: Record<AudioState, string> = {
 };
 
 /**
- * A hit's audio (api.md B9): none, queued, downloading, processing, ready or
+ * A hit's audio (docs/api.md#b9): none, queued, downloading, processing, ready or
  * failed, with the reason of a failure and, for write_hits, a retry.
  */
 export function AudioStatus({

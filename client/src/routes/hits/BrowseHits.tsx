@@ -23,7 +23,7 @@ import { useCanWriteHits, useHitsT } from './use-hits.ts';
 type Done = { key: string; error?: unknown };
 
 /**
- * Browse hits (spec §2): search, sort priority, pack filter, the table and
+ * Browse hits (docs/product.md#screens): search, sort priority, pack filter, the table and
  * the pager, all read from and written to the address (url-state.ts); for
  * write_hits users also create, export and import.
  */

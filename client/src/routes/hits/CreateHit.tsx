@@ -14,7 +14,7 @@ import './recipes.ts';
 import { useCanWriteHits, useHitsT } from './use-hits.ts';
 
 /**
- * Create hit (spec §2, `/hits/create`): only for write_hits, everyone else is
+ * Create hit (docs/product.md#screens, `/hits/create`): only for write_hits, everyone else is
  * sent to /hits. Saving creates the hit, then uploads the chosen audio file
  * for it; the form empties (keeping the packs), focus goes back to the title,
  * and "hit created" is announced.

@@ -6,7 +6,7 @@ import { showError } from '../../errors.ts';
 import { exportHits } from '../../net/hits.ts';
 import { useHitsT } from './use-hits.ts';
 
-/** The file name of an export (spec §2). */
+/** The file name of an export (docs/product.md#screens). */
 export const EXPORT_FILE_NAME = 'hits.yml';
 
 /** Hands `text` to the browser as a download named `name` (an object URL on a temporary link). */
@@ -24,7 +24,7 @@ export function downloadText(text: string, name: string, type = 'application/x-y
 }
 
 /**
- * Export (spec §2, write_hits): downloads hits.yml with the hits of the
+ * Export (docs/product.md#screens, write_hits): downloads hits.yml with the hits of the
  * current search text and pack filter. Fetched through the API client (not a
  * plain link) so a failure shows in the error dialog instead of a JSON page.
  */

@@ -33,7 +33,7 @@ const LABEL = { minW: '8.5rem', flexShrink: 0 } as const;
 
 type Loaded = { status: 'loading' } | { status: 'found'; hit: FullHitPayload } | { status: 'missing' } | { status: 'error'; error: unknown };
 
-/** The delete confirmation (spec §2: delete asks, then returns to /hits). */
+/** The delete confirmation (docs/product.md#screens: delete asks, then returns to /hits). */
 function DeleteHitDialog({
   open,
   name,
@@ -81,7 +81,7 @@ function DeleteHitDialog({
 }
 
 /**
- * Hit detail (spec §2, `/hits/{hitId}`): "artist: title", the fields read-only,
+ * Hit detail (docs/product.md#screens, `/hits/{hitId}`): "artist: title", the fields read-only,
  * pack links and the audio state; for write_hits also the video from the
  * playback offset, Edit (the same form as create, with Cancel and Save) and Delete.
  * An unknown (or malformed) id is the 404 "hit id not found".
@@ -108,7 +108,7 @@ export function HitDetail() {
         setLoaded({ status: 'found', hit: await getHit(hitId, signal) });
       } catch (error) {
         if (signal?.aborted) return;
-        // Part B answers a malformed id like an unknown one
+        // The reference server answers a malformed id like an unknown one
         if (error instanceof ApiError && (error.status === 404 || error.status === 400)) setLoaded({ status: 'missing' });
         else setLoaded({ status: 'error', error });
       }
@@ -121,7 +121,7 @@ export function HitDetail() {
     setLoaded({ status: 'loading' });
     setEditing(false);
     void load(abort.signal);
-    // the loader also fetches all packs (spec §2)
+    // the loader also fetches all packs (docs/product.md#screens)
     void useCatalogue.getState().loadPacks();
     return () => abort.abort();
   }, [load]);

@@ -29,11 +29,11 @@ export interface HitFormProps {
 }
 
 /**
- * The hit editor (spec §2 Create hit / Hit detail edit mode): title, artist,
+ * The hit editor (docs/product.md#screens Create hit / Hit detail edit mode): title, artist,
  * year, belongs_to, pack checkboxes (natural order), a video URL (Save stays
  * disabled while it is not one of the accepted YouTube forms) with a preview
  * from the offset, the playback offset, and an optional audio file that is
- * uploaded after the hit is saved (api.md B9).
+ * uploaded after the hit is saved (docs/api.md#b9).
  */
 export function HitForm({ initial, packs, submitLabel, onSubmit, onCancel, resetAfterSave = false, firstFieldRef }: HitFormProps) {
   const t = useHitsT();

@@ -8,7 +8,7 @@ import { StatusPage } from './StatusPage.tsx';
 import { useHitsMessages } from './use-hits.ts';
 
 /**
- * The catalogue screens (spec §2), lazily loaded as one chunk under `/hits/*`
+ * The catalogue screens (docs/product.md#screens), lazily loaded as one chunk under `/hits/*`
  * (budget P9): browse (`/hits`, `/hits/`), create (`/hits/create`), the
  * hit-download status (`/hits/status`) and one hit (`/hits/{hitId}`). Their
  * messages (namespace `hits`) load with them; until then a spinner.

@@ -7,7 +7,7 @@ import './recipes.ts';
 import { useHitsT } from './use-hits.ts';
 
 /**
- * The result table (spec §2): title (a link to the hit), artist, year,
+ * The result table (docs/product.md#screens): title (a link to the hit), artist, year,
  * belongs_to, and a packs button with the count that opens the hit's packs as
  * links. Scrolls sideways inside its own box on narrow screens.
  */

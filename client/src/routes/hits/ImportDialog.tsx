@@ -57,7 +57,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** The dry-run diff (api.md B8): counts, then added, changed (field by field) and rejected rows with their reasons. */
+/** The dry-run diff (docs/api.md#b8): counts, then added, changed (field by field) and rejected rows with their reasons. */
 export function ImportReportView({ report }: { report: ImportReportPayload }) {
   const t = useHitsT();
   const packs = useCatalogue((s) => s.packs);
@@ -161,7 +161,7 @@ const ADDRESS_ERRORS: ReadonlySet<string> = new Set(ADDRESS_IMPORT_ERROR_CODES);
 type Source = { kind: 'file'; file: File } | { kind: 'address'; url: string; sha256: string };
 
 /**
- * Import (api.md B8, write_hits): choose a hits.yml, or give its address (issue
+ * Import (docs/api.md#b8, write_hits): choose a hits.yml, or give its address (issue
  * 27: another server's export), see the server's dry run (nothing is written
  * yet), then apply it in one transaction, or cancel.
  */

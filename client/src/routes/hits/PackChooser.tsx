@@ -15,13 +15,13 @@ import './recipes.ts';
 import { useCanWritePacks, useHitsT } from './use-hits.ts';
 
 /**
- * The pack chooser (spec §2 "Pack chooser dialog"): packs in natural order by
+ * The pack chooser (docs/product.md#screens "Pack chooser dialog"): packs in natural order by
  * name, in selection mode (a checkbox per pack labelled with its name and
  * hit count) or browse mode (a link per pack to /hits/?pack={id}). Users with
  * write_packs also get the create-pack dialog and, in selection mode, rename
  * and delete (with a yes/no confirmation) per pack: in the pack filter and in
  * the hit form, where packs are made. A deleted pack's hits stay in the
- * catalogue (api.md Part B §1.4), without that pack.
+ * catalogue (docs/api.md#endpoints), without that pack.
  */
 
 const MAX_NAME = 100;

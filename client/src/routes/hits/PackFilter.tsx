@@ -8,9 +8,9 @@ import './recipes.ts';
 import { useHitsT } from './use-hits.ts';
 
 /**
- * The pack filter (spec §2): a button with the number of chosen packs that
+ * The pack filter (docs/product.md#screens): a button with the number of chosen packs that
  * opens the pack chooser. Checking packs filters at once (a hit in any chosen
- * pack, api.md B7); each pack also links to /hits/?pack={id} (browse mode),
+ * pack, docs/api.md#b7); each pack also links to /hits/?pack={id} (browse mode),
  * and curators manage packs there. The chosen packs are listed next to the
  * button, with a way to clear them.
  */

@@ -32,7 +32,7 @@ function PageLink({ to, label, current, children }: { to: BrowseState | null; la
 }
 
 /**
- * The pager (spec §2): first, previous, numbered pages with ellipses, next,
+ * The pager (docs/product.md#screens): first, previous, numbered pages with ellipses, next,
  * last; links, because each page is an address. Phones show the current page
  * alone between the first and last (no neighbours) and skip the first/last
  * arrows, which the numbers 1 and N already cover, so it fits 360 px.
@@ -86,7 +86,7 @@ export function Pager({ page, pages, state }: { page: number; pages: number; sta
   );
 }
 
-/** Spec §9: hits per page, 10, 50, 100, 500 or 1000. */
+/** docs/product.md#limits: hits per page, 10, 50, 100, 500 or 1000. */
 export function PageSizeSelect({ size, onChange }: { size: number; onChange: (size: number) => void }) {
   const t = useHitsT();
   return (

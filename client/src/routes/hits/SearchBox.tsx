@@ -4,11 +4,11 @@ import './recipes.ts';
 import { MAX_QUERY_LENGTH } from './url-state.ts';
 import { useHitsT } from './use-hits.ts';
 
-/** How long typing must pause before the search runs (api.md §4: the reference client waits 300 ms). */
+/** How long typing must pause before the search runs (docs/api.md#search: the reference client waits 300 ms). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /**
- * The debounced search box (spec §2): the address (`q`) is the truth; typing
+ * The debounced search box (docs/product.md#screens): the address (`q`) is the truth; typing
  * updates the box at once and the address after a pause. When the address
  * changes by other means (Back, a pack link), the box follows it.
  */

@@ -18,7 +18,7 @@ import './recipes.ts';
 import type { SortDirection } from './url-state.ts';
 import { useHitsT } from './use-hits.ts';
 
-/** Spec §9: one arrow key press moves a picked-up sort field by 25 px. */
+/** docs/product.md#limits: one arrow key press moves a picked-up sort field by 25 px. */
 export const KEYBOARD_STEP_PX = 25;
 
 /** Arrow keys move the picked-up field {@link KEYBOARD_STEP_PX} in their direction; other keys do nothing. */
@@ -81,7 +81,7 @@ function SortChip({ id, position, label }: { id: SortKey; position: number; labe
 }
 
 /**
- * The sort priority (spec §2): the four fields in order, reordered by drag or
+ * The sort priority (docs/product.md#screens): the four fields in order, reordered by drag or
  * by keyboard (focus a field, Space or Enter to pick it up, arrows move it
  * 25 px a step, Space or Enter drops it, Escape cancels; screen readers hear
  * each step), and ascending or descending. Every change restarts at page 1

@@ -43,8 +43,8 @@ function Bar({ label, value, max, text }: { label: string; value: number; max: n
 }
 
 /**
- * The hit-download status page (spec §2 "a status page shown while hits are
- * prepared", api.md B9): live progress bars for downloading and processing
+ * The hit-download status page (docs/product.md#screens "a status page shown while hits are
+ * prepared", docs/api.md#b9): live progress bars for downloading and processing
  * (the global stream's `process_hits`), for write_hits the failed hits with
  * their reasons and a retry each, and once nothing is left to do (and nothing
  * failed) a short notice and then the hit list.

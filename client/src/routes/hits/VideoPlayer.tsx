@@ -52,7 +52,7 @@ function usePlayerState(frame: RefObject<HTMLIFrameElement | null>, src: string 
 }
 
 /**
- * The hit's video (spec §2 "an embedded video player starting at the playback
+ * The hit's video (docs/product.md#screens "an embedded video player starting at the playback
  * offset"): YouTube's iframe player, or a placeholder that says why there is
  * none (no video id, or the player could not load), with a plain link to the
  * video either way.

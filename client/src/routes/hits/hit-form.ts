@@ -4,7 +4,7 @@ import { textProblem } from '../../../../shared/rules/names.ts';
 import { parseVideoUrl, watchUrl } from './video-url.ts';
 
 /**
- * The hit form's values and rules (spec §2 "Create hit", §3 Hit, §5): title
+ * The hit form's values and rules (docs/product.md#screens "Create hit", docs/product.md#entities, #validation): title
  * and artist required, year a whole number from 1 to the current year, belongs_to
  * optional, no text with direction or invisible characters, packs, a video
  * URL that is empty or one of the accepted YouTube forms, and a playback

@@ -1,7 +1,7 @@
 import type { PackPayload } from '../../../../shared/protocol/catalogue.ts';
 
 /**
- * Spec §2 "Packs are sorted by name in natural order": "Pack 2" before
+ * docs/product.md#screens "Packs are sorted by name in natural order": "Pack 2" before
  * "Pack 10", case and accents ignored, ties broken by id so the order is stable.
  */
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -16,5 +16,5 @@ export function packsOf(ids: readonly string[], packs: readonly PackPayload[]): 
   return sortPacks(packs.filter((p) => wanted.has(p.id)));
 }
 
-/** The address that browses one pack (spec §2: `/hits/?pack={id}`). */
+/** The address that browses one pack (docs/product.md#screens: `/hits/?pack={id}`). */
 export const packHref = (id: string): string => `/hits/?pack=${encodeURIComponent(id)}`;

@@ -1,5 +1,5 @@
 /**
- * The numbered part of the pager (spec §2 "Pagination: first, previous,
+ * The numbered part of the pager (docs/product.md#screens "Pagination: first, previous,
  * numbered pages with ellipses, next, last"): the first and last pages, the
  * current one with `siblings` neighbours each side, and an ellipsis for each
  * gap. A gap of a single page shows that page instead (an ellipsis standing

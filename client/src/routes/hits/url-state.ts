@@ -1,7 +1,7 @@
 import type { SortKey } from '../../../../shared/protocol/catalogue.ts';
 
 /**
- * Browse hits keeps its whole state in the address (spec §2 "Browse hits"), so
+ * Browse hits keeps its whole state in the address (docs/product.md#screens "Browse hits"), so
  * a view can be bookmarked, shared and restored with Back:
  *
  * * `p`: page, 1-based; anything but a whole number ≥ 1 is page 1.
@@ -13,16 +13,16 @@ import type { SortKey } from '../../../../shared/protocol/catalogue.ts';
  *   year. Unknown values and repeats are dropped; none left = the default order
  *   (title, artist, belongs_to, year). A partial list is completed with the keys it
  *   lacks, in default order, because the sort-priority list always shows all four.
- * * `size`: hits per page, one of 10, 50, 100, 500, 1000 (spec §9); default 50.
+ * * `size`: hits per page, one of 10, 50, 100, 500, 1000 (docs/product.md#limits); default 50.
  *
  * Pure functions without zod (kept out of this chunk's start-up path): the
  * constants mirror shared/protocol/catalogue.ts, which tests/client check.
  */
 
-/** Spec §2: the default sort priority. */
+/** docs/product.md#screens: the default sort priority. */
 export const DEFAULT_SORT: readonly SortKey[] = ['title', 'artist', 'belongs_to', 'year'];
 export type SortDirection = 'ascending' | 'descending';
-/** Spec §9: page size options and the default. */
+/** docs/product.md#limits: page size options and the default. */
 export const PAGE_SIZES = [10, 50, 100, 500, 1000] as const;
 export const DEFAULT_PAGE_SIZE = 50;
 /** The server caps a search text at 256 characters. */

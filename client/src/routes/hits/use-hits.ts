@@ -6,7 +6,7 @@ import { useSession } from '../../stores/session.ts';
 /**
  * Small hooks the catalogue screens share: their translations (namespace
  * `hits`, locales/hits.<lng>.json, loaded with the screens) and the
- * permissions from the `user` cookie (api.md §2.7). The cookie only decides
+ * permissions from the `user` cookie (docs/api.md#permissions). The cookie only decides
  * what the UI offers: the server checks every write again.
  */
 

@@ -1,13 +1,13 @@
 /**
- * The video URL of a hit (spec §5): a YouTube watch URL (`/watch?v=ID`), a short
+ * The video URL of a hit (docs/product.md#validation): a YouTube watch URL (`/watch?v=ID`), a short
  * link (`youtu.be/ID`), an embed URL (`/embed/ID`, also on youtube-nocookie.com)
  * or an old `/v/ID` URL, where ID is 11 characters of [A-Za-z0-9_-] (the
- * server's yt_id, api.md B6). Parsed as a URL rather than matched with one
+ * server's yt_id, docs/api.md#b6). Parsed as a URL rather than matched with one
  * regular expression, so look-alike hosts ("youtube.com.example.org"), other
  * schemes and extra path segments are refused.
  */
 
-/** Spec §9: a video id has 11 characters. */
+/** docs/product.md#limits: a video id has 11 characters. */
 export const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
 /** Hosts that serve the forms above; `www.`, `m.` and `music.` prefixes are accepted. */

@@ -11,7 +11,7 @@ const MODES: { mode: GameMode; key: string }[] = [
 ];
 
 /**
- * The create-new-game dropdown (spec §2): public, private or local. Disabled
+ * The create-new-game dropdown (docs/product.md#screens): public, private or local. Disabled
  * (with the reason beside it) while nobody is signed in.
  */
 export function CreateGameMenu({ disabled, creating, onCreate }: { disabled: boolean; creating: boolean; onCreate: (mode: GameMode) => void }) {

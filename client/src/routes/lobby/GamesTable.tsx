@@ -7,7 +7,7 @@ import type { LobbyGame } from '../../stores/lobby.ts';
 // a picture for the empty lobby only: loaded when shown, not with the first page (budget P9)
 const EmptyLobbyIllustration = lazy(() => import('../../components/illustrations/EmptyLobbyIllustration.tsx').then((m) => ({ default: m.EmptyLobbyIllustration })));
 
-/** The lobby's table (spec §2): id (a link to the game) with its creator, players, mode, and open or running. */
+/** The lobby's table (docs/product.md#screens): id (a link to the game) with its creator, players, mode, and open or running. */
 export function GamesTable({ games }: { games: readonly LobbyGame[] }) {
   const { t } = useTranslation();
   if (games.length === 0) {

@@ -13,7 +13,7 @@ import { GamesTable } from './GamesTable.tsx';
 import { useCreateGame } from './use-create-game.ts';
 
 /**
- * The lobby (spec §2): the games this visitor may see, live from the global
+ * The lobby (docs/product.md#screens): the games this visitor may see, live from the global
  * stream, and the create-new-game dropdown (Alt+Shift+U, R, L).
  */
 export function LobbyScreen() {

@@ -6,7 +6,7 @@ import { announce } from '../../a11y/announcer.ts';
 import { showError } from '../../errors.ts';
 import { createGame } from '../../net/games.ts';
 
-/** Creates a game and goes to it (spec §2); failures go to the error dialog. One creation at a time. */
+/** Creates a game and goes to it (docs/product.md#screens); failures go to the error dialog. One creation at a time. */
 export function useCreateGame(): { create: (mode: GameMode) => Promise<void>; creating: boolean } {
   const { t } = useTranslation();
   const navigate = useNavigate();

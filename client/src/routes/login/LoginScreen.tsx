@@ -12,7 +12,7 @@ import { registerRecipes, FIELD_STYLES, withTouchSizes } from '../../theme.ts';
 
 registerRecipes({ recipes: { input: withTouchSizes(inputRecipe, FIELD_STYLES) }, slotRecipes: { field: fieldSlotRecipe } });
 
-/** Spec §2/§5: username and password; submit disabled while either is empty; success goes to the lobby. */
+/** docs/product.md#screens, #validation: username and password; submit disabled while either is empty; success goes to the lobby. */
 export function LoginScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -14,7 +14,7 @@ import { registerRecipes, FIELD_STYLES, withTouchSizes } from '../../theme.ts';
 
 registerRecipes({ recipes: { input: withTouchSizes(inputRecipe, FIELD_STYLES) }, slotRecipes: { field: fieldSlotRecipe } });
 
-/** Account rules of the server (api.md B3), checked here first so the form can say what is wrong. */
+/** Account rules of the server (docs/api.md#b3), checked here first so the form can say what is wrong. */
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 32;
 export const PASSWORD_MIN = 8;
@@ -68,7 +68,7 @@ function useCaptcha(active: boolean): { take: () => Promise<string | null>; rene
 }
 
 /**
- * Spec §2/§5: username (pre-filled with the guest's name), password and its
+ * docs/product.md#screens, #validation: username (pre-filled with the guest's name), password and its
  * repetition; submit disabled while a field is empty, a length is off or the
  * passwords differ. Registering turns the guest into the account in place,
  * with the captcha's solution when the server serves one, and goes on to the

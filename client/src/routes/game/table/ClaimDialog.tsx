@@ -6,8 +6,8 @@ import { useGame } from '../../../stores/game.ts';
 import * as actions from '../game-actions.ts';
 
 /**
- * Claiming spends 3 tokens and may end the game: it asks first (a QA finding:
- * one tap ended a game). `playerId`: the seat claiming in a Local game, '' for
+ * Claiming spends 3 tokens and may end the game: it asks first, so that one
+ * tap cannot end a game by mistake. `playerId`: the seat claiming in a Local game, '' for
  * one's own seat, null when closed. "No" comes first and has the focus.
  */
 export function ClaimDialog({ playerId, onClose }: { playerId: string | null; onClose: () => void }) {
