@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { permissionsObject, type IssuedSession, type PermissionBit, type SessionLookup, type SessionUser, type UsersService } from '../services/users.ts';
 import type { UserCookie } from '../../shared/protocol/users.ts';
 import { apiError, sendError } from './errors.ts';
+import { HTTP_ERRORS } from '../../shared/protocol/routes.ts';
 
 /**
  * Session cookies and the guards of protected routes (api.md B2, B4, Part B §2.2).
@@ -28,9 +29,9 @@ export const SESSION_COOKIE = 'id';
 export const USER_COOKIE = 'user';
 
 /** 401: the only meaning of 401 in this API (api.md B4). */
-export const UNAUTHENTICATED = apiError(401, 'unauthenticated', 'not authenticated');
+export const UNAUTHENTICATED = HTTP_ERRORS.unauthenticated;
 /** 403: authenticated but lacking a permission bit. */
-export const PERMISSION_DENIED = apiError(403, 'permission_denied', 'permission denied');
+export const PERMISSION_DENIED = HTTP_ERRORS.permissionDenied;
 
 /** The `user` cookie's JSON (Part B §2.2 shape; `virtual` = guest). */
 export function userCookie(user: SessionUser): UserCookie {

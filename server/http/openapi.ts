@@ -72,7 +72,8 @@ import {
   type GameStreamEventName,
   type GlobalEventName,
 } from '../../shared/protocol/index.ts';
-import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, ERRORS, ruleError, type ErrorCode } from '../../shared/rules/index.ts';
+import { BAD_GAME_ID, badUuid, guardErrors, HTTP_ERRORS, invalidInput, rule, type ErrorSpec, type RouteSpec } from '../../shared/protocol/routes.ts';
+import { GAME_ROUTES } from '../../shared/protocol/routes-games.ts';
 import { AUDIO_EMPTY, HIT_NOT_FOUND as AUDIO_HIT_NOT_FOUND, AudioQueuedSchema, AudioStatusSchema, NOT_AUDIO_TYPE } from './audio-admin.ts';
 import { PERMISSION_DENIED, UNAUTHENTICATED } from './auth.ts';
 import { CAPTCHA_OFF, CAPTCHA_REFUSED } from './captcha.ts';
@@ -90,7 +91,6 @@ import {
 } from './catalogue-io.ts';
 import { MAX_REDIRECTS, REMOTE_CODES } from '../services/remote-catalogue.ts';
 import { CSRF_REFUSED, RATE_LIMITED, TOO_MANY_STREAMS, UNSUPPORTED_MEDIA_TYPE } from './security.ts';
-import { TOO_MANY_GAMES } from './games.ts';
 import { GUEST_ONLY_RENAME, NAME_LOOK_ALIKE } from './users.ts';
 
 /**
@@ -209,33 +209,10 @@ function registerComponents(): void {
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
-/** An error the endpoint can answer with; `code` is absent only for endpoints not built yet. */
-interface ErrorSpec {
-  status: number;
-  code?: string;
-  /** The message, or what it says when it varies. */
-  message: string;
-  /** A message as sent, when `message` is a template or a summary. */
-  example?: string;
-}
-
-/** An engine error, verbatim from the rules' error table; `params` fill the example's placeholders. */
-function rule(code: ErrorCode, params?: Record<string, string | number>): ErrorSpec {
-  const [status, message] = ERRORS[code];
-  return { status, code, message, ...(params ? { example: ruleError(code, params).message } : {}) };
-}
 const fromApi = (e: { status: number; code: string; message: string }): ErrorSpec => ({ status: e.status, code: e.code, message: e.message });
-
-/** 400 `invalid_input`: `what` failed its shared schema; `example` is such a message. */
-const INVALID = (what: string, example: string): ErrorSpec => ({
-  status: 400,
-  code: INVALID_INPUT_CODE,
-  message: `${what} fails its schema; the message names the field`,
-  example,
-});
-const BAD_GAME_ID = 'id must be 8 letters or digits';
-const BAD_UUID = (name: string) => `${name} must be a UUID`;
-const MALFORMED_JSON: ErrorSpec = { status: 400, code: 'malformed_json', message: 'the request body is not valid JSON' };
+const INVALID = invalidInput;
+const BAD_UUID = badUuid;
+const MALFORMED_JSON: ErrorSpec = HTTP_ERRORS.malformedJson;
 const NEEDS_LOGIN = fromApi(UNAUTHENTICATED);
 const NO_PERMISSION = fromApi(PERMISSION_DENIED);
 const CSRF = fromApi(CSRF_REFUSED);
@@ -323,11 +300,7 @@ const SET_COOKIE = z.object({
 });
 
 // path parameters: the shared schemas, with what they stand for
-const gameParam = z.object({ id: GameIdSchema.meta({ description: 'The game id: 8 letters or digits.', example: 'AbCd1234' }) });
-const playerParam = z.object({
-  ...gameParam.shape,
-  player: UuidSchema.meta({ description: 'The player to act for (Local games, creator only) or, for leave, to remove (creator only).' }),
-});
+const gameParam = GAME_ROUTES.getGame.params;
 const hitParam = z.object({ hitId: UuidSchema.meta({ description: 'The hit id.' }) });
 /** The audio route names its hit parameter `hit` (and so do its 400 messages). */
 const audioHitParam = z.object({ hit: UuidSchema.meta({ description: 'The hit id.' }) });
@@ -343,7 +316,6 @@ const searchQuery = z.object({
 });
 
 const GAME_NOT_FOUND = rule('game_not_found');
-const NOT_A_PLAYER = rule('not_a_player');
 
 // ---------------------------------------------------------------------------
 // event descriptions (typed per name, so a new event cannot go undocumented)
@@ -516,253 +488,34 @@ function userPaths(): ZodOpenApiPathsObject {
   };
 }
 
-/** A game action: PATCH or POST on `/api/games/{id}/…`, answering Part B's success message. */
-function gameAction(opts: {
-  operationId: string;
-  summary: string;
-  description?: string;
-  message: string;
-  body?: z.ZodType;
-  bodyRequired?: boolean;
-  withPlayer?: boolean;
-  /** An example `invalid_input` message (default: a malformed id). */
-  badInput?: string;
-  errors: ErrorSpec[];
-}): ZodOpenApiOperationObject {
-  const what = opts.withPlayer ? 'The game id or player id' : opts.body ? 'The game id or body' : 'The game id';
-  const inputs = [INVALID(what, opts.badInput ?? (opts.withPlayer ? BAD_UUID('player') : BAD_GAME_ID)), ...(opts.body ? JSON_MUTATION : MUTATION)];
-  return {
-    tags: ['games'],
-    operationId: opts.operationId,
-    summary: opts.summary,
-    ...(opts.description ? { description: opts.description } : {}),
-    security: SESSION,
-    requestParams: { path: opts.withPlayer ? playerParam : gameParam },
-    ...(opts.body ? { requestBody: { required: opts.bodyRequired ?? false, content: json(opts.body) } } : {}),
-    responses: { 200: success(opts.message), ...errorResponses([...inputs, ...opts.errors]) },
+/** The OpenAPI operation of a route table entry. */
+function operationOf(route: RouteSpec): ZodOpenApiOperationObject {
+  const { reply } = route;
+  const security = route.access === 'public' ? undefined : route.access === 'optional' ? OPTIONAL_SESSION : SESSION;
+  const path = route.params ? { path: route.params } : undefined;
+  const query = route.query ? { query: route.query } : undefined;
+  const errors = [...(route.invalid ? [INVALID(route.invalid.what, route.invalid.example)] : []), ...guardErrors(route), ...route.errors];
+  const replied: ZodOpenApiResponseObject = reply.message
+    ? success(reply.message)
+    : { description: reply.description ?? '', ...(reply.schema ? { content: json(reply.schema) } : {}) };
+  const op: ZodOpenApiOperationObject = {
+    tags: [route.tag],
+    operationId: route.id,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    ...(security ? { security } : {}),
+    ...(path || query ? { requestParams: { ...path, ...query } } : {}),
+    ...(route.body ? { requestBody: { required: route.body.required, content: json(route.body.schema) } } : {}),
+    responses: { [reply.status]: { ...replied, ...(reply.headers ? { headers: reply.headers } : {}) }, ...errorResponses(errors) },
   };
+  return route.planned ? planned(op) : op;
 }
 
-function gamePaths(): ZodOpenApiPathsObject {
-  const forPlayer = (kind: 'guess' | 'skip' | 'claim'): ErrorSpec[] => [rule(`local_only_${kind}`), rule(`creator_only_${kind}`), rule('player_not_found')];
-  const guessErrors = ['cannot_guess', 'slot_taken', 'already_guessed', 'no_token_intercept', 'unknown_slot', 'guess_required'] as const;
-  const guess = (withPlayer: boolean) =>
-    gameAction({
-      operationId: withPlayer ? 'guessFor' : 'guess',
-      summary: withPlayer ? 'Guess for a player of a Local game' : 'Place a guess, intercept or decline',
-      description: `The turn player names a slot while Guessing; while Intercepting the others name a free slot (${COST_INTERCEPT} token) or send \`null\` to decline.`,
-      message: 'guess submitted successfully',
-      body: GuessBodySchema,
-      withPlayer,
-      errors: [NOT_A_PLAYER, ...guessErrors.map((code) => rule(code)), ...(withPlayer ? forPlayer('guess') : []), GAME_NOT_FOUND],
-    });
-  const skip = (withPlayer: boolean) =>
-    gameAction({
-      operationId: withPlayer ? 'skipFor' : 'skip',
-      summary: withPlayer ? 'Skip for a player of a Local game' : 'Skip the current hit',
-      description: `The turn player pays ${COST_SKIP} token for a new mystery card.`,
-      message: 'skipped successfully',
-      withPlayer,
-      errors: [NOT_A_PLAYER, rule('cannot_skip'), rule('no_token_skip'), ...(withPlayer ? forPlayer('skip') : []), GAME_NOT_FOUND],
-    });
-  const claim = (withPlayer: boolean) =>
-    gameAction({
-      operationId: withPlayer ? 'claimFor' : 'claim',
-      summary: withPlayer ? 'Claim for a player of a Local game' : 'Claim a hit',
-      description: `The turn player, while Guessing, pays ${COST_CLAIM} tokens for the next card under the mystery hit.`,
-      message: 'claimed hit successfully',
-      withPlayer,
-      errors: [NOT_A_PLAYER, rule('cannot_claim'), rule('no_tokens_claim'), rule('no_hit_left'), ...(withPlayer ? forPlayer('claim') : []), GAME_NOT_FOUND],
-    });
-
-  return {
-    '/api/games': {
-      get: {
-        tags: ['games'],
-        operationId: 'listGames',
-        summary: 'Games of the lobby',
-        description: 'Public games, plus (with a session) Private games the caller plays in and Local games he created. `/api/games/` works too.',
-        security: OPTIONAL_SESSION,
-        responses: { 200: ok('The visible games.', GameListSchema) },
-      },
-      post: {
-        tags: ['games'],
-        operationId: 'createGame',
-        summary: 'Create a game',
-        description: 'The caller becomes its first player and creator. The body is optional; `/api/games/` works too.',
-        security: SESSION,
-        requestBody: { required: false, content: json(CreateGameBodySchema) },
-        responses: {
-          201: {
-            description: 'The new game.',
-            headers: z.object({ Location: z.string().meta({ description: '`/games/{id}`: the game\'s page in the web client (no `/api` prefix, as in Part B).', example: '/games/AbCd1234' }) }),
-            content: json(GamePayloadSchema),
-          },
-          ...errorResponses([
-            INVALID('The body', 'mode must be one of "Public", "Private", "Local"'),
-            rule('unknown_pack', { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' }),
-            ...JSON_MUTATION,
-            fromApi(TOO_MANY_GAMES),
-            { status: 503, code: 'unavailable', message: 'the game could not be created, try again' },
-          ]),
-        },
-      },
-    },
-    '/api/games/{id}': {
-      get: {
-        tags: ['games'],
-        operationId: 'getGame',
-        summary: 'A game',
-        description: 'Private games are visible to anyone with the id; Local games only to their players.',
-        security: OPTIONAL_SESSION,
-        requestParams: { path: gameParam },
-        responses: { 200: ok('The game as the caller sees it.', GamePayloadSchema), ...errorResponses([INVALID('The game id', BAD_GAME_ID), rule('game_id_not_found')]) },
-      },
-    },
-    '/api/games/{id}/dj': {
-      get: {
-        tags: ['games'],
-        operationId: 'getDjClip',
-        summary: "What the DJ's device plays",
-        description:
-          "In the `dj` clue mode the DJ's device plays each hit from YouTube's embedded player. It asks here on each new draw (the game's `draws` changes) and gets the hidden hit's YouTube id and playback offset, and while Confirming the revealed hit's. Only the DJ (`dj_seat.id`) gets an answer; everybody else 403 `dj_only`, in every phase, so no other player, payload or event ever learns the hidden hit's video. `Cache-Control: no-store`.",
-        security: OPTIONAL_SESSION,
-        requestParams: { path: gameParam },
-        responses: {
-          200: ok("The DJ's clip.", DjClipSchema),
-          ...errorResponses([INVALID('The game id', BAD_GAME_ID), rule('dj_only'), rule('audio_not_running'), rule('no_dj_mode'), rule('no_hit'), GAME_NOT_FOUND]),
-        },
-      },
-    },
-    '/api/games/{id}/join': {
-      patch: gameAction({
-        operationId: 'joinGame',
-        summary: 'Join a game',
-        description: 'The seat takes the caller\'s name, the lowest player colour (0..9) nobody at the game has, and the avatar of the optional body (his initials without one). Part B\'s clients send no body.',
-        message: 'joined the game successfully',
-        body: JoinBodySchema,
-        badInput: 'avatar must be a single emoji, or "" for initials',
-        errors: [rule('already_running'), rule('already_joined'), rule('avatar_invalid'), rule('game_full'), GAME_NOT_FOUND],
-      }),
-    },
-    '/api/games/{id}/join/{name}': {
-      patch: {
-        ...gameAction({
-          operationId: 'addLocalPlayer',
-          summary: 'Add a name-only player to a Local game',
-          description:
-            "Creator only. The name is the rest of the path, percent-decoded and trimmed. It may not look like a seated player's name (the same letters in another script, \"0\" for \"O\"; Unicode's confusable skeletons). The optional body gives the seat an avatar; its colour is the lowest one free.",
-          message: 'joined the game successfully',
-          body: JoinBodySchema,
-          errors: [
-            rule('already_running'),
-            NOT_A_PLAYER,
-            rule('virtual_only_local'),
-            rule('creator_only_virtual'),
-            rule('name_invalid'),
-            rule('name_taken'),
-            rule('name_look_alike'),
-            rule('avatar_invalid'),
-            rule('game_full'),
-            GAME_NOT_FOUND,
-          ],
-        }),
-        requestParams: { path: z.object({ ...gameParam.shape, name: LocalPlayerNameSchema.meta({ description: 'The new player\'s name, 1..32 characters.' }) }) },
-      },
-    },
-    '/api/games/{id}/avatar': {
-      patch: gameAction({
-        operationId: 'changeAvatar',
-        summary: 'Change one\'s avatar',
-        description: 'In any phase; the seats get a `change_state` with the players.',
-        message: 'avatar changed successfully',
-        body: AvatarBodySchema,
-        bodyRequired: true,
-        badInput: 'avatar must be a single emoji, or "" for initials',
-        errors: [NOT_A_PLAYER, rule('avatar_invalid'), GAME_NOT_FOUND],
-      }),
-    },
-    '/api/games/{id}/avatar/{player}': {
-      patch: gameAction({
-        operationId: 'changeAvatarFor',
-        summary: 'Change the avatar of a player of a Local game',
-        description: 'Creator only, any seat of his Local game.',
-        message: 'avatar changed successfully',
-        body: AvatarBodySchema,
-        bodyRequired: true,
-        withPlayer: true,
-        errors: [NOT_A_PLAYER, rule('avatar_invalid'), rule('local_only_avatar'), rule('creator_only_avatar'), rule('player_not_found'), GAME_NOT_FOUND],
-      }),
-    },
-    '/api/games/{id}/leave': {
-      patch: gameAction({
-        operationId: 'leaveGame',
-        summary: 'Leave a game',
-        description: 'Creator and turn pass on; a game without real players is deleted.',
-        message: 'left the game successfully',
-        errors: [NOT_A_PLAYER, GAME_NOT_FOUND],
-      }),
-    },
-    '/api/games/{id}/leave/{player}': {
-      patch: gameAction({
-        operationId: 'kickPlayer',
-        summary: 'Remove a player',
-        description: 'Creator only (any mode, real or name-only players); naming oneself leaves.',
-        message: 'left the game successfully',
-        withPlayer: true,
-        errors: [NOT_A_PLAYER, rule('creator_only_kick'), rule('player_not_found'), GAME_NOT_FOUND],
-      }),
-    },
-    '/api/games/{id}/start': {
-      patch: gameAction({
-        operationId: 'startGame',
-        summary: 'Start a game',
-        description:
-          'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits; in `dj` clue mode, hits with a YouTube id, and a DJ who sits out does not count as a player). A game with `clue_mode_auto` is given its clue mode here: `audio` when that many hits of its packs have audio, else `card` (see `GET /api/hits/playable`); a DJ (`dj`) plays only when the creator chose one.',
-        message: 'started game',
-        errors: [rule('not_enough_players'), rule('not_enough_players_dj'), rule('already_running'), rule('creator_only_start'), rule('not_enough_hits', { x: 25, y: 40 }), NOT_A_PLAYER, GAME_NOT_FOUND],
-      }),
-    },
-    '/api/games/{id}/stop': {
-      patch: gameAction({
-        operationId: 'stopGame',
-        summary: 'Stop a running game',
-        message: 'stopped game',
-        errors: [rule('creator_only_stop'), rule('not_running'), NOT_A_PLAYER, rule('game_with_id_not_found')],
-      }),
-    },
-    '/api/games/{id}/update': {
-      patch: gameAction({
-        operationId: 'updateGame',
-        summary: 'Change the settings',
-        description:
-          'Creator only, while the game is Open. Out-of-range values and unknown pack ids are refused (400); so are a `dj` who is not a player of the game, and the `dj` clue mode in a Local game (everybody sees its one screen).',
-        message: 'game updated successfully',
-        body: SettingsUpdateSchema,
-        badInput: 'goal must be a whole number from 1 to 100',
-        bodyRequired: true,
-        errors: [rule('unknown_pack', { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' }), rule('invalid_setting', { field: 'dj', rule: 'the id of a player of this game, or empty for the creator' }), NOT_A_PLAYER, rule('game_running'), rule('creator_only_update'), GAME_NOT_FOUND],
-      }),
-    },
-    '/api/games/{id}/guess': { post: guess(false) },
-    '/api/games/{id}/guess/{player}': { post: guess(true) },
-    '/api/games/{id}/confirm': {
-      post: gameAction({
-        operationId: 'confirm',
-        summary: 'Confirm title and artist',
-        description: 'The confirming player says whether the turn player named the hit correctly (a correct answer earns a token).',
-        message: 'confirmation received',
-        body: ConfirmBodySchema,
-        badInput: 'confirm must be true or false',
-        bodyRequired: true,
-        errors: [NOT_A_PLAYER, rule('has_winner'), rule('cannot_confirm'), GAME_NOT_FOUND],
-      }),
-    },
-    '/api/games/{id}/skip': { post: skip(false) },
-    '/api/games/{id}/skip/{player}': { post: skip(true) },
-    '/api/games/{id}/claim': { post: claim(false) },
-    '/api/games/{id}/claim/{player}': { post: claim(true) },
-  };
+/** The paths of route table entries, each under its path and method. */
+function pathsOf(routes: Record<string, RouteSpec>): ZodOpenApiPathsObject {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of Object.values(routes)) paths[route.path] = { ...paths[route.path], [route.method]: operationOf(route) };
+  return paths;
 }
 
 function eventPaths(): ZodOpenApiPathsObject {
@@ -1266,7 +1019,7 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
         },
       },
     },
-    paths: { ...userPaths(), ...gamePaths(), ...eventPaths(), ...audioPaths(), ...cataloguePaths() },
+    paths: { ...userPaths(), ...pathsOf(GAME_ROUTES), ...eventPaths(), ...audioPaths(), ...cataloguePaths() },
   };
   return createDocument(document);
 }
