@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Config } from '../config.ts';
 import { permissionsObject, type IssuedSession, type PermissionBit, type SessionLookup, type SessionUser, type UsersService } from '../services/users.ts';
 import type { UserCookie } from '../../shared/protocol/users.ts';
-import { apiError, sendError } from './errors.ts';
+import { sendError } from './errors.ts';
 import { HTTP_ERRORS } from '../../shared/protocol/routes.ts';
 
 /**

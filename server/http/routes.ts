@@ -25,6 +25,8 @@ export interface RouteInput<R extends RouteSpec> {
 export type RouteHandler<R extends RouteSpec> = (input: RouteInput<R>, req: Request, res: Response) => unknown;
 
 export interface MountOptions<R extends RouteSpec> {
+  /** Where the router is mounted (`/api` unless said otherwise). */
+  at?: string;
   /**
    * The limiters by class. A class left out is applied elsewhere (app.ts puts
    * `writes` in front of the whole API, so mutations of unknown paths count too).
@@ -34,9 +36,10 @@ export interface MountOptions<R extends RouteSpec> {
   beforeBody?: (params: Out<R['params']>, res: Response) => boolean;
 }
 
-/** The Express path of an entry, relative to the `/api` mount: `{id}` → `:id`, the rest parameter → `*name`. */
-export function expressPath(route: RouteSpec): string {
-  return route.path.replace(/^\/api/, '').replace(/\{(\w+)\}/g, (_, name: string) => (name === route.restParam ? `*${name}` : `:${name}`));
+/** The Express path of an entry, relative to the router's mount: `{id}` → `:id`, the rest parameter → `*name`. */
+export function expressPath(route: RouteSpec, at = '/api'): string {
+  if (!route.path.startsWith(`${at}/`)) throw new Error(`${route.id}: ${route.path} is not under ${at}`);
+  return route.path.slice(at.length).replace(/\{(\w+)\}/g, (_, name: string) => (name === route.restParam ? `*${name}` : `:${name}`));
 }
 
 function accessCheck(route: RouteSpec): RequestHandler | undefined {
@@ -79,13 +82,13 @@ function parseInput<R extends RouteSpec>(route: R, req: Request, res: Response, 
   return { params, query, body } as RouteInput<R>;
 }
 
-/** Registers `route` on `router` (mounted at `/api`) with its checks in front of `handler`. */
+/** Registers `route` on `router` (mounted at `options.at`) with its checks in front of `handler`. */
 export function mount<R extends RouteSpec>(router: Router, route: R, handler: RouteHandler<R>, options: MountOptions<R> = {}): void {
   if (route.planned) throw new Error(`${route.id} is planned, not built`);
   const limiter = route.rateLimit ? options.limits?.[route.rateLimit] : undefined;
   const access = accessCheck(route);
   const chain = [limiter, access].filter((h): h is RequestHandler => h !== undefined);
-  router[route.method](expressPath(route), ...chain, async (req: Request, res: Response) => {
+  router[route.method](expressPath(route, options.at), ...chain, async (req: Request, res: Response) => {
     const input = parseInput(route, req, res, options);
     if (input) await handler(input, req, res);
   });

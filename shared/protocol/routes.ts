@@ -63,6 +63,8 @@ export interface RouteSpec {
   description?: string;
   access: Access;
   rateLimit?: RateClass;
+  /** Its 429 says how long to wait (`Retry-After`). */
+  retryAfter?: boolean;
   /** Path parameters, each checked on its own in shape order (a 400 names the first bad one). */
   params?: z.ZodObject;
   query?: z.ZodObject;
@@ -121,8 +123,8 @@ export const BAD_GAME_ID = 'id must be 8 letters or digits';
 export const badUuid = (name: string): string => `${name} must be a UUID`;
 
 /**
- * The errors answered before an operation's own logic runs, in the order the
- * document lists them: the session, the cross-site guard, the limiter, the body.
+ * The errors answered before an operation's own logic runs: the session, the
+ * cross-site guard, the limiter, the body, the permission.
  */
 export function guardErrors(route: RouteSpec): ErrorSpec[] {
   const out: ErrorSpec[] = [];
@@ -135,7 +137,8 @@ export function guardErrors(route: RouteSpec): ErrorSpec[] {
     const denied = HTTP_ERRORS.permissionDenied;
     out.push({ ...denied, message: `${denied.message} (needs ${access.permission.join(', ')})` });
   }
-  return out;
+  // an operation that says more about one of these (a limiter's own message) lists it itself
+  return out.filter((guard) => !route.errors.some((e) => e.code === guard.code));
 }
 
 /** The reply type of a route: its schema's output, or Part B's success body. */
