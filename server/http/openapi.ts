@@ -72,9 +72,10 @@ import {
 import { BAD_GAME_ID, badUuid, guardErrors, HTTP_ERRORS, invalidInput, rule, type ErrorSpec, type RouteSpec } from '../../shared/protocol/routes.ts';
 import { GAME_ROUTES } from '../../shared/protocol/routes-games.ts';
 import { USER_ROUTES } from '../../shared/protocol/routes-users.ts';
+import { CATALOGUE_ROUTES, hitParam } from '../../shared/protocol/routes-catalogue.ts';
 import { AUDIO_EMPTY, HIT_NOT_FOUND as AUDIO_HIT_NOT_FOUND, AudioQueuedSchema, AudioStatusSchema, NOT_AUDIO_TYPE } from './audio-admin.ts';
 import { PERMISSION_DENIED, UNAUTHENTICATED } from './auth.ts';
-import { HIT_ID_NOT_FOUND, HIT_NOT_FOUND as HIT_NOT_FOUND_ERROR, PACK_NAME_TAKEN, PACK_NOT_FOUND, PACK_RENAME_NOT_FOUND, YT_ID_TAKEN } from './catalogue.ts';
+import { HIT_ID_NOT_FOUND } from './catalogue.ts';
 import {
   AddressImportReportSchema,
   BAD_APPLY,
@@ -292,10 +293,8 @@ const planned = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
 
 // path parameters: the shared schemas, with what they stand for
 const gameParam = GAME_ROUTES.getGame.params;
-const hitParam = z.object({ hitId: UuidSchema.meta({ description: 'The hit id.' }) });
 /** The audio route names its hit parameter `hit` (and so do its 400 messages). */
 const audioHitParam = z.object({ hit: UuidSchema.meta({ description: 'The hit id.' }) });
-const packParam = z.object({ packId: UuidSchema.meta({ description: 'The pack id.' }) });
 
 /**
  * The search query as parameters. `sort_direction` accepts anything (even nothing),
@@ -305,6 +304,8 @@ const searchQuery = z.object({
   ...HitSearchQuerySchema.shape,
   sort_direction: HitSearchQuerySchema.shape.sort_direction.optional().meta({ description: SORT_DIRECTION_DOC }),
 });
+/** Query parameters as documented, where the schema that parses them would read wrong there. */
+const QUERY_DOCS: Partial<Record<string, z.ZodObject>> = { searchHits: searchQuery };
 
 const GAME_NOT_FOUND = rule('game_not_found');
 
@@ -346,7 +347,7 @@ function operationOf(route: RouteSpec): ZodOpenApiOperationObject {
   const { reply } = route;
   const security = route.access === 'public' ? undefined : route.access === 'optional' ? OPTIONAL_SESSION : SESSION;
   const path = route.params ? { path: route.params } : undefined;
-  const query = route.query ? { query: route.query } : undefined;
+  const query = route.query ? { query: QUERY_DOCS[route.id] ?? route.query } : undefined;
   const errors = [...(route.invalid ? [INVALID(route.invalid.what, route.invalid.example)] : []), ...guardErrors(route), ...route.errors];
   const replied: ZodOpenApiResponseObject = reply.message
     ? success(reply.message)
@@ -564,92 +565,10 @@ function audioAdminPaths(): ZodOpenApiPathsObject {
   };
 }
 
-function cataloguePaths(): ZodOpenApiPathsObject {
+/** The import and export (catalogue-io.ts), not in the route table yet. */
+function catalogueIoPaths(): ZodOpenApiPathsObject {
   const writeHits = [...JSON_MUTATION, { ...NO_PERMISSION, message: `${NO_PERMISSION.message} (needs write_hits)` }];
-  const writePacks = [...JSON_MUTATION, { ...NO_PERMISSION, message: `${NO_PERMISSION.message} (needs write_packs)` }];
-  const HIT_NOT_FOUND = fromApi(HIT_NOT_FOUND_ERROR);
-  const UNKNOWN_PACK = INVALID('The body', 'packs[1] must be the id of an existing pack');
   return {
-    '/api/hits/packs': {
-      get: {
-        tags: ['catalogue'],
-        operationId: 'listPacks',
-        summary: 'Packs',
-        responses: { 200: ok('Every pack with its number of hits, and `total`: the hits in any pack, each counted once.', PackListSchema) },
-      },
-      post: {
-        tags: ['catalogue'],
-        operationId: 'createPack',
-        summary: 'Create a pack',
-        description: 'Needs the write_packs permission. Answers 200 (not 201), as in Part B. Names are unique ignoring case. Sends `hits_changed`.',
-        security: SESSION,
-        requestBody: { required: true, content: json(PackBodySchema) },
-        responses: {
-          200: ok('The new pack (`hits: 0`).', PackPayloadSchema),
-          ...errorResponses([INVALID('The body', 'name must not be empty'), ...writePacks, fromApi(PACK_NAME_TAKEN)]),
-        },
-      },
-    },
-    '/api/hits/packs/{packId}': {
-      patch: {
-        tags: ['catalogue'],
-        operationId: 'renamePack',
-        summary: 'Rename a pack',
-        description: "Needs the write_packs permission. Refuses another pack's name (ignoring case; Part B did not check). Sends `hits_changed`.",
-        security: SESSION,
-        requestParams: { path: packParam },
-        requestBody: { required: true, content: json(PackBodySchema) },
-        responses: {
-          200: success('pack updated successfully'),
-          ...errorResponses([INVALID('The pack id or body', 'name must not be empty'), ...writePacks, fromApi(PACK_RENAME_NOT_FOUND), fromApi(PACK_NAME_TAKEN)]),
-        },
-      },
-      delete: {
-        tags: ['catalogue'],
-        operationId: 'deletePack',
-        summary: 'Delete a pack',
-        description: 'Needs the write_packs permission. Its hits stay, without this pack. Sends `hits_changed`.',
-        security: SESSION,
-        requestParams: { path: packParam },
-        responses: {
-          200: success('pack deleted successfully'),
-          ...errorResponses([INVALID('The pack id', BAD_UUID('packId')), ...MUTATION, NO_PERMISSION, fromApi(PACK_NOT_FOUND)]),
-        },
-      },
-    },
-    '/api/hits/search': {
-      get: {
-        tags: ['catalogue'],
-        operationId: 'searchHits',
-        summary: 'Search the catalogue',
-        description: [
-          'Every hit is listed, whether its audio is ready or not. The order is total and repeatable: the `sort_by` keys, then the keys left out in the default order (title, artist, belongs_to, year), then the id; text ignores case (A–Z). `sort_direction` reverses all of it.',
-          'With a `query` and no `sort_by` parameter at all, the order is by relevance: first the hits where every word matched a whole word (or one typo away), then those where some word only matched the start of a longer one; within each, best bm25 first (title and artist count double), ties in the default order. A part with more than 3,000 hits is listed in the default order instead.',
-          'Part B\'s name `pack` is accepted for `packs`; `parts=downloaded` adds `downloaded` to each hit.',
-        ].join('\n\n'),
-        security: OPTIONAL_SESSION,
-        requestParams: { query: searchQuery },
-        responses: {
-          200: ok('A page of matching hits (past the end: no results, with the total).', HitSearchReplySchema),
-          ...errorResponses([INVALID('A query parameter', 'amount must be at most 1000'), TOO_MANY]),
-        },
-      },
-    },
-    '/api/hits/playable': {
-      get: {
-        tags: ['catalogue'],
-        operationId: 'playableHits',
-        summary: 'How many hits of a pack selection can be played',
-        description:
-          'The hits of the chosen packs a game can deal with cards (`hits`: all of them) and with audio (`audio`: those whose audio is ready), each hit once. A game whose clue mode is automatic (`clue_mode_auto`) starts with audio when `audio` reaches players × goal × 2 (the figure of "not enough hits"), else with cards. Unknown pack ids count nothing. `Cache-Control: no-cache`.',
-        security: OPTIONAL_SESSION,
-        requestParams: { query: PlayableQuerySchema },
-        responses: {
-          200: ok('The counts.', PlayableCountsSchema),
-          ...errorResponses([INVALID('A query parameter', 'packs[0] must be a list of pack ids (UUIDs)'), TOO_MANY]),
-        },
-      },
-    },
     '/api/hits/export': {
       get: {
         tags: ['catalogue'],
@@ -748,80 +667,6 @@ function cataloguePaths(): ZodOpenApiPathsObject {
         },
       },
     },
-    '/api/hits': {
-      post: {
-        tags: ['catalogue'],
-        operationId: 'createHit',
-        summary: 'Create a hit',
-        description: 'Needs the write_hits permission. Answers 200 (not 201), as in Part B. The packs must exist; the yt_id must be unused. Sends `hits_changed`.',
-        security: SESSION,
-        requestBody: { required: true, content: json(HitBodySchema) },
-        responses: {
-          200: ok('The new hit with its id.', FullHitPayloadSchema),
-          ...errorResponses([INVALID('The body', 'yt_id must be 11 characters of A-Z, a-z, 0-9, _ or -'), UNKNOWN_PACK, ...writeHits, fromApi(YT_ID_TAKEN)]),
-        },
-      },
-    },
-    '/api/hits/{hitId}': {
-      get: {
-        tags: ['catalogue'],
-        operationId: 'getHit',
-        summary: 'A hit, for the detail page and the editor',
-        description:
-          'With its audio state (`audio`), and for a caller with write_hits its YouTube id and offset; anybody else gets `yt_id` `""` and `playback_offset` 0 (the same shape). `Cache-Control: private, no-cache`. Query `parts=downloaded` adds `downloaded`.',
-        security: OPTIONAL_SESSION,
-        requestParams: { path: hitParam },
-        responses: { 200: ok('The hit; YouTube id and offset for write_hits callers only.', FullHitPayloadSchema), ...errorResponses([INVALID('The hit id', BAD_UUID('hitId')), fromApi(HIT_ID_NOT_FOUND)]) },
-      },
-      patch: {
-        tags: ['catalogue'],
-        operationId: 'updateHit',
-        summary: 'Replace a hit',
-        description:
-          'Needs the write_hits permission. A full replacement (fields left out take their defaults); a new yt_id or offset sets the audio state back to `none`. The packs must exist; the yt_id must not be another hit\'s. Sends `hits_changed`.',
-        security: SESSION,
-        requestParams: { path: hitParam },
-        requestBody: { required: true, content: json(HitBodySchema) },
-        responses: {
-          200: success('hit updated successfully'),
-          ...errorResponses([INVALID('The hit id or body', 'year must be at least 1'), UNKNOWN_PACK, ...writeHits, HIT_NOT_FOUND, fromApi(YT_ID_TAKEN)]),
-        },
-      },
-      delete: {
-        tags: ['catalogue'],
-        operationId: 'deleteHit',
-        summary: 'Delete a hit',
-        description: 'Needs the write_hits permission. Running games keep their copy. Sends `hits_changed`.',
-        security: SESSION,
-        requestParams: { path: hitParam },
-        responses: { 200: success('hit deleted successfully'), ...errorResponses([INVALID('The hit id', BAD_UUID('hitId')), ...MUTATION, NO_PERMISSION, HIT_NOT_FOUND]) },
-      },
-    },
-    '/api/hits/{hitId}/issues': {
-      post: planned({
-        tags: ['catalogue'],
-        operationId: 'reportHitIssue',
-        summary: 'Report a problem with a hit',
-        description: 'Needs the write_issues permission (every user has it). Body `{"message": string, "altcha_token"?: string}`; answers the new issue and emits `create_hit_issue` to read_issues subscribers.',
-        security: SESSION,
-        requestParams: { path: hitParam },
-        responses: {
-          200: { description: 'The new issue (`type: "custom"`).' },
-          ...errorResponses([{ status: 400, message: 'issue message is required' }, ...JSON_MUTATION, NO_PERMISSION, HIT_NOT_FOUND]),
-        },
-      }),
-    },
-    '/api/hits/{hitId}/issues/{issueId}': {
-      delete: planned({
-        tags: ['catalogue'],
-        operationId: 'deleteHitIssue',
-        summary: 'Delete an issue',
-        description: 'Needs the delete_issues permission.',
-        security: SESSION,
-        requestParams: { path: z.object({ ...hitParam.shape, issueId: UuidSchema.meta({ description: 'The issue id.' }) }) },
-        responses: { 200: success('issue deleted successfully'), ...errorResponses([INVALID('An id', BAD_UUID('issueId')), ...MUTATION, NO_PERMISSION, { status: 404, message: 'issue not found' }]) },
-      }),
-    },
   };
 }
 
@@ -872,7 +717,7 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
         },
       },
     },
-    paths: { ...pathsOf(USER_ROUTES), ...pathsOf(GAME_ROUTES), ...eventPaths(), ...audioPaths(), ...cataloguePaths() },
+    paths: { ...pathsOf(USER_ROUTES), ...pathsOf(GAME_ROUTES), ...eventPaths(), ...audioPaths(), ...pathsOf(CATALOGUE_ROUTES), ...catalogueIoPaths() },
   };
   return createDocument(document);
 }

@@ -32,6 +32,10 @@ export interface MountOptions<R extends RouteSpec> {
    * `writes` in front of the whole API, so mutations of unknown paths count too).
    */
   limits?: Partial<Record<RateClass, RequestHandler>>;
+  /** Middleware in front of the limiter and the access check. */
+  before?: RequestHandler[];
+  /** What the query schema reads, when the URL's query needs gathering first (a key with two names). */
+  readQuery?: (req: Request) => unknown;
   /** Checks the parsed parameters before the body is read; false when it answered. */
   beforeBody?: (params: Out<R['params']>, res: Response) => boolean;
 }
@@ -69,7 +73,7 @@ function parseInput<R extends RouteSpec>(route: R, req: Request, res: Response, 
   }
   let query: unknown;
   if (route.query) {
-    query = parseOr400(res, route.query, req.query, 'query');
+    query = parseOr400(res, route.query, options.readQuery ? options.readQuery(req) : req.query, 'query');
     if (query === undefined) return undefined;
   }
   if (options.beforeBody && !options.beforeBody(params as Out<R['params']>, res)) return undefined;
@@ -87,7 +91,7 @@ export function mount<R extends RouteSpec>(router: Router, route: R, handler: Ro
   if (route.planned) throw new Error(`${route.id} is planned, not built`);
   const limiter = route.rateLimit ? options.limits?.[route.rateLimit] : undefined;
   const access = accessCheck(route);
-  const chain = [limiter, access].filter((h): h is RequestHandler => h !== undefined);
+  const chain = [...(options.before ?? []), limiter, access].filter((h): h is RequestHandler => h !== undefined);
   router[route.method](expressPath(route, options.at), ...chain, async (req: Request, res: Response) => {
     const input = parseInput(route, req, res, options);
     if (input) await handler(input, req, res);

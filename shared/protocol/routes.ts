@@ -135,7 +135,8 @@ export function guardErrors(route: RouteSpec): ErrorSpec[] {
   if (route.body) out.push(HTTP_ERRORS.malformedJson, HTTP_ERRORS.unsupportedMediaType);
   if (typeof access === 'object') {
     const denied = HTTP_ERRORS.permissionDenied;
-    out.push({ ...denied, message: `${denied.message} (needs ${access.permission.join(', ')})` });
+    // the example body is the message as sent, which does not name the permission
+    out.push({ ...denied, message: `${denied.message} (needs ${access.permission.join(', ')})`, example: denied.message });
   }
   // an operation that says more about one of these (a limiter's own message) lists it itself
   return out.filter((guard) => !route.errors.some((e) => e.code === guard.code));
