@@ -23,54 +23,6 @@ const paths = doc.paths as Record<string, Record<string, Json>>;
 const schemas = (doc.components as Json).schemas as Record<string, Json>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
-/** Every endpoint that exists or is being built, with its methods (api.md §1.2-1.5). */
-const EXPECTED: Record<string, string[]> = {
-  '/api/users/auth': ['get'],
-  '/api/altcha': ['get'],
-  '/api/users/login': ['post'],
-  '/api/users/register': ['post'],
-  '/api/users/logout': ['post'],
-  '/api/users/me': ['get', 'delete', 'patch'],
-  '/api/users/{id}': ['get'],
-  '/api/games': ['get', 'post'],
-  '/api/games/{id}': ['get'],
-  '/api/games/{id}/dj': ['get'],
-  '/api/games/{id}/join': ['patch'],
-  '/api/games/{id}/join/{name}': ['patch'],
-  '/api/games/{id}/avatar': ['patch'],
-  '/api/games/{id}/avatar/{player}': ['patch'],
-  '/api/games/{id}/leave': ['patch'],
-  '/api/games/{id}/leave/{player}': ['patch'],
-  '/api/games/{id}/start': ['patch'],
-  '/api/games/{id}/stop': ['patch'],
-  '/api/games/{id}/update': ['patch'],
-  '/api/games/{id}/guess': ['post'],
-  '/api/games/{id}/guess/{player}': ['post'],
-  '/api/games/{id}/confirm': ['post'],
-  '/api/games/{id}/skip': ['post'],
-  '/api/games/{id}/skip/{player}': ['post'],
-  '/api/games/{id}/claim': ['post'],
-  '/api/games/{id}/claim/{player}': ['post'],
-  '/api/games/{id}/events': ['get'],
-  '/api/games/{id}/hit': ['get'],
-  '/api/games/{id}/hit/{hit}': ['get'],
-  '/api/hits/audio/status': ['get'],
-  '/api/hits/{hitId}/audio': ['get', 'post'],
-  '/api/hits/{hitId}/audio/retry': ['post'],
-  '/api/events': ['get'],
-  '/api/hits/packs': ['get', 'post'],
-  '/api/hits/packs/{packId}': ['patch', 'delete'],
-  '/api/hits/search': ['get'],
-  '/api/hits/playable': ['get'],
-  '/api/hits/export': ['get'],
-  '/api/hits/import': ['post'],
-  '/api/hits/import-url': ['post'],
-  '/api/hits': ['post'],
-  '/api/hits/{hitId}': ['get', 'patch', 'delete'],
-  '/api/hits/{hitId}/issues': ['post'],
-  '/api/hits/{hitId}/issues/{issueId}': ['delete'],
-};
-
 /** Routes whose code does not exist yet: they must say so. */
 const PLANNED = [
   'post /api/hits/{hitId}/issues',
@@ -138,10 +90,13 @@ describe('OpenAPI document', () => {
     expect(buildOpenApiDocument()).toEqual(doc);
   });
 
-  it('has every endpoint with exactly its methods', () => {
-    const actual = Object.fromEntries(Object.entries(paths).map(([p, item]) => [p, Object.keys(item).filter((k) => METHODS.includes(k)).sort()]));
-    const expected = Object.fromEntries(Object.entries(EXPECTED).map(([p, m]) => [p, [...m].sort()]));
-    expect(actual).toEqual(expected);
+  it('has the endpoints of every area with their methods', () => {
+    // the operations themselves are checked against the routes the real app mounts (below)
+    const keys = operations().map((o) => o.key);
+    expect(keys.length).toBeGreaterThanOrEqual(43);
+    for (const key of ['get /api/users/auth', 'post /api/games', 'patch /api/games/{id}/join/{name}', 'get /api/events', 'get /api/games/{id}/hit/{hit}', 'post /api/hits/import-url', ...PLANNED]) {
+      expect(keys, key).toContain(key);
+    }
   });
 
   it('resolves every $ref', () => {
@@ -477,7 +432,7 @@ describe('the document against the real server', () => {
     }
   });
 
-  it('documents every API route the app mounts', () => {
+  it('documents exactly the API routes the app mounts, and the planned ones besides', () => {
     // the app as the server builds it, walked layer by layer (Express 5 keeps each layer's path)
     interface LayerLike {
       rawPath?: unknown;
@@ -506,6 +461,9 @@ describe('the document against the real server', () => {
     expect(api.length).toBeGreaterThan(20);
     const documented = new Set(operations().map((o) => o.key));
     expect(api.filter((r) => !documented.has(r)), 'mounted but not documented').toEqual([]);
+    const routed = new Set(api);
+    expect([...documented].filter((r) => !routed.has(r) && !PLANNED.includes(r)), 'documented but not mounted').toEqual([]);
+    expect(PLANNED.filter((r) => routed.has(r)), 'planned but mounted').toEqual([]);
     expect([...docs].every((r) => mounted.includes(r)), 'the reference routes are mounted').toBe(true);
   });
 
