@@ -38,7 +38,7 @@ const NOT_A_PLAYER = rule('not_a_player');
 const SOME_PACK = { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' };
 
 /** A game action: PATCH or POST on `/api/games/{id}/…`, answering Part B's success message. */
-function action<const I extends string, const M extends 'patch' | 'post', const P extends string, B extends RouteSpec['body'] = undefined>(opts: {
+function action<const I extends string, const M extends 'patch' | 'post', const P extends string, B extends RouteSpec['body'] = undefined, const W extends boolean = false>(opts: {
   id: I;
   method: M;
   path: P;
@@ -46,7 +46,7 @@ function action<const I extends string, const M extends 'patch' | 'post', const 
   summary: string;
   description?: string;
   message: string;
-  withPlayer?: boolean;
+  withPlayer?: W;
   badInput?: string;
   errors: readonly ErrorSpec[];
 }) {
@@ -58,7 +58,7 @@ function action<const I extends string, const M extends 'patch' | 'post', const 
     tag: 'games',
     access: 'user',
     rateLimit: 'writes',
-    params: withPlayer ? playerParam : gameParam,
+    params: (withPlayer ? playerParam : gameParam) as W extends true ? typeof playerParam : typeof gameParam,
     reply: { status: 200, message },
     invalid: { what, example: badInput ?? (withPlayer ? badUuid('player') : BAD_GAME_ID) },
   } satisfies RouteSpec;
@@ -68,7 +68,7 @@ function action<const I extends string, const M extends 'patch' | 'post', const 
 const forPlayer = (kind: 'guess' | 'skip' | 'claim'): ErrorSpec[] => rules(`local_only_${kind}`, `creator_only_${kind}`, 'player_not_found');
 const GUESS_ERRORS = rules('cannot_guess', 'slot_taken', 'already_guessed', 'no_token_intercept', 'unknown_slot', 'guess_required');
 
-const guess = <const P extends string, const I extends string>(id: I, path: P, withPlayer: boolean) =>
+const guess = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
   action({
     id,
     method: 'post',
@@ -81,7 +81,7 @@ const guess = <const P extends string, const I extends string>(id: I, path: P, w
     errors: [NOT_A_PLAYER, ...GUESS_ERRORS, ...(withPlayer ? forPlayer('guess') : []), GAME_NOT_FOUND],
   });
 
-const skip = <const P extends string, const I extends string>(id: I, path: P, withPlayer: boolean) =>
+const skip = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
   action({
     id,
     method: 'post',
@@ -93,7 +93,7 @@ const skip = <const P extends string, const I extends string>(id: I, path: P, wi
     errors: [NOT_A_PLAYER, ...rules('cannot_skip', 'no_token_skip'), ...(withPlayer ? forPlayer('skip') : []), GAME_NOT_FOUND],
   });
 
-const claim = <const P extends string, const I extends string>(id: I, path: P, withPlayer: boolean) =>
+const claim = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
   action({
     id,
     method: 'post',

@@ -142,9 +142,9 @@ export function guardErrors(route: RouteSpec): ErrorSpec[] {
   return out.filter((guard) => !route.errors.some((e) => e.code === guard.code));
 }
 
-/** The reply type of a route: its schema's output, or Part B's success body. */
-export type RouteReply<R extends RouteSpec> = R['reply']['schema'] extends z.ZodType ? z.output<R['reply']['schema']> : { type: 'success'; message: string };
+/** The reply of a route: its schema's output, or Part B's success body. */
+export type RouteReply<R extends RouteSpec> = R['reply'] extends { schema: infer S extends z.ZodType } ? z.output<S> : { type: 'success'; message: string };
 /** Path parameters of a route, as the client sends them. */
 export type RouteParams<R extends RouteSpec> = R['params'] extends z.ZodObject ? z.input<R['params']> : undefined;
-export type RouteQuery<R extends RouteSpec> = R['query'] extends z.ZodObject ? z.input<R['query']> : undefined;
-export type RouteBody<R extends RouteSpec> = R['body'] extends { schema: infer S extends z.ZodType } ? z.input<S> : undefined;
+/** The JSON body of a route, as the client sends it. */
+export type RouteBody<R extends RouteSpec> = NonNullable<R['body']> extends { schema: infer S extends z.ZodType } ? z.input<S> : undefined;
