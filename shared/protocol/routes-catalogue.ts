@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { INVALID_INPUT_CODE, UuidSchema } from './common.ts';
 import { FullHitPayloadSchema, HitBodySchema, HitSearchQuerySchema, HitSearchReplySchema, PackBodySchema, PackListSchema, PackPayloadSchema, PlayableCountsSchema, PlayableQuerySchema } from './catalogue.ts';
-import { badUuid, HTTP_ERRORS, invalidInput, type HttpError, type RouteSpec } from './routes.ts';
+import { badUuid, HTTP_ERRORS, httpError as err, invalidInput, type HttpError, type RouteSpec } from './routes.ts';
 
 /** The catalogue (api.md Part B §1.4 with Part A B4, B6, B7): packs, search, single hits. Import and export: catalogue-io. */
-
-const err = (status: number, code: string, message: string): HttpError => ({ status, code, message });
 
 export const CATALOGUE_HTTP_ERRORS = {
   /** 409: another pack has that name (ignoring case). */

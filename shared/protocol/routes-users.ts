@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { UuidSchema } from './common.ts';
-import { HTTP_ERRORS, badUuid, type HttpError, type RouteSpec } from './routes.ts';
+import { HTTP_ERRORS, badUuid, httpError as err, type RouteSpec } from './routes.ts';
 import { AltchaChallengeSchema, LoginBodySchema, RegisterBodySchema, UpdateMeBodySchema, UserCookieSchema, UserPayloadSchema } from './users.ts';
 
 /** Sessions, guests and accounts (api.md Part B §1.2 with Part A B2-B4), and the registration captcha. */
-
-const err = (status: number, code: string, message: string): HttpError => ({ status, code, message });
 
 export const USER_HTTP_ERRORS = {
   incorrectCredentials: err(401, 'incorrect_credentials', 'incorrect user credentials'),

@@ -98,7 +98,7 @@ export interface HttpError {
   message: string;
 }
 
-const httpError = (status: number, code: string, message: string): HttpError => ({ status, code, message });
+export const httpError = (status: number, code: string, message: string): HttpError => ({ status, code, message });
 
 /** The errors of the HTTP layer every area can answer, answered by the server exactly so. */
 export const HTTP_ERRORS = {
