@@ -6,6 +6,7 @@ import { parseInput } from '../../shared/protocol/index.ts';
 import { GAME_ROUTES } from '../../shared/protocol/routes-games.ts';
 import { apiNotFound } from '../../server/http/errors.ts';
 import { expressPath, mount } from '../../server/http/routes.ts';
+import { bootServer, User, type TestServer } from './harness.ts';
 
 /**
  * The router helper registers route table entries: their schemas validate the
@@ -110,5 +111,36 @@ describe('routes registered from the table', () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body, `${method} ${path}`).toMatchObject({ code: 'not_found' });
     }
+  });
+});
+
+describe('the real server, whose routers are registered from the table', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await bootServer();
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('still answers the trailing-slash spellings Part B clients use', async () => {
+    const ann = await User.guest(t.base);
+    expect((await ann.request('GET', '/api/games/')).status).toBe(200);
+    const created = await ann.request('POST', '/api/games/', {});
+    expect(created.status).toBe(201);
+    expect((await ann.request('GET', `/api/games/${(created.body as { id: string }).id}/`)).status).toBe(200);
+    // routed (the permission answers), not the API's 404
+    expect((await ann.request('POST', '/api/hits/', {})).body).toMatchObject({ code: 'permission_denied' });
+  });
+
+  it("answers a table entry's bad input with the standard 400 body, and an undeclared method with the API 404", async () => {
+    const ann = await User.guest(t.base);
+    expect(await ann.request('PATCH', '/api/hits/packs/nope', { name: 'x' })).toMatchObject({ status: 403 });
+    const bad = await ann.request('GET', '/api/users/not-a-uuid');
+    expect(bad).toMatchObject({ status: 400, body: { type: 'error', code: 'invalid_input', message: 'id must be a UUID' } });
+    const undeclared = await ann.request('PUT', '/api/games/AbCd1234/start');
+    expect(undeclared).toMatchObject({ status: 404, body: { type: 'error', code: 'not_found' } });
   });
 });
