@@ -3,17 +3,17 @@ import { matchMaker } from '@colyseus/core';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { GameIdSchema, UuidSchema } from '../../shared/protocol/index.ts';
+import { AUDIO_ADMIN_ROUTES, FormatSchema } from '../../shared/protocol/routes-audio.ts';
 import { gameNotFound, ruleError } from '../../shared/rules/index.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { GameRoom } from '../rooms/game-room.ts';
 import { ffmpegPath } from '../services/audio/ffmpeg.ts';
-import { Permission } from '../services/users.ts';
 import { clipCache, processedSource, type AudioFormat, type Clip, type ClipCache, type ClipSource } from './audio-clips.ts';
-import { requirePermission } from './auth.ts';
 import { HIT_ID_NOT_FOUND } from './catalogue.ts';
 import { apiError, parseOr400, sendError } from './errors.ts';
+import { mount } from './routes.ts';
 
 /**
  * The audio of a running game (rules.md A12, api.md B10, Part B §14):
@@ -56,9 +56,6 @@ const EDITOR_CACHE = 'private, no-cache';
 /** 404 of `GET /hits/{hitId}/audio` for a hit without processed audio (none yet, queued, processing or failed). */
 export const AUDIO_NOT_READY = (state: string) => apiError(404, 'audio_not_ready', `this hit has no processed audio (its audio is ${state})`);
 
-/** `?format=` of every audio route: overrides `Accept`. */
-const FormatSchema = z.enum(['opus', 'mp3'], { error: 'must be opus or mp3' }).optional();
-const EditorAudioQuerySchema = z.object({ format: FormatSchema });
 
 const AudioQuerySchema = z.object({
   draw: z
@@ -239,11 +236,7 @@ export function audioRouter(deps: AudioRouterDeps): Router {
     res.set('Cache-Control', 'no-store');
     next();
   };
-  r.get('/hits/:hitId/audio', noStore, requirePermission(Permission.WRITE_HITS), async (req, res) => {
-    const hitId = parseOr400(res, UuidSchema, req.params.hitId, 'hitId');
-    if (!hitId) return;
-    const query = parseOr400(res, EditorAudioQuerySchema, req.query, 'query');
-    if (!query) return;
+  mount(r, AUDIO_ADMIN_ROUTES.getHitAudio, async ({ params: { hitId }, query }, req, res) => {
     res.vary('Accept');
     const found = await lookupProcessed(deps, hitId, query.format ? [query.format] : negotiateFormats(req));
     if (!found.ok) {
@@ -253,7 +246,7 @@ export function audioRouter(deps: AudioRouterDeps): Router {
     }
     const headers = { 'Content-Type': CONTENT_TYPE[found.file.format], 'Cache-Control': EDITOR_CACHE };
     await sendAudio(req, res, deps, found.file.path, headers, { lastModified: true, context: { hit: hitId } });
-  });
+  }, { before: [noStore] });
 
   return r;
 }

@@ -72,10 +72,9 @@ import {
 import { BAD_GAME_ID, badUuid, guardErrors, HTTP_ERRORS, invalidInput, rule, type ErrorSpec, type RouteSpec } from '../../shared/protocol/routes.ts';
 import { GAME_ROUTES } from '../../shared/protocol/routes-games.ts';
 import { USER_ROUTES } from '../../shared/protocol/routes-users.ts';
-import { CATALOGUE_ROUTES, hitParam } from '../../shared/protocol/routes-catalogue.ts';
-import { AUDIO_EMPTY, HIT_NOT_FOUND as AUDIO_HIT_NOT_FOUND, AudioQueuedSchema, AudioStatusSchema, NOT_AUDIO_TYPE } from './audio-admin.ts';
+import { CATALOGUE_ROUTES } from '../../shared/protocol/routes-catalogue.ts';
+import { AUDIO_ADMIN_ROUTES, AUDIO_SERVING, SERVED_FILE_ERRORS } from '../../shared/protocol/routes-audio.ts';
 import { PERMISSION_DENIED, UNAUTHENTICATED } from './auth.ts';
-import { HIT_ID_NOT_FOUND } from './catalogue.ts';
 import {
   AddressImportReportSchema,
   BAD_APPLY,
@@ -355,18 +354,24 @@ function operationOf(route: RouteSpec): ZodOpenApiOperationObject {
   const errors = [...(route.invalid ? [INVALID(route.invalid.what, route.invalid.example)] : []), ...guardErrors(route), ...route.errors];
   const replied: ZodOpenApiResponseObject = reply.message
     ? success(reply.message)
-    : { description: reply.description ?? '', ...(reply.schema ? { content: json(reply.schema) } : {}) };
+    : { description: reply.description ?? '', ...(reply.schema ? { content: json(reply.schema) } : reply.media ? { content: Object.fromEntries(reply.media.map((type) => [type, {}])) } : {}) };
+  const more = Object.fromEntries(Object.entries(reply.more ?? {}).map(([status, description]) => [status, { description }]));
   const op: ZodOpenApiOperationObject = {
-    tags: [route.tag],
+    tags: [route.tag].flat(),
     operationId: route.id,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     ...(security ? { security } : {}),
     ...(path || query ? { requestParams: { ...path, ...query } } : {}),
-    ...(route.body ? { requestBody: { required: route.body.required, content: json(route.body.schema) } } : {}),
-    responses: { [reply.status]: { ...replied, ...(reply.headers ? { headers: reply.headers } : {}) }, ...(route.retryAfter ? withRetryAfter(errorResponses(errors)) : errorResponses(errors)) },
+    ...(route.body ? { requestBody: { required: route.body.required, content: bodyContent(route.body) } } : {}),
+    responses: { [reply.status]: { ...replied, ...(reply.headers ? { headers: reply.headers } : {}) }, ...more, ...(route.retryAfter ? withRetryAfter(errorResponses(errors)) : errorResponses(errors)) },
   };
   return route.planned ? planned(op) : op;
+}
+
+/** A request body's content: JSON, or a file of the entry's media types. */
+function bodyContent(body: NonNullable<RouteSpec['body']>) {
+  return body.media ? Object.fromEntries(body.media.map((type) => [type, { schema: body.schema }])) : json(body.schema);
 }
 
 /** The paths of route table entries, each under its path and method. */
@@ -417,11 +422,6 @@ function eventPaths(): ZodOpenApiPathsObject {
   };
 }
 
-/** How every audio route serves its file (server/http/audio.ts `sendAudio`). */
-const AUDIO_SERVING =
-  'Opus (`audio/ogg; codecs=opus`) or MP3 (`audio/mpeg`) by the `Accept` header (Opus on ties; `Vary: Accept`), `?format=` overrides it. ' +
-  'Byte ranges (206, `Accept-Ranges: bytes`; several ranges → the whole file; a malformed `bytes=` range is ignored; a range selecting nothing → 416 with `Content-Range: bytes */<size>`), `HEAD`, `ETag` with `If-None-Match` (304) and `If-Range`. No tags in the files.';
-
 function audioPaths(): ZodOpenApiPathsObject {
   const SERVING = AUDIO_SERVING;
   const query = (withHit: boolean) =>
@@ -461,111 +461,14 @@ function audioPaths(): ZodOpenApiPathsObject {
         ...(withHit ? [] : [{ status: 409, code: 'stale_clip', message: "this clip's turn is over: the game is at draw <draws>, ask for ?draw=<draws>" }]),
         rule('hit_file_missing'),
         GAME_NOT_FOUND,
-        { status: 412, code: 'precondition_failed', message: 'the file does not match the If-Match or If-Unmodified-Since condition' },
-        { status: 416, code: 'range_not_satisfiable', message: 'the requested range is outside the file (<size> bytes)' },
+        ...SERVED_FILE_ERRORS,
       ]),
     },
   });
   return {
     '/api/games/{id}/hit': { get: audio(false) },
     '/api/games/{id}/hit/{hit}': { get: audio(true) },
-    ...audioAdminPaths(),
-  };
-}
-
-/** The audio pipeline's endpoints for catalogue editors (server/http/audio-admin.ts). */
-function audioAdminPaths(): ZodOpenApiPathsObject {
-  const needsWriteHits = { ...NO_PERMISSION, message: `${NO_PERMISSION.message} (needs write_hits)` };
-  const HIT_NOT_FOUND = fromApi(AUDIO_HIT_NOT_FOUND);
-  return {
-    '/api/hits/audio/status': {
-      get: {
-        tags: ['audio', 'catalogue'],
-        operationId: 'getAudioStatus',
-        summary: 'Audio pipeline status',
-        description: 'Needs the write_hits permission. The `process_hits` counts, hits per audio state, which sources are on, and every failed hit with its reason and attempts. `Cache-Control: no-store`.',
-        security: SESSION,
-        responses: { 200: ok('The status.', AudioStatusSchema), ...errorResponses([NEEDS_LOGIN, needsWriteHits]) },
-      },
-    },
-    '/api/hits/{hitId}/audio': {
-      get: {
-        tags: ['audio', 'catalogue'],
-        operationId: 'getHitAudio',
-        summary: "A hit's processed audio",
-        description:
-          "Needs the write_hits permission: the hit editor's player. Players never get a hit's audio by its id (with every hit's sound and the public catalogue, a hidden clip could be looked up); in a game they hear it through `/api/games/{id}/hit`. " +
-          "The whole processed file (loudness-normalised, from `playback_offset`, no tags) once the hit's `audio` is `ready`; `Cache-Control: private, no-cache` (revalidated by `ETag`: a new offset re-processes the file under the same URL).\n\n" +
-          AUDIO_SERVING,
-        security: SESSION,
-        requestParams: {
-          path: hitParam,
-          query: z.object({ format: z.enum(['opus', 'mp3']).optional().meta({ description: 'Overrides `Accept`: `opus` or `mp3`.' }) }),
-        },
-        responses: {
-          200: { description: 'The processed file.', content: { 'audio/ogg; codecs=opus': {}, 'audio/mpeg': {} } },
-          206: { description: 'A byte range (`Range` request), with `Content-Range`.' },
-          304: { description: 'Not modified (`If-None-Match` matched the `ETag`).' },
-          ...errorResponses([
-            INVALID('The hit id or `format`', BAD_UUID('hitId')),
-            NEEDS_LOGIN,
-            needsWriteHits,
-            fromApi(HIT_ID_NOT_FOUND),
-            { status: 404, code: 'audio_not_ready', message: 'this hit has no processed audio (its audio is <state>)', example: 'this hit has no processed audio (its audio is processing)' },
-            rule('hit_file_missing'),
-            { status: 412, code: 'precondition_failed', message: 'the file does not match the If-Match or If-Unmodified-Since condition' },
-            { status: 416, code: 'range_not_satisfiable', message: 'the requested range is outside the file (<size> bytes)' },
-          ]),
-        },
-      },
-      post: {
-        tags: ['audio', 'catalogue'],
-        operationId: 'uploadHitAudio',
-        summary: "Upload a hit's audio",
-        description:
-          "Needs the write_hits permission. The body is the audio file itself with its audio content type (`audio/mpeg`, `audio/ogg`, `audio/flac`, `audio/wav`, `audio/mp4`, …), at most AUDIO_UPLOAD_MAX_MB (default 50 MB). It is checked at once (audio? at most 30 min?), kept as the hit's source and queued: the answer comes before the processing (loudness-normalised Opus and MP3 from `playback_offset`, no tags), which `process_hits` and the status report.",
-        security: SESSION,
-        requestParams: { path: hitParam },
-        requestBody: { required: true, content: { 'audio/*': { schema: z.string().meta({ format: 'binary' }) } } },
-        responses: {
-          202: ok('Queued for processing.', AudioQueuedSchema),
-          ...errorResponses([
-            INVALID('The hit id', BAD_UUID('hitId')),
-            fromApi(AUDIO_EMPTY),
-            { status: 400, code: 'not_audio', message: 'the file is not audio (the message says why)', example: 'not an audio file (it has no audio stream)' },
-            { status: 400, code: 'audio_too_long', message: 'the audio is longer than 30 minutes', example: 'the audio is too long (2 h 0 min; the limit is 30 min)' },
-            NEEDS_LOGIN,
-            CSRF,
-            TOO_MANY,
-            needsWriteHits,
-            HIT_NOT_FOUND,
-            { status: 413, code: 'body_too_large', message: 'the audio file is too large: at most <AUDIO_UPLOAD_MAX_MB> MB', example: 'the audio file is too large: at most 50 MB' },
-            fromApi(NOT_AUDIO_TYPE),
-          ]),
-        },
-      },
-    },
-    '/api/hits/{hitId}/audio/retry': {
-      post: {
-        tags: ['audio', 'catalogue'],
-        operationId: 'retryHitAudio',
-        summary: "Retry a hit's failed audio",
-        description: 'Needs the write_hits permission. Queues a failed hit again from its source, attempts counted from zero.',
-        security: SESSION,
-        requestParams: { path: hitParam },
-        responses: {
-          202: ok('Queued again.', AudioQueuedSchema),
-          ...errorResponses([
-            INVALID('The hit id', BAD_UUID('hitId')),
-            ...MUTATION,
-            needsWriteHits,
-            HIT_NOT_FOUND,
-            { status: 409, code: 'audio_not_failed', message: 'only a hit whose audio failed can be retried (this one is <state>)', example: 'only a hit whose audio failed can be retried (this one is ready)' },
-            { status: 409, code: 'no_audio_source', message: 'the hit has no audio source: upload a file or set a YouTube id' },
-          ]),
-        },
-      },
-    },
+    ...pathsOf(AUDIO_ADMIN_ROUTES),
   };
 }
 

@@ -78,7 +78,7 @@ function parseInput<R extends RouteSpec>(route: R, req: Request, res: Response, 
   }
   if (options.beforeBody && !options.beforeBody(params as Out<R['params']>, res)) return undefined;
   let body: unknown;
-  if (route.body) {
+  if (route.body && !route.body.media) {
     const { schema, required, absentAsEmpty } = route.body;
     body = parseOr400(res, schema, req.body ?? (!required || absentAsEmpty ? {} : undefined), 'body');
     if (body === undefined) return undefined;

@@ -16,6 +16,7 @@ import { INVALID_INPUT_CODE } from './common.ts';
  */
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+export type Tag = 'users' | 'games' | 'events' | 'catalogue' | 'audio';
 
 /**
  * Who may call an operation: `public` (no session involved), `optional` (answers
@@ -40,12 +41,16 @@ export interface ErrorSpec {
 
 /** The success reply of an operation. */
 export interface ReplySpec {
-  status: 200 | 201;
+  status: 200 | 201 | 202;
   /** Part B's `{"type":"success","message":…}` with this exact message. */
   message?: string;
   /** The JSON reply's schema. */
   schema?: z.ZodType;
   description?: string;
+  /** A reply that is a file of one of these types rather than JSON. */
+  media?: readonly string[];
+  /** Other success answers (a range, not modified), by status. */
+  more?: Readonly<Record<number, string>>;
   /** Reply headers worth documenting, as a zod object of strings. */
   headers?: z.ZodObject;
 }
@@ -58,7 +63,8 @@ export interface RouteSpec {
   path: string;
   /** A path parameter that takes the rest of the path, slashes included (Express `*name`). */
   restParam?: string;
-  tag: 'users' | 'games' | 'events' | 'catalogue' | 'audio';
+  /** Its section in the reference; a second one lists it there too. */
+  tag: Tag | readonly [Tag, Tag];
   summary: string;
   description?: string;
   access: Access;
@@ -70,9 +76,10 @@ export interface RouteSpec {
   query?: z.ZodObject;
   /**
    * The JSON body. `required: false`: an absent body is `{}`; `absentAsEmpty`
-   * reads an absent body as `{}` while the document still asks for one.
+   * reads an absent body as `{}` while the document still asks for one. `media`:
+   * a body that is not JSON but a file of these types, read by the handler itself.
    */
-  body?: { schema: z.ZodType; required: boolean; absentAsEmpty?: boolean };
+  body?: { schema: z.ZodType; required: boolean; absentAsEmpty?: boolean; media?: readonly string[] };
   reply: ReplySpec;
   /** What a 400 `invalid_input` says of this operation: which input, and one message as sent. */
   invalid?: { what: string; example: string };
@@ -132,7 +139,7 @@ export function guardErrors(route: RouteSpec): ErrorSpec[] {
   if (access !== 'public' && access !== 'optional') out.push(HTTP_ERRORS.unauthenticated);
   if (route.method !== 'get') out.push(HTTP_ERRORS.csrf);
   if (route.rateLimit) out.push(HTTP_ERRORS.rateLimited);
-  if (route.body) out.push(HTTP_ERRORS.malformedJson, HTTP_ERRORS.unsupportedMediaType);
+  if (route.body && !route.body.media) out.push(HTTP_ERRORS.malformedJson, HTTP_ERRORS.unsupportedMediaType);
   if (typeof access === 'object') {
     const denied = HTTP_ERRORS.permissionDenied;
     // the example body is the message as sent, which does not name the permission
