@@ -65,15 +65,13 @@ import {
   UpdateMeBodySchema,
   UserCookieSchema,
   UserPayloadSchema,
-  UuidSchema,
   type GameStreamEventName,
   type GlobalEventName,
 } from '../../shared/protocol/index.ts';
-import { BAD_GAME_ID, badUuid, guardErrors, HTTP_ERRORS, invalidInput, rule, type ErrorSpec, type RouteSpec } from '../../shared/protocol/routes.ts';
+import { BAD_GAME_ID, guardErrors, HTTP_ERRORS, invalidInput, rule, type ErrorSpec, type RouteSpec } from '../../shared/protocol/routes.ts';
 import { GAME_ROUTES } from '../../shared/protocol/routes-games.ts';
-import { USER_ROUTES } from '../../shared/protocol/routes-users.ts';
-import { CATALOGUE_ROUTES } from '../../shared/protocol/routes-catalogue.ts';
-import { AUDIO_ADMIN_ROUTES, AUDIO_SERVING, SERVED_FILE_ERRORS } from '../../shared/protocol/routes-audio.ts';
+import { SORT_DIRECTION_DOC } from '../../shared/protocol/routes-catalogue.ts';
+import { API_ROUTES } from '../../shared/protocol/api-routes.ts';
 import { PERMISSION_DENIED, UNAUTHENTICATED } from './auth.ts';
 import {
   AddressImportReportSchema,
@@ -111,7 +109,6 @@ export const OPENAPI_PATH = '/api/openapi.json';
 // ---------------------------------------------------------------------------
 // component names and descriptions
 
-const SORT_DIRECTION_DOC = 'Anything but `descending` means ascending.';
 
 /**
  * Names (and describes) the shared schemas that become components. Registered on
@@ -211,7 +208,6 @@ const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
 const fromApi = (e: { status: number; code: string; message: string }): ErrorSpec => ({ status: e.status, code: e.code, message: e.message });
 const INVALID = invalidInput;
-const BAD_UUID = badUuid;
 const MALFORMED_JSON: ErrorSpec = HTTP_ERRORS.malformedJson;
 const NEEDS_LOGIN = fromApi(UNAUTHENTICATED);
 const NO_PERMISSION = fromApi(PERMISSION_DENIED);
@@ -296,21 +292,6 @@ const planned = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
 
 // path parameters: the shared schemas, with what they stand for
 const gameParam = GAME_ROUTES.getGame.params;
-/** The audio route names its hit parameter `hit` (and so do its 400 messages). */
-const audioHitParam = z.object({ hit: UuidSchema.meta({ description: 'The hit id.' }) });
-
-/**
- * The search query as parameters. `sort_direction` accepts anything (even nothing),
- * which zod reports as a required unknown; say "optional" for the parameter list.
- */
-const searchQuery = z.object({
-  ...HitSearchQuerySchema.shape,
-  sort_direction: HitSearchQuerySchema.shape.sort_direction.optional().meta({ description: SORT_DIRECTION_DOC }),
-});
-/** Query parameters as documented, where the schema that parses them would read wrong there. */
-const QUERY_DOCS: Partial<Record<string, z.ZodObject>> = { searchHits: searchQuery };
-
-const GAME_NOT_FOUND = rule('game_not_found');
 
 // ---------------------------------------------------------------------------
 // event descriptions (typed per name, so a new event cannot go undocumented)
@@ -350,7 +331,7 @@ function operationOf(route: RouteSpec): ZodOpenApiOperationObject {
   const { reply } = route;
   const security = route.access === 'public' ? undefined : route.access === 'optional' ? OPTIONAL_SESSION : SESSION;
   const path = route.params ? { path: route.params } : undefined;
-  const query = route.query ? { query: QUERY_DOCS[route.id] ?? route.query } : undefined;
+  const query = route.query ? { query: route.queryDoc ?? route.query } : undefined;
   const errors = [...(route.invalid ? [INVALID(route.invalid.what, route.invalid.example)] : []), ...guardErrors(route), ...route.errors];
   const replied: ZodOpenApiResponseObject = reply.message
     ? success(reply.message)
@@ -419,56 +400,6 @@ function eventPaths(): ZodOpenApiPathsObject {
         },
       },
     },
-  };
-}
-
-function audioPaths(): ZodOpenApiPathsObject {
-  const SERVING = AUDIO_SERVING;
-  const query = (withHit: boolean) =>
-    z.object({
-      ...(withHit
-        ? {}
-        : {
-            draw: z.string().optional().meta({
-              description: "The game's `draws` (in every game payload and the room state): names the turn, so the clip's URL changes every turn; any other number → 409 `stale_clip`. While Confirming it pins the revealed card (the answer may then be cached). Without it (Part B clients add `?key=<random>`, which is ignored) the current card is served, never cached.",
-              example: '7',
-            }),
-          }),
-      format: z.enum(['opus', 'mp3']).optional().meta({ description: 'Overrides `Accept`. Browsers send `Accept: */*` for media: a client that cannot play Ogg Opus (`canPlayType`) asks for `mp3`.' }),
-    });
-  const audio = (withHit: boolean): ZodOpenApiOperationObject => ({
-    tags: ['audio', 'games'],
-    operationId: withHit ? 'getOwnedHitAudio' : 'getCurrentHitAudio',
-    summary: withHit ? 'Audio of a hit on a timeline' : 'Audio of the current hit',
-    description: `${
-      withHit
-        ? 'Any hit a player of this game owns, or the one being confirmed: the whole processed file, `Cache-Control: public, max-age=31536000, immutable`.'
-        : "The mystery hit as a clip of at most the game's `hit_duration` seconds, `Cache-Control: no-store`, for anyone who can see the game but only for its players in Private games; nothing in its URL, headers (the ETag is keyed by game and draw) or bytes names the hit. While Confirming, the whole revealed file (immutable with `draw`, `no-store` without)."
-    } Local games exist for their creator only.\n\n${SERVING}`,
-    security: OPTIONAL_SESSION,
-    requestParams: { path: withHit ? z.object({ ...gameParam.shape, ...audioHitParam.shape }) : gameParam, query: query(withHit) },
-    responses: {
-      200: {
-        description: 'The audio: a hidden clip or a whole processed file.',
-        content: { 'audio/ogg; codecs=opus': {}, 'audio/mpeg': {} },
-      },
-      206: { description: 'A byte range (`Range` request), with `Content-Range`.' },
-      304: { description: 'Not modified (`If-None-Match` matched the `ETag`).' },
-      ...errorResponses([
-        INVALID(withHit ? 'The game id, hit id or a query parameter' : 'The game id, `draw` or `format`', withHit ? BAD_UUID('hit') : "query.draw: must be the game's draws counter (a whole number)"),
-        rule('audio_not_running'),
-        ...(withHit ? [rule('hit_not_revealed')] : [rule('no_hit'), rule('audio_members_only'), rule('no_audio_card_mode'), rule('no_audio_dj_mode')]),
-        ...(withHit ? [] : [{ status: 409, code: 'stale_clip', message: "this clip's turn is over: the game is at draw <draws>, ask for ?draw=<draws>" }]),
-        rule('hit_file_missing'),
-        GAME_NOT_FOUND,
-        ...SERVED_FILE_ERRORS,
-      ]),
-    },
-  });
-  return {
-    '/api/games/{id}/hit': { get: audio(false) },
-    '/api/games/{id}/hit/{hit}': { get: audio(true) },
-    ...pathsOf(AUDIO_ADMIN_ROUTES),
   };
 }
 
@@ -624,7 +555,7 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
         },
       },
     },
-    paths: { ...pathsOf(USER_ROUTES), ...pathsOf(GAME_ROUTES), ...eventPaths(), ...audioPaths(), ...pathsOf(CATALOGUE_ROUTES), ...catalogueIoPaths() },
+    paths: { ...pathsOf(API_ROUTES), ...eventPaths(), ...catalogueIoPaths() },
   };
   return createDocument(document);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FAILURE_CAUSES } from './catalogue.ts';
-import { CountSchema, UuidSchema } from './common.ts';
-import { badUuid, httpError as err, rule, type RouteSpec } from './routes.ts';
+import { CountSchema, GameIdSchema, UuidSchema } from './common.ts';
+import { badUuid, httpError as err, rule, rules, type RouteSpec } from './routes.ts';
 import { CATALOGUE_HTTP_ERRORS, hitParam } from './routes-catalogue.ts';
 
 /** The audio pipeline's endpoints for catalogue editors (write_hits, api.md B9): status, upload, retry. */
@@ -70,7 +70,73 @@ export const SERVED_FILE_ERRORS = [
   { status: 416, code: 'range_not_satisfiable', message: 'the requested range is outside the file (<size> bytes)' },
 ] as const;
 
+/** The query of a game's audio: the turn it is for, and the format. */
+export const AudioQuerySchema = z.object({
+  draw: z
+    .string()
+    .regex(/^\d{1,15}$/, { error: "must be the game's draws counter (a whole number)" })
+    .transform(Number)
+    .optional(),
+  format: FormatSchema,
+});
+
 const WRITE_HITS = { permission: ['write_hits'] } as const;
+
+const gameParam = z.object({ id: GameIdSchema.meta({ description: 'The game id: 8 letters or digits.', example: 'AbCd1234' }) });
+const formatDoc = FormatSchema.meta({ description: 'Overrides `Accept`. Browsers send `Accept: */*` for media: a client that cannot play Ogg Opus (`canPlayType`) asks for `mp3`.' });
+const AUDIO_FILE = {
+  description: 'The audio: a hidden clip or a whole processed file.',
+  media: ['audio/ogg; codecs=opus', 'audio/mpeg'],
+  more: { 206: 'A byte range (`Range` request), with `Content-Range`.', 304: 'Not modified (`If-None-Match` matched the `ETag`).' },
+} as const;
+const LOCAL_ONLY = 'Local games exist for their creator only.';
+
+/** The audio of a running game (server/http/audio.ts). */
+export const GAME_AUDIO_ROUTES = {
+  getCurrentHitAudio: {
+    id: 'getCurrentHitAudio',
+    method: 'get',
+    path: '/api/games/{id}/hit',
+    tag: ['audio', 'games'],
+    summary: 'Audio of the current hit',
+    description: `The mystery hit as a clip of at most the game's \`hit_duration\` seconds, \`Cache-Control: no-store\`, for anyone who can see the game but only for its players in Private games; nothing in its URL, headers (the ETag is keyed by game and draw) or bytes names the hit. While Confirming, the whole revealed file (immutable with \`draw\`, \`no-store\` without). ${LOCAL_ONLY}\n\n${AUDIO_SERVING}`,
+    access: 'optional',
+    params: gameParam,
+    query: AudioQuerySchema,
+    queryDoc: z.object({
+      draw: z.string().optional().meta({
+        description:
+          "The game's `draws` (in every game payload and the room state): names the turn, so the clip's URL changes every turn; any other number → 409 `stale_clip`. While Confirming it pins the revealed card (the answer may then be cached). Without it (Part B clients add `?key=<random>`, which is ignored) the current card is served, never cached.",
+        example: '7',
+      }),
+      format: formatDoc,
+    }),
+    reply: { status: 200, ...AUDIO_FILE },
+    invalid: { what: 'The game id, `draw` or `format`', example: "query.draw: must be the game's draws counter (a whole number)" },
+    errors: [
+      ...rules('audio_not_running', 'no_hit', 'audio_members_only', 'no_audio_card_mode', 'no_audio_dj_mode'),
+      { status: 409, code: 'stale_clip', message: "this clip's turn is over: the game is at draw <draws>, ask for ?draw=<draws>" },
+      ...rules('hit_file_missing', 'game_not_found'),
+      ...SERVED_FILE_ERRORS,
+    ],
+  },
+  getOwnedHitAudio: {
+    id: 'getOwnedHitAudio',
+    method: 'get',
+    path: '/api/games/{id}/hit/{hit}',
+    tag: ['audio', 'games'],
+    summary: 'Audio of a hit on a timeline',
+    description: `Any hit a player of this game owns, or the one being confirmed: the whole processed file, \`Cache-Control: public, max-age=31536000, immutable\`. ${LOCAL_ONLY}\n\n${AUDIO_SERVING}`,
+    access: 'optional',
+    // the route names its hit parameter `hit` (and so do its 400 messages)
+    params: z.object({ ...gameParam.shape, hit: UuidSchema.meta({ description: 'The hit id.' }) }),
+    query: AudioQuerySchema,
+    queryDoc: z.object({ format: formatDoc }),
+    reply: { status: 200, ...AUDIO_FILE },
+    invalid: { what: 'The game id, hit id or a query parameter', example: badUuid('hit') },
+    errors: [...rules('audio_not_running', 'hit_not_revealed', 'hit_file_missing', 'game_not_found'), ...SERVED_FILE_ERRORS],
+  },
+} as const satisfies Record<string, RouteSpec>;
 const E = AUDIO_HTTP_ERRORS;
 
 export const AUDIO_ADMIN_ROUTES = {

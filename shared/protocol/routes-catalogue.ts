@@ -27,6 +27,8 @@ export const hitParam = z.object({ hitId: UuidSchema.meta({ description: 'The hi
 const packParam = z.object({ packId: UuidSchema.meta({ description: 'The pack id.' }) });
 
 const E = CATALOGUE_HTTP_ERRORS;
+
+export const SORT_DIRECTION_DOC = 'Anything but `descending` means ascending.';
 const UNKNOWN_PACK = invalidInput('The body', 'packs[1] must be the id of an existing pack');
 const WRITE_HITS = { permission: ['write_hits'] } as const;
 const WRITE_PACKS = { permission: ['write_packs'] } as const;
@@ -99,6 +101,8 @@ export const CATALOGUE_ROUTES = {
     access: 'optional',
     rateLimit: 'search',
     query: HitSearchQuerySchema,
+    // `sort_direction` accepts anything (even nothing), which zod reports as a required unknown
+    queryDoc: z.object({ ...HitSearchQuerySchema.shape, sort_direction: HitSearchQuerySchema.shape.sort_direction.optional().meta({ description: SORT_DIRECTION_DOC }) }),
     reply: { status: 200, schema: HitSearchReplySchema, description: 'A page of matching hits (past the end: no results, with the total).' },
     invalid: { what: 'A query parameter', example: 'amount must be at most 1000' },
     errors: [],

@@ -74,6 +74,8 @@ export interface RouteSpec {
   /** Path parameters, each checked on its own in shape order (a 400 names the first bad one). */
   params?: z.ZodObject;
   query?: z.ZodObject;
+  /** The query as documented, where the schema that parses it would read wrong there (transforms, lenient values). */
+  queryDoc?: z.ZodObject;
   /**
    * The JSON body. `required: false`: an absent body is `{}`; `absentAsEmpty`
    * reads an absent body as `{}` while the document still asks for one. `media`:
