@@ -181,14 +181,18 @@ function fill(path: string, params: Record<string, unknown> | undefined): string
 /**
  * One call of an operation of the route table (shared/protocol/api-routes.ts),
  * named by its method and documented path: both, the parameters, the body and
- * the reply's schema are checked against the table by the type checker. Only
+ * the reply's schema (it must read what the operation answers) are checked
+ * against the table by the type checker. Only
  * types come from the table, so none of it reaches the bundle; the reply is
  * validated with the schema `schema` picks, as by {@link request}.
  */
-export function api<M extends ApiRoute['method'], P extends Route<M, string>['path'], S extends z.ZodType<RouteReply<Route<M, P>>>>(
+export function api<M extends ApiRoute['method'], P extends Route<M, string>['path'], S extends z.ZodType>(
   method: M,
   path: P,
-  input: CallInput<Route<M, P>> & Omit<RequestOptions, 'method' | 'body' | 'schema'> & { schema: SchemaPick<S> },
+  input: CallInput<Route<M, P>> &
+    Omit<RequestOptions, 'method' | 'body' | 'schema'> &
+    // the schema reads the reply (it may read less of it than there is)
+    (RouteReply<Route<M, P>> extends z.input<S> ? { schema: SchemaPick<S> } : { schema: SchemaPick<S> & { notTheReply: never } }),
 ): Promise<z.output<S>> {
   const { params, body, query, ...options } = input as CallInput<RouteSpec> & RequestOptions & { schema: SchemaPick<S> };
   const url = fill(path, params as Record<string, unknown> | undefined) + (query ? `?${query}` : '');

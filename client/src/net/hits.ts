@@ -160,10 +160,10 @@ export function uploadAudio(id: string, file: File) {
 
 /** `POST /api/hits/{id}/audio/retry`: queues a failed hit again. */
 export function retryAudio(id: string) {
-  return request(`${hitPath(id)}/audio/retry`, { method: 'POST', schema: (s) => s.AudioQueuedViewSchema });
+  return api('post', '/api/hits/{hitId}/audio/retry', { params: { hitId: id }, schema: (s) => s.AudioQueuedViewSchema });
 }
 
 /** `GET /api/hits/audio/status` (write_hits): counts per state and the failures. */
 export function audioStatus(signal?: AbortSignal) {
-  return request('/api/hits/audio/status', { schema: (s) => s.AudioStatusViewSchema, ...opt(signal) });
+  return api('get', '/api/hits/audio/status', { schema: (s) => s.AudioStatusViewSchema, ...opt(signal) });
 }
