@@ -2,18 +2,17 @@ import { stat } from 'node:fs/promises';
 import { matchMaker } from '@colyseus/core';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { GameIdSchema, UuidSchema } from '../../shared/protocol/index.ts';
+import { AUDIO_ADMIN_ROUTES, AudioQuerySchema, GAME_AUDIO_ROUTES } from '../../shared/protocol/routes-audio.ts';
 import { gameNotFound, ruleError } from '../../shared/rules/index.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { GameRoom } from '../rooms/game-room.ts';
 import { ffmpegPath } from '../services/audio/ffmpeg.ts';
-import { Permission } from '../services/users.ts';
 import { clipCache, processedSource, type AudioFormat, type Clip, type ClipCache, type ClipSource } from './audio-clips.ts';
-import { requirePermission } from './auth.ts';
 import { HIT_ID_NOT_FOUND } from './catalogue.ts';
-import { apiError, parseOr400, sendError } from './errors.ts';
+import { apiError, sendError } from './errors.ts';
+import { mount } from './routes.ts';
 
 /**
  * The audio of a running game (docs/rules.md#a12, docs/api.md#b10, docs/rules.md#audio):
@@ -56,18 +55,7 @@ const EDITOR_CACHE = 'private, no-cache';
 /** 404 of `GET /hits/{hitId}/audio` for a hit without processed audio (none yet, queued, processing or failed). */
 export const AUDIO_NOT_READY = (state: string) => apiError(404, 'audio_not_ready', `this hit has no processed audio (its audio is ${state})`);
 
-/** `?format=` of every audio route: overrides `Accept`. */
-const FormatSchema = z.enum(['opus', 'mp3'], { error: 'must be opus or mp3' }).optional();
-const EditorAudioQuerySchema = z.object({ format: FormatSchema });
 
-const AudioQuerySchema = z.object({
-  draw: z
-    .string()
-    .regex(/^\d{1,15}$/, { error: "must be the game's draws counter (a whole number)" })
-    .transform(Number)
-    .optional(),
-  format: FormatSchema,
-});
 
 /** A hit id safe to put in a path (the room hands out uuids; this guards the join anyway). */
 const SAFE_HIT_ID = /^[0-9a-fA-F-]{36}$/;
@@ -169,18 +157,13 @@ export function audioRouter(deps: AudioRouterDeps): Router {
   const r = Router();
   const clips: ClipCache = clipCache(deps.config.AUDIO_DIR, ffmpegPath(deps.config.FFMPEG_PATH), deps.log);
 
-  r.get(['/games/:id/hit', '/games/:id/hit/:hit'], async (req, res) => {
-    // errors and hidden clips are never stored; revealed files replace this below
+  // errors and hidden clips are never stored; revealed files replace this below
+  const noStore: RequestHandler = (_req, res, next) => {
     res.set('Cache-Control', 'no-store');
-    const id = parseOr400(res, GameIdSchema, req.params.id, 'id');
-    if (!id) return;
-    let hit: string | undefined;
-    if (req.params.hit !== undefined) {
-      hit = parseOr400(res, UuidSchema, req.params.hit, 'hit');
-      if (!hit) return;
-    }
-    const query = parseOr400(res, AudioQuerySchema, req.query, 'query');
-    if (!query) return;
+    next();
+  };
+
+  const gameAudio = async ({ id, hit }: { id: string; hit?: string }, query: z.output<typeof AudioQuerySchema>, req: Request, res: Response) => {
 
     const listing = await matchMaker.getRoomById(id);
     if (!listing || listing.name !== ROOM) return sendError(res, gameNotFound('audio'));
@@ -231,19 +214,13 @@ export function audioRouter(deps: AudioRouterDeps): Router {
       headers['Cache-Control'] = current && query.draw === undefined ? 'no-store' : REVEALED_CACHE;
     }
     await sendAudio(req, res, deps, path, headers, { lastModified, context: { game: id } });
-  });
-
-  // the hit detail page's player: catalogue editors only (see the top of this file)
-  const noStore: RequestHandler = (_req, res, next) => {
-    // refusals (401, 403, 404) are never stored; the file replaces this below
-    res.set('Cache-Control', 'no-store');
-    next();
   };
-  r.get('/hits/:hitId/audio', noStore, requirePermission(Permission.WRITE_HITS), async (req, res) => {
-    const hitId = parseOr400(res, UuidSchema, req.params.hitId, 'hitId');
-    if (!hitId) return;
-    const query = parseOr400(res, EditorAudioQuerySchema, req.query, 'query');
-    if (!query) return;
+  const G = GAME_AUDIO_ROUTES;
+  mount(r, G.getCurrentHitAudio, ({ params, query }, req, res) => gameAudio(params, query, req, res), { before: [noStore] });
+  mount(r, G.getOwnedHitAudio, ({ params, query }, req, res) => gameAudio(params, query, req, res), { before: [noStore] });
+
+  // the hit detail page's player: catalogue editors only (see the top of this file); refusals (401, 403, 404) are not stored either
+  mount(r, AUDIO_ADMIN_ROUTES.getHitAudio, async ({ params: { hitId }, query }, req, res) => {
     res.vary('Accept');
     const found = await lookupProcessed(deps, hitId, query.format ? [query.format] : negotiateFormats(req));
     if (!found.ok) {
@@ -253,7 +230,7 @@ export function audioRouter(deps: AudioRouterDeps): Router {
     }
     const headers = { 'Content-Type': CONTENT_TYPE[found.file.format], 'Cache-Control': EDITOR_CACHE };
     await sendAudio(req, res, deps, found.file.path, headers, { lastModified: true, context: { hit: hitId } });
-  });
+  }, { before: [noStore] });
 
   return r;
 }

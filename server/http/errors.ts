@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { parseInput } from '../../shared/protocol/index.ts';
 import type { RuleError } from '../../shared/rules/index.ts';
 import type { Logger } from '../logger.ts';
+import { HTTP_ERRORS } from '../../shared/protocol/routes.ts';
 
 /**
  * Error answers of the HTTP API. Every error body is
@@ -55,7 +56,7 @@ export function errorHandler(log: Logger) {
       return;
     }
     const e = err as { type?: string; status?: number; message?: string };
-    if (e?.type === 'entity.parse.failed') return sendError(res, apiError(400, 'malformed_json', 'the request body is not valid JSON'));
+    if (e?.type === 'entity.parse.failed') return sendError(res, HTTP_ERRORS.malformedJson);
     if (e?.type === 'entity.too.large') return sendError(res, apiError(413, 'body_too_large', 'the request body is too large'));
     if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
       return sendError(res, apiError(415, 'unsupported_encoding', 'unsupported body encoding'));

@@ -1,48 +1,23 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { matchMaker } from '@colyseus/core';
-import { Router, type Request, type Response } from 'express';
-import {
-  AvatarBodySchema,
-  ConfirmBodySchema,
-  CreateGameBodySchema,
-  type CreateGameBody,
-  GameIdSchema,
-  GuessBodySchema,
-  JoinBodySchema,
-  LocalPlayerNameSchema,
-  SettingsUpdateSchema,
-  UuidSchema,
-} from '../../shared/protocol/index.ts';
+import { Router, type Response } from 'express';
+import { type CreateGameBody, LocalPlayerNameSchema } from '../../shared/protocol/index.ts';
+import { GAME_HTTP_ERRORS, GAME_ROUTES, MAX_GAMES_PER_CREATOR } from '../../shared/protocol/routes-games.ts';
 import { createGame as newGame, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, ruleError, type Action, type DjClip, type GamePayload, type RuleError } from '../../shared/rules/index.ts';
 import type { DjClip as DjClipBody } from '../../shared/protocol/index.ts';
 import { ROOM_NAME, type ActOutcome, type GameMetadata, type GameRoom } from '../rooms/game-room.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import type { YoutubePlayerSources } from './security.ts';
-import { requireUser } from './auth.ts';
-import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
+import { sendError, sendSuccess } from './errors.ts';
+import { mount } from './routes.ts';
 
 /**
- * The game endpoints of the spec and docs/api.md#endpoints. Thin: each validates its input
- * with the shared schemas and hands the action to the game's room (any process)
+ * The game endpoints of the spec and Part B §1.3, registered from the route table
+ * (shared/protocol/routes-games.ts, which validates their input). Thin: each hands the action to the game's room (any process)
  * through `matchMaker.remoteRoomCall`, where the engine decides.
  */
 
 const ROOM = ROOM_NAME;
-
-/** Success messages of the reference server, per action. */
-const SUCCESS: Partial<Record<Action['type'], string>> = {
-  join: 'joined the game successfully',
-  join_local: 'joined the game successfully',
-  avatar: 'avatar changed successfully',
-  leave: 'left the game successfully',
-  start: 'started game',
-  stop: 'stopped game',
-  update: 'game updated successfully',
-  guess: 'guess submitted successfully',
-  confirm: 'confirmation received',
-  skip: 'skipped successfully',
-  claim: 'claimed hit successfully',
-};
 
 /** A fresh game id: 8 characters of [A-Za-z0-9] from a CSPRNG. */
 export function newGameId(): string {
@@ -73,7 +48,7 @@ export async function gameSnapshot(id: string, viewer: string | null, stream = f
   }
 }
 
-/** Every game `viewer` may list (docs/rules.md#create), as payloads. */
+/** Every game `viewer` may list (Part B §3), as payloads. */
 export async function listGames(viewer: string | null): Promise<GamePayload[]> {
   const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
   const visible = rooms.filter((r) => {
@@ -103,23 +78,16 @@ export async function renameInAllGames(userId: string, name: string): Promise<vo
   await Promise.all(seated.map((r) => matchMaker.remoteRoomCall<GameRoom>(r.roomId, 'renameUser', [userId, name]).catch(() => undefined)));
 }
 
-/** Most games one user may be the creator of at once (leaving a game hands its creator role on). */
-export const MAX_GAMES_PER_CREATOR = 10;
+export { MAX_GAMES_PER_CREATOR };
 /** 409 for a game beyond MAX_GAMES_PER_CREATOR. */
-export const TOO_MANY_GAMES = apiError(409, 'too_many_games', `you already run ${MAX_GAMES_PER_CREATOR} games; leave one before creating another`);
+export const TOO_MANY_GAMES = GAME_HTTP_ERRORS.tooManyGames;
 
 export function gamesRouter(deps: { catalogue: CatalogueService; youtube: YoutubePlayerSources }): Router {
   const r = Router();
+  const G = GAME_ROUTES;
 
-  /** Validates the :id path parameter (a malformed id is a 400, never "absent"). */
-  const gameId = (req: Request, res: Response): string | undefined => parseOr400(res, GameIdSchema, req.params.id, 'id');
-  const playerParam = (req: Request, res: Response): string | undefined | null => {
-    if (req.params.player === undefined) return null;
-    return parseOr400(res, UuidSchema, req.params.player, 'player');
-  };
-
-  /** Runs an action in the game's room and answers with the reference server's success or the engine's error. */
-  const act = async (res: Response, id: string, type: Action['type'], fields: Record<string, unknown> = {}) => {
+  /** Runs an action in the game's room and answers with the route's success message or the engine's error. */
+  const act = async (res: Response, route: { reply: { message: string } }, id: string, type: Action['type'], fields: Record<string, unknown> = {}) => {
     const user = res.locals.user as { id: string; name: string };
     if (!(await roomExists(id))) return sendError(res, gameNotFound(type));
     let outcome: ActOutcome;
@@ -129,19 +97,19 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
       return sendError(res, gameNotFound(type));
     }
     if (!outcome.ok) return sendError(res, outcome.error);
-    sendSuccess(res, SUCCESS[type] ?? 'ok');
+    sendSuccess(res, route.reply.message);
   };
+  /** The player a `/{player}` route acts for, as the action's field. */
+  const forPlayer = (params: { id: string } | { id: string; player: string }) => ('player' in params ? { player: params.player } : {});
 
-  r.get(['/games', '/games/'], async (_req, res) => {
+  mount(r, G.listGames, async (_input, _req, res) => {
     res.json({ games: await listGames(res.locals.user?.id ?? null) });
   });
 
   /** Users' games being created right now (this process), by user id. */
   const creating = new Map<string, number>();
 
-  r.post(['/games', '/games/'], requireUser, async (req, res) => {
-    const body = parseOr400(res, CreateGameBodySchema, req.body ?? {}, 'body');
-    if (!body) return;
+  mount(r, G.createGame, async ({ body }, _req, res) => {
     const user = res.locals.user as { id: string; name: string };
     // one person runs a few games, not a lobby full of them (those being made count too: parallel requests)
     const making = creating.get(user.id) ?? 0;
@@ -181,24 +149,20 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
       await matchMaker.createRoom(ROOM, options);
     } catch (err) {
       res.locals.log?.error({ err, game: id }, 'creating a game room failed');
-      return sendError(res, { status: 503, code: 'unavailable', message: 'the game could not be created, try again' });
+      return sendError(res, GAME_HTTP_ERRORS.unavailable);
     }
     const snap = await gameSnapshot(id, user.id);
     res.status(201).location(`/games/${id}`).json(snap?.game);
   };
 
-  r.get('/games/:id', async (req, res) => {
-    const id = gameId(req, res);
-    if (!id) return;
-    const snap = await gameSnapshot(id, res.locals.user?.id ?? null);
+  mount(r, G.getGame, async ({ params }, _req, res) => {
+    const snap = await gameSnapshot(params.id, res.locals.user?.id ?? null);
     if (!snap) return sendError(res, gameNotFound('get'));
     res.json(snap.game);
   });
 
   // the DJ's device asks for each new draw (`dj` clue mode): the hidden hit's video, for the DJ alone
-  r.get('/games/:id/dj', async (req, res) => {
-    const id = gameId(req, res);
-    if (!id) return;
+  mount(r, G.getDjClip, async ({ params: { id } }, _req, res) => {
     // every answer is the DJ's own, for this moment: never from a cache
     res.set('Cache-Control', 'no-store');
     if (!(await roomExists(id))) return sendError(res, gameNotFound('audio'));
@@ -213,86 +177,35 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
     res.json(body);
   });
 
-  // the body is optional (the reference server's clients send none): the avatar, initials when left out
-  r.patch('/games/:id/join', requireUser, async (req, res) => {
-    const id = gameId(req, res);
-    if (!id) return;
-    const body = parseOr400(res, JoinBodySchema, req.body ?? {}, 'body');
-    if (body) await act(res, id, 'join', { name: (res.locals.user as { name: string }).name, ...body });
-  });
+  // the body is optional (Part B's clients send none): the avatar, initials when left out
+  mount(r, G.joinGame, ({ params, body }, _req, res) => act(res, G.joinGame, params.id, 'join', { name: (res.locals.user as { name: string }).name, ...body }));
 
-  // the name is the rest of the path (the reference server), trimmed and checked by the engine (A10)
-  r.patch('/games/:id/join/*name', requireUser, async (req, res) => {
-    const id = gameId(req, res);
-    if (!id) return;
-    const raw = req.params.name as unknown as string[] | string;
-    const name = Array.isArray(raw) ? raw.join('/') : raw;
+  // the name is the rest of the path (Part B), trimmed and checked by the engine (A10)
+  mount(r, G.addLocalPlayer, ({ params, body }, _req, res) => act(res, G.addLocalPlayer, params.id, 'join_local', { name: params.name, ...body }), {
     // the room's schema for such names: its later rules (look-alike scripts, hidden characters) are
     // checked where names come in, not by the engine (see isCleanName), so stored games still replay
-    if (!LocalPlayerNameSchema.safeParse(name.trim()).success) return sendError(res, ruleError('name_invalid'));
-    const body = parseOr400(res, JoinBodySchema, req.body ?? {}, 'body');
-    if (body) await act(res, id, 'join_local', { name, ...body });
+    beforeBody: ({ name }, res) => {
+      if (LocalPlayerNameSchema.safeParse(name.trim()).success) return true;
+      sendError(res, ruleError('name_invalid'));
+      return false;
+    },
   });
 
-  r.patch(['/games/:id/avatar', '/games/:id/avatar/:player'], requireUser, async (req, res) => {
-    const id = gameId(req, res);
-    if (!id) return;
-    const player = playerParam(req, res);
-    if (player === undefined) return;
-    const body = parseOr400(res, AvatarBodySchema, req.body, 'body');
-    if (body) await act(res, id, 'avatar', { avatar: body.avatar, ...(player ? { player } : {}) });
-  });
-
-  r.patch(['/games/:id/leave', '/games/:id/leave/:player'], requireUser, async (req, res) => {
-    // one after the other: a second 400 on an answered request would throw and reset the connection
-    const id = gameId(req, res);
-    if (!id) return;
-    const player = playerParam(req, res);
-    if (player === undefined) return;
-    await act(res, id, 'leave', player ? { player } : {});
-  });
-
-  r.patch('/games/:id/start', requireUser, async (req, res) => {
-    const id = gameId(req, res);
-    if (id) await act(res, id, 'start', { hits: [] });
-  });
-
-  r.patch('/games/:id/stop', requireUser, async (req, res) => {
-    const id = gameId(req, res);
-    if (id) await act(res, id, 'stop');
-  });
-
-  r.patch('/games/:id/update', requireUser, async (req, res) => {
-    const id = gameId(req, res);
-    if (!id) return;
-    const settings = parseOr400(res, SettingsUpdateSchema, req.body ?? {}, 'body');
-    if (settings) await act(res, id, 'update', { settings, pack_ids: [] });
-  });
-
-  r.post(['/games/:id/guess', '/games/:id/guess/:player'], requireUser, async (req, res) => {
-    const id = gameId(req, res);
-    if (!id) return;
-    const player = playerParam(req, res);
-    if (player === undefined) return;
-    const body = parseOr400(res, GuessBodySchema, req.body ?? {}, 'body');
-    if (body) await act(res, id, 'guess', { slot: body.id, ...(player ? { player } : {}) });
-  });
-
-  r.post('/games/:id/confirm', requireUser, async (req, res) => {
-    const id = gameId(req, res);
-    if (!id) return;
-    const body = parseOr400(res, ConfirmBodySchema, req.body, 'body');
-    if (body) await act(res, id, 'confirm', { confirm: body.confirm });
-  });
-
-  for (const type of ['skip', 'claim'] as const) {
-    r.post([`/games/:id/${type}`, `/games/:id/${type}/:player`], requireUser, async (req, res) => {
-      const id = gameId(req, res);
-      if (!id) return;
-      const player = playerParam(req, res);
-      if (player === undefined) return;
-      await act(res, id, type, player ? { player } : {});
-    });
+  for (const route of [G.changeAvatar, G.changeAvatarFor]) {
+    mount(r, route, ({ params, body }, _req, res) => act(res, route, params.id, 'avatar', { avatar: body.avatar, ...forPlayer(params) }));
+  }
+  for (const route of [G.leaveGame, G.kickPlayer]) {
+    mount(r, route, ({ params }, _req, res) => act(res, route, params.id, 'leave', forPlayer(params)));
+  }
+  mount(r, G.startGame, ({ params }, _req, res) => act(res, G.startGame, params.id, 'start', { hits: [] }));
+  mount(r, G.stopGame, ({ params }, _req, res) => act(res, G.stopGame, params.id, 'stop'));
+  mount(r, G.updateGame, ({ params, body }, _req, res) => act(res, G.updateGame, params.id, 'update', { settings: body, pack_ids: [] }));
+  for (const route of [G.guess, G.guessFor]) {
+    mount(r, route, ({ params, body }, _req, res) => act(res, route, params.id, 'guess', { slot: body.id, ...forPlayer(params) }));
+  }
+  mount(r, G.confirm, ({ params, body }, _req, res) => act(res, G.confirm, params.id, 'confirm', { confirm: body.confirm }));
+  for (const [type, routes] of [['skip', [G.skip, G.skipFor]], ['claim', [G.claim, G.claimFor]]] as const) {
+    for (const route of routes) mount(r, route, ({ params }, _req, res) => act(res, route, params.id, type, forPlayer(params)));
   }
 
   return r;

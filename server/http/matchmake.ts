@@ -4,6 +4,7 @@ import type { Logger } from '../logger.ts';
 import { MatchmakeOptionsSchema, MatchmakeReconnectSchema, parseInput, toErrorBody } from '../../shared/protocol/index.ts';
 import type { ApiError } from './errors.ts';
 import type { WindowLimit } from './security.ts';
+import { HTTP_ERRORS } from '../../shared/protocol/routes.ts';
 
 /**
  * Colyseus' matchmaking route, `POST /matchmake/<method>/<game id>` (what the
@@ -131,7 +132,7 @@ async function readJson(req: IncomingMessage): Promise<{ json: unknown } | { err
   try {
     return { json: JSON.parse(text) as unknown };
   } catch {
-    return { error: { status: 400, code: 'malformed_json', message: 'the request body is not valid JSON' } };
+    return { error: HTTP_ERRORS.malformedJson };
   }
 }
 

@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import type { Config } from '../config.ts';
 import { usernameKey } from '../services/users.ts';
 import { apiError, sendError } from './errors.ts';
+import { HTTP_ERRORS } from '../../shared/protocol/routes.ts';
 
 /**
  * Abuse protection of the HTTP API (docs/api.md#b5): security headers, rate limits and
@@ -120,7 +121,7 @@ const LIMITS = {
 const OPEN_STREAMS = { user: 32, ip: 200 } as const;
 
 /** 429 body of every limiter. */
-export const RATE_LIMITED = apiError(429, 'rate_limited', 'too many requests, please try again later');
+export const RATE_LIMITED = HTTP_ERRORS.rateLimited;
 
 const MUTATING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
@@ -366,9 +367,9 @@ export function sendRetryLater(res: Response, seconds: number, why: string): voi
 }
 
 /** 403 for a mutation whose Origin is another host. */
-export const CSRF_REFUSED = apiError(403, 'csrf', 'cross-site request refused');
+export const CSRF_REFUSED = HTTP_ERRORS.csrf;
 /** 415 for a mutation body that is not JSON (outside the opted-out paths). */
-export const UNSUPPORTED_MEDIA_TYPE = apiError(415, 'unsupported_media_type', 'the request body must be application/json');
+export const UNSUPPORTED_MEDIA_TYPE = HTTP_ERRORS.unsupportedMediaType;
 
 /** Options of {@link csrfGuardWith}. */
 export interface CsrfOptions {

@@ -1,14 +1,15 @@
 import cookieParser from 'cookie-parser';
-import express, { type Express, type Request, type Response, type Router } from 'express';
+import express, { type Express, type Router } from 'express';
 import { allowedOriginsOf, type Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { CaptchaService } from '../services/captcha.ts';
 import type { UsersService } from '../services/users.ts';
-import { UuidSchema } from '../../shared/protocol/common.ts';
-import { LoginBodySchema, RegisterBodySchema, UpdateMeBodySchema, type UserCookie, type UserPayload } from '../../shared/protocol/users.ts';
-import { clearSessionCookies, requireUser, UNAUTHENTICATED, sessionMiddleware, sessionToken, setSessionCookies, userCookie } from './auth.ts';
+import type { UserCookie, UserPayload } from '../../shared/protocol/users.ts';
+import { USER_HTTP_ERRORS, USER_ROUTES } from '../../shared/protocol/routes-users.ts';
+import { clearSessionCookies, UNAUTHENTICATED, sessionMiddleware, sessionToken, setSessionCookies, userCookie } from './auth.ts';
 import { CAPTCHA_REFUSED, captchaRouter } from './captcha.ts';
-import { apiError, parseOr400, sendError, sendSuccess } from './errors.ts';
+import { sendError, sendSuccess } from './errors.ts';
+import { mount } from './routes.ts';
 import { csrfGuardWith, rateLimits, securityHeaders, sendRetryLater, type CsrfOptions, type RateLimits } from './security.ts';
 
 /**
@@ -31,20 +32,19 @@ export interface UsersDeps {
   limits?: RateLimits;
 }
 
-const INCORRECT_CREDENTIALS = apiError(401, 'incorrect_credentials', 'incorrect user credentials');
-const NAME_TAKEN = apiError(409, 'username_taken', 'username is already in use');
+const { incorrectCredentials: INCORRECT_CREDENTIALS, nameTaken: NAME_TAKEN, alreadyRegistered: ALREADY_REGISTERED, userNotFound: USER_NOT_FOUND } = USER_HTTP_ERRORS;
 /** 409: the name looks like an account's (the same letters in another script, "0" for "O"…). */
-export const NAME_LOOK_ALIKE = apiError(409, 'username_look_alike', 'username looks the same as one already in use');
-const ALREADY_REGISTERED = apiError(405, 'already_registered', 'A user is already authenticated and registered.');
-const USER_NOT_FOUND = apiError(404, 'user_not_found', 'user id not found');
+export const NAME_LOOK_ALIKE = USER_HTTP_ERRORS.nameLookAlike;
 /** 403: an account's name is its login; only a guest chooses what he is called. */
-export const GUEST_ONLY_RENAME = apiError(403, 'guest_only_rename', 'only guests can change their name; an account keeps the name it was registered with');
+export const GUEST_ONLY_RENAME = USER_HTTP_ERRORS.guestOnlyRename;
 
 /** The `/api/users` router. Needs cookie-parser, express.json and {@link sessionMiddleware} in front. */
 export function usersRouter(deps: UsersDeps): Router {
   const { users, captcha, config, log } = deps;
   const limits = deps.limits ?? rateLimits(config);
   const router = express.Router();
+  const U = USER_ROUTES;
+  const on = { at: '/api/users', limits: { guest: limits.guest, register: limits.register, writes: limits.writes } };
 
   /** Game seats must not outlive a user; a failure there must not block the user's own request. */
   const userGone = async (userId: string): Promise<void> => {
@@ -55,15 +55,13 @@ export function usersRouter(deps: UsersDeps): Router {
     }
   };
 
-  router.get('/auth', limits.guest, async (req: Request, res: Response) => {
+  mount(router, U.auth, async (_input, req, res) => {
     const session = await users.auth(sessionToken(req), new Date());
     setSessionCookies(res, config, session);
     sendSuccess(res, 'success');
-  });
+  }, on);
 
-  router.post('/login', async (req: Request, res: Response) => {
-    const body = parseOr400(res, LoginBodySchema, req.body, 'body');
-    if (!body) return;
+  mount(router, U.login, async ({ body }, req, res) => {
     const attempt = await limits.login.attempt(req, body.username, () => users.login(body.username, body.password, new Date()));
     if ('wait' in attempt) return sendRetryLater(res, attempt.wait, attempt.why);
     const { result } = attempt;
@@ -78,11 +76,9 @@ export function usersRouter(deps: UsersDeps): Router {
     setSessionCookies(res, config, result.session);
     const payload: UserPayload = { id: result.session.user.id, name: result.session.user.name, virtual: false };
     res.json(payload);
-  });
+  }, on);
 
-  router.post('/register', limits.register, requireUser, async (req: Request, res: Response) => {
-    const body = parseOr400(res, RegisterBodySchema, req.body, 'body');
-    if (!body) return;
+  mount(router, U.register, async ({ body }, req, res) => {
     // after the body's checks, so that a typo does not spend the solution
     const verdict = await captcha.check(body.altcha_token);
     if (verdict !== 'ok') return sendError(res, CAPTCHA_REFUSED[verdict]);
@@ -97,28 +93,26 @@ export function usersRouter(deps: UsersDeps): Router {
     }
     setSessionCookies(res, config, result.session);
     sendSuccess(res, 'user registered');
-  });
+  }, on);
 
-  router.post('/logout', requireUser, async (req: Request, res: Response) => {
+  mount(router, U.logout, async (_input, req, res) => {
     const user = res.locals.user;
     if (user) await userGone(user.id);
     await users.logout(sessionToken(req));
     clearSessionCookies(res, config);
     sendSuccess(res, 'logged out');
-  });
+  }, on);
 
-  router.get('/me', requireUser, (_req: Request, res: Response) => {
+  mount(router, U.getMe, (_input, _req, res) => {
     const user = res.locals.user;
     if (!user) return;
     const me: UserCookie = userCookie(user);
     res.json(me);
-  });
+  }, on);
 
-  router.patch('/me', limits.writes, requireUser, async (req: Request, res: Response) => {
+  mount(router, U.renameMe, async ({ body }, req, res) => {
     const user = res.locals.user;
     if (!user) return;
-    const body = parseOr400(res, UpdateMeBodySchema, req.body, 'body');
-    if (!body) return;
     if (!user.guest) return sendError(res, GUEST_ONLY_RENAME);
     const result = await users.renameGuest(user.id, body.name);
     if (!result.ok) {
@@ -139,25 +133,23 @@ export function usersRouter(deps: UsersDeps): Router {
     }
     const me: UserCookie = userCookie(found.session.user);
     res.json(me);
-  });
+  }, on);
 
-  router.delete('/me', limits.writes, requireUser, async (_req: Request, res: Response) => {
+  mount(router, U.deleteMe, async (_input, _req, res) => {
     const user = res.locals.user;
     if (!user) return;
     await userGone(user.id);
     await users.deleteAccount(user.id);
     clearSessionCookies(res, config);
     sendSuccess(res, 'account deleted');
-  });
+  }, on);
 
-  router.get('/:id', async (req: Request, res: Response) => {
-    const id = parseOr400(res, UuidSchema, req.params.id, 'id');
-    if (!id) return;
+  mount(router, U.getUser, async ({ params: { id } }, _req, res) => {
     const user = await users.findUser(id);
     if (!user) return sendError(res, USER_NOT_FOUND);
     const payload: UserPayload = user;
     res.json(payload);
-  });
+  }, on);
 
   return router;
 }

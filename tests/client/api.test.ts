@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, BAD_REPLY, NETWORK_ERROR, refreshSession, request } from '../../client/src/net/api.ts';
+import { api, ApiError, BAD_REPLY, NETWORK_ERROR, refreshSession, request } from '../../client/src/net/api.ts';
 import { createGame, listGames } from '../../client/src/net/games.ts';
 import { json } from './render.tsx';
 import { game as gameFixture } from './game-fixtures.ts';
@@ -136,5 +136,41 @@ describe('request', () => {
     expect(calls).toHaveLength(1);
     await refreshSession();
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe('api: calls typed by the route table', () => {
+  it('puts each path parameter in its place, percent-encoded, with the method and body of the call', async () => {
+    const calls = fakeFetch(() => json({ type: 'success', message: 'pack updated successfully' }));
+    const reply = await api('patch', '/api/hits/packs/{packId}', { params: { packId: 'a b/c' }, body: { name: 'Rock' }, schema: (s) => s.SuccessBodySchema });
+    expect(reply.message).toBe('pack updated successfully');
+    expect(calls[0]?.url).toBe('/api/hits/packs/a%20b%2Fc');
+    expect(calls[0]?.init.method).toBe('PATCH');
+    expect(calls[0]?.init.body).toBe(JSON.stringify({ name: 'Rock' }));
+  });
+
+  it('appends the query and sends no body when the call has none', async () => {
+    const calls = fakeFetch(() => json({ hits: 3, audio: 1, youtube: 0 }));
+    await api('get', '/api/hits/playable', { query: new URLSearchParams([['packs', 'x'], ['packs', 'y']]), schema: (s) => s.PlayableCountsSchema });
+    expect(calls[0]?.url).toBe('/api/hits/playable?packs=x&packs=y');
+    expect(calls[0]?.init.method).toBe('GET');
+    expect(calls[0]?.init.body).toBeUndefined();
+  });
+
+  it('lets the type checker refuse what the table does not declare', () => {
+    // never called: `npm run typecheck` fails if any of these stops being an error
+    const unchecked = () => {
+      // @ts-expect-error no such operation
+      void api('get', '/api/games/{id}/nothing', { params: { id: 'AbCd1234' }, schema: (s) => s.SuccessBodySchema });
+      // @ts-expect-error the method is not the operation's
+      void api('delete', '/api/games/{id}/start', { params: { id: 'AbCd1234' }, schema: (s) => s.SuccessBodySchema });
+      // @ts-expect-error a missing path parameter
+      void api('get', '/api/games/{id}', { schema: (s) => s.GamePayloadSchema });
+      // @ts-expect-error a body of the wrong shape
+      void api('post', '/api/games/{id}/confirm', { params: { id: 'AbCd1234' }, body: { confirm: 'yes' }, schema: (s) => s.SuccessBodySchema });
+      // @ts-expect-error a reply schema that is not the operation's
+      void api('get', '/api/games/{id}', { params: { id: 'AbCd1234' }, schema: (s) => s.GameListSchema });
+    };
+    expect(typeof unchecked).toBe('function');
   });
 });

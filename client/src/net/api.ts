@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { ApiRoute } from '../../../shared/protocol/api-routes.ts';
+import type { RouteBody, RouteParams, RouteReply, RouteSpec } from '../../../shared/protocol/routes.ts';
 import { loadSchemas, type Schemas } from './load-schemas.ts';
 
 /**
@@ -163,4 +165,36 @@ export async function request(path: string, options: RequestOptions = {}): Promi
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new ApiError(res.status, BAD_REPLY, `${path}: unexpected reply (${parsed.error.issues[0]?.message ?? 'invalid'})`);
   return parsed.data;
+}
+
+type Route<M extends ApiRoute['method'], P extends string> = Extract<ApiRoute, { method: M; path: P }>;
+
+/** What a call of `R` sends: its path parameters and its JSON body, each when it has them, and a query string. */
+export type CallInput<R extends RouteSpec> = (R['params'] extends z.ZodObject ? { params: RouteParams<R> } : { params?: undefined }) &
+  (NonNullable<R['body']> extends { required: true } ? { body: RouteBody<R> } : { body?: RouteBody<R> }) & { query?: URLSearchParams };
+
+/** `/api/games/{id}` with `{ id }`: each parameter in its place, percent-encoded. */
+function fill(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params?.[name])));
+}
+
+/**
+ * One call of an operation of the route table (shared/protocol/api-routes.ts),
+ * named by its method and documented path: both, the parameters, the body and
+ * the reply's schema (it must read what the operation answers) are checked
+ * against the table by the type checker. Only
+ * types come from the table, so none of it reaches the bundle; the reply is
+ * validated with the schema `schema` picks, as by {@link request}.
+ */
+export function api<M extends ApiRoute['method'], P extends Route<M, string>['path'], S extends z.ZodType>(
+  method: M,
+  path: P,
+  input: CallInput<Route<M, P>> &
+    Omit<RequestOptions, 'method' | 'body' | 'schema'> &
+    // the schema reads the reply (it may read less of it than there is)
+    (RouteReply<Route<M, P>> extends z.input<S> ? { schema: SchemaPick<S> } : { schema: SchemaPick<S> & { notTheReply: never } }),
+): Promise<z.output<S>> {
+  const { params, body, query, ...options } = input as CallInput<RouteSpec> & RequestOptions & { schema: SchemaPick<S> };
+  const url = fill(path, params as Record<string, unknown> | undefined) + (query ? `?${query}` : '');
+  return request(url, { ...options, method: method.toUpperCase() as NonNullable<RequestOptions['method']>, ...(body === undefined ? {} : { body }) });
 }

@@ -1,4 +1,4 @@
-import { request } from './api.ts';
+import { api } from './api.ts';
 
 /** Solutions older than this are not sent: the server accepts a challenge for 5 minutes after it was issued. */
 export const CAPTCHA_FRESH_MS = 4 * 60_000;
@@ -14,7 +14,7 @@ export const CAPTCHA_FRESH_MS = 4 * 60_000;
  */
 export async function solveCaptcha(signal?: AbortSignal): Promise<string | null> {
   try {
-    const c = await request('/api/altcha', { schema: (s) => s.AltchaChallengeSchema, retryOn401: false, ...(signal ? { signal } : {}) });
+    const c = await api('get', '/api/altcha', { schema: (s) => s.AltchaChallengeSchema, retryOn401: false, ...(signal ? { signal } : {}) });
     // the solver only ever loads with the register screen, in its own chunk
     const { solveChallenge } = await import('altcha-lib/v1');
     if (signal?.aborted) return null;

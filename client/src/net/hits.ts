@@ -1,5 +1,5 @@
 import type { AddressImportReportPayload, HitBodyInput, ImportReportPayload, SortKey } from '../../../shared/protocol/catalogue.ts';
-import { ApiError, request, requestText } from './api.ts';
+import { api, ApiError, request, requestText } from './api.ts';
 import { loadSchemas } from './load-schemas.ts';
 
 /**
@@ -22,7 +22,6 @@ export interface SearchParams {
 
 const opt = (signal?: AbortSignal) => (signal ? { signal } : {});
 const hitPath = (id: string): string => `/api/hits/${encodeURIComponent(id)}`;
-const packPath = (id: string): string => `/api/hits/packs/${encodeURIComponent(id)}`;
 
 /** The query string of a search (repeated keys for lists, as the server reads them). */
 export function searchQueryString(p: SearchParams): string {
@@ -43,37 +42,37 @@ export function searchHits(p: SearchParams, signal?: AbortSignal) {
 
 /** `GET /api/hits/{id}`: the whole hit (yt_id, offset, audio state). A 404 is an ApiError with status 404. */
 export function getHit(id: string, signal?: AbortSignal) {
-  return request(hitPath(id), { schema: (s) => s.FullHitPayloadSchema, ...opt(signal) });
+  return api('get', '/api/hits/{hitId}', { params: { hitId: id }, schema: (s) => s.FullHitPayloadSchema, ...opt(signal) });
 }
 
 /** `POST /api/hits`: the created hit, with its new id. */
 export function createHit(body: HitBodyInput) {
-  return request('/api/hits', { method: 'POST', body, schema: (s) => s.FullHitPayloadSchema });
+  return api('post', '/api/hits', { body, schema: (s) => s.FullHitPayloadSchema });
 }
 
 /** `PATCH /api/hits/{id}`: a full replacement. */
 export function updateHit(id: string, body: HitBodyInput) {
-  return request(hitPath(id), { method: 'PATCH', body, schema: (s) => s.SuccessBodySchema });
+  return api('patch', '/api/hits/{hitId}', { params: { hitId: id }, body, schema: (s) => s.SuccessBodySchema });
 }
 
 /** `DELETE /api/hits/{id}`. */
 export function deleteHit(id: string) {
-  return request(hitPath(id), { method: 'DELETE', schema: (s) => s.SuccessBodySchema });
+  return api('delete', '/api/hits/{hitId}', { params: { hitId: id }, schema: (s) => s.SuccessBodySchema });
 }
 
 /** `POST /api/hits/packs`: the new pack. */
 export function createPack(name: string) {
-  return request('/api/hits/packs', { method: 'POST', body: { name }, schema: (s) => s.PackPayloadSchema });
+  return api('post', '/api/hits/packs', { body: { name }, schema: (s) => s.PackPayloadSchema });
 }
 
 /** `PATCH /api/hits/packs/{id}`: a new name. */
 export function renamePack(id: string, name: string) {
-  return request(packPath(id), { method: 'PATCH', body: { name }, schema: (s) => s.SuccessBodySchema });
+  return api('patch', '/api/hits/packs/{packId}', { params: { packId: id }, body: { name }, schema: (s) => s.SuccessBodySchema });
 }
 
 /** `DELETE /api/hits/packs/{id}`. */
 export function deletePack(id: string) {
-  return request(packPath(id), { method: 'DELETE', schema: (s) => s.SuccessBodySchema });
+  return api('delete', '/api/hits/packs/{packId}', { params: { packId: id }, schema: (s) => s.SuccessBodySchema });
 }
 
 /** `GET /api/hits/export`: the hits.yml text of the hits matching a query and packs (`query` left out when empty). */
@@ -161,10 +160,10 @@ export function uploadAudio(id: string, file: File) {
 
 /** `POST /api/hits/{id}/audio/retry`: queues a failed hit again. */
 export function retryAudio(id: string) {
-  return request(`${hitPath(id)}/audio/retry`, { method: 'POST', schema: (s) => s.AudioQueuedViewSchema });
+  return api('post', '/api/hits/{hitId}/audio/retry', { params: { hitId: id }, schema: (s) => s.AudioQueuedViewSchema });
 }
 
 /** `GET /api/hits/audio/status` (write_hits): counts per state and the failures. */
 export function audioStatus(signal?: AbortSignal) {
-  return request('/api/hits/audio/status', { schema: (s) => s.AudioStatusViewSchema, ...opt(signal) });
+  return api('get', '/api/hits/audio/status', { schema: (s) => s.AudioStatusViewSchema, ...opt(signal) });
 }

@@ -1,0 +1,292 @@
+import { z } from 'zod';
+import { COST_CLAIM, COST_INTERCEPT, COST_SKIP } from '../rules/index.ts';
+import { GameIdSchema, UuidSchema } from './common.ts';
+import {
+  AvatarBodySchema,
+  ConfirmBodySchema,
+  CreateGameBodySchema,
+  DjClipSchema,
+  GameListSchema,
+  GamePayloadSchema,
+  GuessBodySchema,
+  JoinBodySchema,
+  LocalPlayerNameSchema,
+  SettingsUpdateSchema,
+} from './game.ts';
+import { BAD_GAME_ID, badUuid, rule, rules, type ErrorSpec, type RouteSpec } from './routes.ts';
+
+/** The game endpoints (api.md Part B §1.3): the lobby, a game, and the actions of a turn. */
+
+/** Most games one user may be the creator of at once (leaving a game hands its creator role on). */
+export const MAX_GAMES_PER_CREATOR = 10;
+
+export const GAME_HTTP_ERRORS = {
+  /** 409 for a game beyond MAX_GAMES_PER_CREATOR. */
+  tooManyGames: { status: 409, code: 'too_many_games', message: `you already run ${MAX_GAMES_PER_CREATOR} games; leave one before creating another` },
+  unavailable: { status: 503, code: 'unavailable', message: 'the game could not be created, try again' },
+} as const;
+
+// path parameters: the shared schemas, with what they stand for
+const gameParam = z.object({ id: GameIdSchema.meta({ description: 'The game id: 8 letters or digits.', example: 'AbCd1234' }) });
+const playerParam = z.object({
+  ...gameParam.shape,
+  player: UuidSchema.meta({ description: 'The player to act for (Local games, creator only) or, for leave, to remove (creator only).' }),
+});
+
+const GAME_NOT_FOUND = rule('game_not_found');
+const NOT_A_PLAYER = rule('not_a_player');
+const SOME_PACK = { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' };
+
+/** A game action: PATCH or POST on `/api/games/{id}/…`, answering Part B's success message. */
+function action<const I extends string, const M extends 'patch' | 'post', const P extends string, B extends RouteSpec['body'] = undefined, const W extends boolean = false>(opts: {
+  id: I;
+  method: M;
+  path: P;
+  body?: B;
+  summary: string;
+  description?: string;
+  message: string;
+  withPlayer?: W;
+  badInput?: string;
+  errors: readonly ErrorSpec[];
+}) {
+  const { message, withPlayer, badInput, ...rest } = opts;
+  const what = withPlayer ? 'The game id or player id' : opts.body ? 'The game id or body' : 'The game id';
+  return {
+    ...rest,
+    body: opts.body as B,
+    tag: 'games',
+    access: 'user',
+    rateLimit: 'writes',
+    params: (withPlayer ? playerParam : gameParam) as W extends true ? typeof playerParam : typeof gameParam,
+    reply: { status: 200, message },
+    invalid: { what, example: badInput ?? (withPlayer ? badUuid('player') : BAD_GAME_ID) },
+  } satisfies RouteSpec;
+}
+
+/** Guess, skip and claim, by the caller or (`/{player}`) for a player of the creator's Local game. */
+const forPlayer = (kind: 'guess' | 'skip' | 'claim'): ErrorSpec[] => rules(`local_only_${kind}`, `creator_only_${kind}`, 'player_not_found');
+const GUESS_ERRORS = rules('cannot_guess', 'slot_taken', 'already_guessed', 'no_token_intercept', 'unknown_slot', 'guess_required');
+
+const guess = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
+  action({
+    id,
+    method: 'post',
+    path,
+    summary: withPlayer ? 'Guess for a player of a Local game' : 'Place a guess, intercept or decline',
+    description: `The turn player names a slot while Guessing; while Intercepting the others name a free slot (${COST_INTERCEPT} token) or send \`null\` to decline.`,
+    message: 'guess submitted successfully',
+    body: { schema: GuessBodySchema, required: false },
+    withPlayer,
+    errors: [NOT_A_PLAYER, ...GUESS_ERRORS, ...(withPlayer ? forPlayer('guess') : []), GAME_NOT_FOUND],
+  });
+
+const skip = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
+  action({
+    id,
+    method: 'post',
+    path,
+    summary: withPlayer ? 'Skip for a player of a Local game' : 'Skip the current hit',
+    description: `The turn player pays ${COST_SKIP} token for a new mystery card.`,
+    message: 'skipped successfully',
+    withPlayer,
+    errors: [NOT_A_PLAYER, ...rules('cannot_skip', 'no_token_skip'), ...(withPlayer ? forPlayer('skip') : []), GAME_NOT_FOUND],
+  });
+
+const claim = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
+  action({
+    id,
+    method: 'post',
+    path,
+    summary: withPlayer ? 'Claim for a player of a Local game' : 'Claim a hit',
+    description: `The turn player, while Guessing, pays ${COST_CLAIM} tokens for the next card under the mystery hit.`,
+    message: 'claimed hit successfully',
+    withPlayer,
+    errors: [NOT_A_PLAYER, ...rules('cannot_claim', 'no_tokens_claim', 'no_hit_left'), ...(withPlayer ? forPlayer('claim') : []), GAME_NOT_FOUND],
+  });
+
+export const GAME_ROUTES = {
+  listGames: {
+    id: 'listGames',
+    method: 'get',
+    path: '/api/games',
+    tag: 'games',
+    summary: 'Games of the lobby',
+    description: 'Public games, plus (with a session) Private games the caller plays in and Local games he created. `/api/games/` works too.',
+    access: 'optional',
+    reply: { status: 200, schema: GameListSchema, description: 'The visible games.' },
+    errors: [],
+  },
+  createGame: {
+    id: 'createGame',
+    method: 'post',
+    path: '/api/games',
+    tag: 'games',
+    summary: 'Create a game',
+    description: 'The caller becomes its first player and creator. The body is optional; `/api/games/` works too.',
+    access: 'user',
+    rateLimit: 'writes',
+    body: { schema: CreateGameBodySchema, required: false },
+    reply: {
+      status: 201,
+      schema: GamePayloadSchema,
+      description: 'The new game.',
+      headers: z.object({ Location: z.string().meta({ description: '`/games/{id}`: the game\'s page in the web client (no `/api` prefix, as in Part B).', example: '/games/AbCd1234' }) }),
+    },
+    invalid: { what: 'The body', example: 'mode must be one of "Public", "Private", "Local"' },
+    errors: [rule('unknown_pack', SOME_PACK), GAME_HTTP_ERRORS.tooManyGames, GAME_HTTP_ERRORS.unavailable],
+  },
+  getGame: {
+    id: 'getGame',
+    method: 'get',
+    path: '/api/games/{id}',
+    tag: 'games',
+    summary: 'A game',
+    description: 'Private games are visible to anyone with the id; Local games only to their players.',
+    access: 'optional',
+    params: gameParam,
+    reply: { status: 200, schema: GamePayloadSchema, description: 'The game as the caller sees it.' },
+    invalid: { what: 'The game id', example: BAD_GAME_ID },
+    errors: [rule('game_id_not_found')],
+  },
+  getDjClip: {
+    id: 'getDjClip',
+    method: 'get',
+    path: '/api/games/{id}/dj',
+    tag: 'games',
+    summary: "What the DJ's device plays",
+    description:
+      "In the `dj` clue mode the DJ's device plays each hit from YouTube's embedded player. It asks here on each new draw (the game's `draws` changes) and gets the hidden hit's YouTube id and playback offset, and while Confirming the revealed hit's. Only the DJ (`dj_seat.id`) gets an answer; everybody else 403 `dj_only`, in every phase, so no other player, payload or event ever learns the hidden hit's video. `Cache-Control: no-store`.",
+    access: 'optional',
+    params: gameParam,
+    reply: { status: 200, schema: DjClipSchema, description: "The DJ's clip." },
+    invalid: { what: 'The game id', example: BAD_GAME_ID },
+    errors: [...rules('dj_only', 'audio_not_running', 'no_dj_mode', 'no_hit'), GAME_NOT_FOUND],
+  },
+  joinGame: action({
+    id: 'joinGame',
+    method: 'patch',
+    path: '/api/games/{id}/join',
+    summary: 'Join a game',
+    description: 'The seat takes the caller\'s name, the lowest player colour (0..9) nobody at the game has, and the avatar of the optional body (his initials without one). Part B\'s clients send no body.',
+    message: 'joined the game successfully',
+    body: { schema: JoinBodySchema, required: false },
+    badInput: 'avatar must be a single emoji, or "" for initials',
+    errors: [...rules('already_running', 'already_joined', 'avatar_invalid', 'game_full'), GAME_NOT_FOUND],
+  }),
+  addLocalPlayer: {
+    ...action({
+      id: 'addLocalPlayer',
+      method: 'patch',
+      path: '/api/games/{id}/join/{name}',
+      summary: 'Add a name-only player to a Local game',
+      description:
+        "Creator only. The name is the rest of the path, percent-decoded and trimmed. It may not look like a seated player's name (the same letters in another script, \"0\" for \"O\"; Unicode's confusable skeletons). The optional body gives the seat an avatar; its colour is the lowest one free.",
+      message: 'joined the game successfully',
+      body: { schema: JoinBodySchema, required: false },
+      errors: [
+        rule('already_running'),
+        NOT_A_PLAYER,
+        ...rules('virtual_only_local', 'creator_only_virtual', 'name_invalid', 'name_taken', 'name_look_alike', 'avatar_invalid', 'game_full'),
+        GAME_NOT_FOUND,
+      ],
+    }),
+    restParam: 'name',
+    // the name is checked by its handler (an engine error, `name_invalid`), not as a 400 of the path
+    params: z.object({ ...gameParam.shape, name: LocalPlayerNameSchema.meta({ description: 'The new player\'s name, 1..32 characters.' }) }),
+  },
+  changeAvatar: action({
+    id: 'changeAvatar',
+    method: 'patch',
+    path: '/api/games/{id}/avatar',
+    summary: 'Change one\'s avatar',
+    description: 'In any phase; the seats get a `change_state` with the players.',
+    message: 'avatar changed successfully',
+    body: { schema: AvatarBodySchema, required: true },
+    badInput: 'avatar must be a single emoji, or "" for initials',
+    errors: [NOT_A_PLAYER, rule('avatar_invalid'), GAME_NOT_FOUND],
+  }),
+  changeAvatarFor: action({
+    id: 'changeAvatarFor',
+    method: 'patch',
+    path: '/api/games/{id}/avatar/{player}',
+    summary: 'Change the avatar of a player of a Local game',
+    description: 'Creator only, any seat of his Local game.',
+    message: 'avatar changed successfully',
+    body: { schema: AvatarBodySchema, required: true },
+    withPlayer: true,
+    errors: [NOT_A_PLAYER, ...rules('avatar_invalid', 'local_only_avatar', 'creator_only_avatar', 'player_not_found'), GAME_NOT_FOUND],
+  }),
+  leaveGame: action({
+    id: 'leaveGame',
+    method: 'patch',
+    path: '/api/games/{id}/leave',
+    summary: 'Leave a game',
+    description: 'Creator and turn pass on; a game without real players is deleted.',
+    message: 'left the game successfully',
+    errors: [NOT_A_PLAYER, GAME_NOT_FOUND],
+  }),
+  kickPlayer: action({
+    id: 'kickPlayer',
+    method: 'patch',
+    path: '/api/games/{id}/leave/{player}',
+    summary: 'Remove a player',
+    description: 'Creator only (any mode, real or name-only players); naming oneself leaves.',
+    message: 'left the game successfully',
+    withPlayer: true,
+    errors: [NOT_A_PLAYER, ...rules('creator_only_kick', 'player_not_found'), GAME_NOT_FOUND],
+  }),
+  startGame: action({
+    id: 'startGame',
+    method: 'patch',
+    path: '/api/games/{id}/start',
+    summary: 'Start a game',
+    description:
+      'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits; in `dj` clue mode, hits with a YouTube id, and a DJ who sits out does not count as a player). A game with `clue_mode_auto` is given its clue mode here: `audio` when that many hits of its packs have audio, else `card` (see `GET /api/hits/playable`); a DJ (`dj`) plays only when the creator chose one.',
+    message: 'started game',
+    errors: [...rules('not_enough_players', 'not_enough_players_dj', 'already_running', 'creator_only_start'), rule('not_enough_hits', { x: 25, y: 40 }), NOT_A_PLAYER, GAME_NOT_FOUND],
+  }),
+  stopGame: action({
+    id: 'stopGame',
+    method: 'patch',
+    path: '/api/games/{id}/stop',
+    summary: 'Stop a running game',
+    message: 'stopped game',
+    errors: [...rules('creator_only_stop', 'not_running'), NOT_A_PLAYER, rule('game_with_id_not_found')],
+  }),
+  updateGame: action({
+    id: 'updateGame',
+    method: 'patch',
+    path: '/api/games/{id}/update',
+    summary: 'Change the settings',
+    description:
+      'Creator only, while the game is Open. Out-of-range values and unknown pack ids are refused (400); so are a `dj` who is not a player of the game, and the `dj` clue mode in a Local game (everybody sees its one screen).',
+    message: 'game updated successfully',
+    body: { schema: SettingsUpdateSchema, required: true, absentAsEmpty: true },
+    badInput: 'goal must be a whole number from 1 to 100',
+    errors: [
+      rule('unknown_pack', SOME_PACK),
+      rule('invalid_setting', { field: 'dj', rule: 'the id of a player of this game, or empty for the creator' }),
+      NOT_A_PLAYER,
+      ...rules('game_running', 'creator_only_update'),
+      GAME_NOT_FOUND,
+    ],
+  }),
+  guess: guess('guess', '/api/games/{id}/guess', false),
+  guessFor: guess('guessFor', '/api/games/{id}/guess/{player}', true),
+  confirm: action({
+    id: 'confirm',
+    method: 'post',
+    path: '/api/games/{id}/confirm',
+    summary: 'Confirm title and artist',
+    description: 'The confirming player says whether the turn player named the hit correctly (a correct answer earns a token).',
+    message: 'confirmation received',
+    body: { schema: ConfirmBodySchema, required: true },
+    badInput: 'confirm must be true or false',
+    errors: [NOT_A_PLAYER, ...rules('has_winner', 'cannot_confirm'), GAME_NOT_FOUND],
+  }),
+  skip: skip('skip', '/api/games/{id}/skip', false),
+  skipFor: skip('skipFor', '/api/games/{id}/skip/{player}', true),
+  claim: claim('claim', '/api/games/{id}/claim', false),
+  claimFor: claim('claimFor', '/api/games/{id}/claim/{player}', true),
+} as const satisfies Record<string, RouteSpec>;
