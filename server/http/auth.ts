@@ -6,7 +6,7 @@ import { sendError } from './errors.ts';
 import { HTTP_ERRORS } from '../../shared/protocol/routes.ts';
 
 /**
- * Session cookies and the guards of protected routes (api.md B2, B4, Part B §2.2).
+ * Session cookies and the guards of protected routes (docs/api.md#b2, #b4, #sessions).
  * Identity comes from the HttpOnly `id` cookie only; the readable `user` cookie is
  * written for the client and never read as a claim.
  */
@@ -28,12 +28,12 @@ export const SESSION_COOKIE = 'id';
 /** Name of the readable cookie describing the user to the client. */
 export const USER_COOKIE = 'user';
 
-/** 401: the only meaning of 401 in this API (api.md B4). */
+/** 401: the only meaning of 401 in this API (docs/api.md#b4). */
 export const UNAUTHENTICATED = HTTP_ERRORS.unauthenticated;
 /** 403: authenticated but lacking a permission bit. */
 export const PERMISSION_DENIED = HTTP_ERRORS.permissionDenied;
 
-/** The `user` cookie's JSON (Part B §2.2 shape; `virtual` = guest). */
+/** The `user` cookie's JSON (docs/api.md#sessions shape; `virtual` = guest). */
 export function userCookie(user: SessionUser): UserCookie {
   return { id: user.id, name: user.name, virtual: user.guest, valid_until: user.valid_until, permissions: permissionsObject(user.permissions) };
 }

@@ -19,7 +19,7 @@ import { mount } from './routes.ts';
 import type { RateLimits } from './security.ts';
 
 /**
- * The catalogue endpoints of api.md Part B §1.4 (with Part A B4, B6, B7): packs,
+ * The catalogue endpoints of docs/api.md#endpoints (with docs/api.md#b4, #b6, #b7): packs,
  * search, and single hits. Thin: every input goes through the shared schemas, the
  * CatalogueService does the work and announces each change (the app turns that
  * into a `hits_changed` global event). Import and export live in catalogue-io.ts.
@@ -40,7 +40,7 @@ export const {
   ytIdTaken: YT_ID_TAKEN,
 } = CATALOGUE_HTTP_ERRORS;
 
-/** Static segments under /hits that are never a hit id (route precedence, Part B §1.4). */
+/** Static segments under /hits that are never a hit id (route precedence, docs/api.md#endpoints). */
 const RESERVED = new Set(['packs', 'search', 'playable', 'export', 'import']);
 
 const audioState = (s: string): AudioState => ((AUDIO_STATES as readonly string[]).includes(s) ? (s as AudioState) : 'none');
@@ -61,7 +61,7 @@ function catalogueHit(h: HitRecord, parts: HitParts): CatalogueHit {
 /**
  * A hit for the detail page and the editor, with its audio state. Its video and
  * offset are the curators' (the export is theirs alone too): a caller without
- * write_hits gets `""` and 0 instead. `""` also stands for "no video": Part B's
+ * write_hits gets `""` and 0 instead. `""` also stands for "no video": the reference server's
  * client reads yt_id as a string.
  */
 function fullHit(h: HitRecord, parts: HitParts, curator: boolean): FullHitPayload {
@@ -73,7 +73,7 @@ function fullHit(h: HitRecord, parts: HitParts, curator: boolean): FullHitPayloa
   };
 }
 
-/** Query keys that repeat arrive as arrays; both `pack` (Part B's export, the client's URL) and `packs` name the filter. */
+/** Query keys that repeat arrive as arrays; both `pack` (the reference server's export, the client's URL) and `packs` name the filter. */
 function packList(query: Request['query']): unknown {
   if (query.pack === undefined && query.packs === undefined) return undefined;
   return [query.pack, query.packs].flat().filter((v) => v !== undefined);
@@ -109,7 +109,7 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
   mount(r, C.createPack, async ({ body }, _req, res) => {
     const result = await catalogue.createPack(body.name);
     if (!result.ok) return sendError(res, PACK_NAME_TAKEN);
-    res.json(result.pack); // 200, not 201: Part B
+    res.json(result.pack); // 200, not 201: the reference server
   });
 
   mount(r, C.renamePack, async ({ params, body }, _req, res) => {
@@ -165,7 +165,7 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
   mount(r, C.createHit, async ({ body }, _req, res) => {
     const result = await catalogue.createHit(body);
     if (!result.ok) return refusal(res, result);
-    res.json(fullHit(result.hit, { downloaded: false }, true)); // 200 with the new id: Part B
+    res.json(fullHit(result.hit, { downloaded: false }, true)); // 200 with the new id: the reference server
   });
 
   mount(r, C.updateHit, async ({ params, body }, _req, res) => {

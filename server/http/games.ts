@@ -12,7 +12,7 @@ import { sendError, sendSuccess } from './errors.ts';
 import { mount } from './routes.ts';
 
 /**
- * The game endpoints of the spec and Part B §1.3, registered from the route table
+ * The game endpoints of the spec and docs/api.md#endpoints, registered from the route table
  * (shared/protocol/routes-games.ts, which validates their input). Thin: each hands the action to the game's room (any process)
  * through `matchMaker.remoteRoomCall`, where the engine decides.
  */
@@ -48,7 +48,7 @@ export async function gameSnapshot(id: string, viewer: string | null, stream = f
   }
 }
 
-/** Every game `viewer` may list (Part B §3), as payloads. */
+/** Every game `viewer` may list (docs/rules.md#create), as payloads. */
 export async function listGames(viewer: string | null): Promise<GamePayload[]> {
   const rooms = await matchMaker.query<GameRoom>({ name: ROOM });
   const visible = rooms.filter((r) => {
@@ -177,10 +177,10 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
     res.json(body);
   });
 
-  // the body is optional (Part B's clients send none): the avatar, initials when left out
+  // the body is optional (the reference server's clients send none): the avatar, initials when left out
   mount(r, G.joinGame, ({ params, body }, _req, res) => act(res, G.joinGame, params.id, 'join', { name: (res.locals.user as { name: string }).name, ...body }));
 
-  // the name is the rest of the path (Part B), trimmed and checked by the engine (A10)
+  // the name is the rest of the path (the reference server), trimmed and checked by the engine (A10)
   mount(r, G.addLocalPlayer, ({ params, body }, _req, res) => act(res, G.addLocalPlayer, params.id, 'join_local', { name: params.name, ...body }), {
     // the room's schema for such names: its later rules (look-alike scripts, hidden characters) are
     // checked where names come in, not by the engine (see isCleanName), so stored games still replay

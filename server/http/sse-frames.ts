@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { GlobalEventEnvelope } from '../events/bus.ts';
 
-/** The text of server-sent events as the hub writes them (api.md B11), and what it reads off requests. */
+/** The text of server-sent events as the hub writes them (docs/api.md#b11), and what it reads off requests. */
 
 /** One serialized event, shared by every subscriber and by the replay history. */
 export interface Frame {

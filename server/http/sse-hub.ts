@@ -7,7 +7,7 @@ import { apiError, sendError } from './errors.ts';
 import { admits, contiguousAfter, EVENT_NAME, globalFrame, HEARTBEAT, lastEventId, type Frame } from './sse-frames.ts';
 
 /**
- * Server-sent events (api.md B11 and Part B §7, rules.md A13): the streaming
+ * Server-sent events (docs/api.md#b11, #sse, docs/rules.md#a13): the streaming
  * side. Publishers never reach a response: they publish on the event bus
  * (events/bus.ts), and every process's hub delivers to its own subscribers.
  * Each process subscribes to a game's channel only while it has subscribers of
@@ -21,7 +21,7 @@ export interface GameSnapshot {
 }
 
 export interface SseHubOptions {
-  /** Interval of the `:` keep-alive comment, ms (api.md B11: 15 s). */
+  /** Interval of the `:` keep-alive comment, ms (docs/api.md#b11: 15 s). */
   heartbeatMs?: number;
   /** A subscriber whose unsent output exceeds this many bytes is dropped. */
   maxBufferedBytes?: number;
@@ -442,7 +442,7 @@ export class SseHub {
     }
     res.write(text);
     if (res.writableLength > this.maxBufferedBytes) {
-      // A reader that stopped reading: drop it rather than hold its backlog in memory (api.md B11).
+      // A reader that stopped reading: drop it rather than hold its backlog in memory (docs/api.md#b11).
       this.log.info({ game: s.channel.gameId, buffered: res.writableLength }, 'dropping a slow SSE subscriber');
       this.detach(s);
       res.destroy();

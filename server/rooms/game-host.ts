@@ -202,7 +202,7 @@ export class GameHost {
     if (this.seated(userId)) await this.enqueue({ type: 'rename', player: userId, name });
   }
 
-  /** What `viewer` may hear of this game right now (rules A12), without the hit's details. */
+  /** What `viewer` may hear of this game right now (docs/rules.md#a12), without the hit's details. */
   audio(viewer: string | null, hitId?: string | null): { ok: true; hitId: string; hidden: boolean; seconds: number; draws: number } | { ok: false; error: RuleError } {
     // remote calls carry arguments as JSON, where an absent id arrives as null
     const r = audioAccess(this.current, viewer, hitId ?? undefined);

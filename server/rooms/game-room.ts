@@ -159,7 +159,7 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     return this.host.renameUser(userId, name);
   }
 
-  /** What `viewer` may hear of this game right now (rules A12), without the hit's details. */
+  /** What `viewer` may hear of this game right now (docs/rules.md#a12), without the hit's details. */
   audio(viewer: string | null, hitId?: string | null): ReturnType<GameHost['audio']> {
     return this.host.audio(viewer, hitId);
   }

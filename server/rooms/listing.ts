@@ -51,7 +51,7 @@ export class LobbyListing {
   }
 }
 
-/** Who lists `game` (Part B §3): everybody (null) for Public, the members for Private, the creator for Local. */
+/** Who lists `game` (docs/rules.md#create): everybody (null) for Public, the members for Private, the creator for Local. */
 export function listAudience(game: Game): string[] | null {
   if (game.mode === 'Public') return null;
   if (game.mode === 'Private') return members(game);

@@ -4,7 +4,7 @@ import { CountSchema, GameIdSchema, UuidSchema } from './common.ts';
 import { badUuid, httpError as err, rule, rules, type RouteSpec } from './routes.ts';
 import { CATALOGUE_HTTP_ERRORS, hitParam } from './routes-catalogue.ts';
 
-/** The audio pipeline's endpoints for catalogue editors (write_hits, api.md B9): status, upload, retry. */
+/** The audio pipeline's endpoints for catalogue editors (write_hits, docs/api.md#b9): status, upload, retry. */
 
 /** `GET /api/hits/audio/status` (for the API reference and clients). */
 export const AudioStatusSchema = z
@@ -106,7 +106,7 @@ export const GAME_AUDIO_ROUTES = {
     queryDoc: z.object({
       draw: z.string().optional().meta({
         description:
-          "The game's `draws` (in every game payload and the room state): names the turn, so the clip's URL changes every turn; any other number → 409 `stale_clip`. While Confirming it pins the revealed card (the answer may then be cached). Without it (Part B clients add `?key=<random>`, which is ignored) the current card is served, never cached.",
+          "The game's `draws` (in every game payload and the room state): names the turn, so the clip's URL changes every turn; any other number → 409 `stale_clip`. While Confirming it pins the revealed card (the answer may then be cached). Without it (the reference server clients add `?key=<random>`, which is ignored) the current card is served, never cached.",
         example: '7',
       }),
       format: formatDoc,

@@ -3,16 +3,16 @@ import { INVALID_INPUT_CODE, UuidSchema } from './common.ts';
 import { FullHitPayloadSchema, HitBodySchema, HitSearchQuerySchema, HitSearchReplySchema, PackBodySchema, PackListSchema, PackPayloadSchema, PlayableCountsSchema, PlayableQuerySchema } from './catalogue.ts';
 import { badUuid, HTTP_ERRORS, httpError as err, invalidInput, type HttpError, type RouteSpec } from './routes.ts';
 
-/** The catalogue (api.md Part B §1.4 with Part A B4, B6, B7): packs, search, single hits. Import and export: catalogue-io. */
+/** The catalogue (docs/api.md#endpoints, #b4, #b6, #b7): packs, search, single hits. Import and export: catalogue-io. */
 
 export const CATALOGUE_HTTP_ERRORS = {
   /** 409: another pack has that name (ignoring case). */
   packNameTaken: err(409, 'pack_name_taken', 'a pack with that name already exists'),
-  /** 404 of a rename (Part B words the rename's and the delete's differently). */
+  /** 404 of a rename (the reference server words the rename's and the delete's differently). */
   packRenameNotFound: err(404, 'pack_not_found', "a pack with that id doesn't exist"),
   /** 404 of a pack delete. */
   packNotFound: err(404, 'pack_not_found', 'pack not found'),
-  /** 404 of a hit read (Part B: a read says "hit id not found", an edit or delete "hit not found"). */
+  /** 404 of a hit read (the reference server: a read says "hit id not found", an edit or delete "hit not found"). */
   hitIdNotFound: err(404, 'hit_not_found', 'hit id not found'),
   /** 404 of a hit edit or delete. */
   hitNotFound: err(404, 'hit_not_found', 'hit not found'),
@@ -50,7 +50,7 @@ export const CATALOGUE_ROUTES = {
     path: '/api/hits/packs',
     tag: 'catalogue',
     summary: 'Create a pack',
-    description: 'Needs the write_packs permission. Answers 200 (not 201), as in Part B. Names are unique ignoring case. Sends `hits_changed`.',
+    description: 'Needs the write_packs permission. Answers 200 (not 201), as in the reference server. Names are unique ignoring case. Sends `hits_changed`.',
     access: WRITE_PACKS,
     rateLimit: 'writes',
     body: { schema: PackBodySchema, required: true },
@@ -64,7 +64,7 @@ export const CATALOGUE_ROUTES = {
     path: '/api/hits/packs/{packId}',
     tag: 'catalogue',
     summary: 'Rename a pack',
-    description: "Needs the write_packs permission. Refuses another pack's name (ignoring case; Part B did not check). Sends `hits_changed`.",
+    description: "Needs the write_packs permission. Refuses another pack's name (ignoring case; the reference server did not check). Sends `hits_changed`.",
     access: WRITE_PACKS,
     rateLimit: 'writes',
     params: packParam,
@@ -96,7 +96,7 @@ export const CATALOGUE_ROUTES = {
     description: [
       'Every hit is listed, whether its audio is ready or not. The order is total and repeatable: the `sort_by` keys, then the keys left out in the default order (title, artist, belongs_to, year), then the id; text ignores case (A–Z). `sort_direction` reverses all of it.',
       'With a `query` and no `sort_by` parameter at all, the order is by relevance: first the hits where every word matched a whole word (or one typo away), then those where some word only matched the start of a longer one; within each, best bm25 first (title and artist count double), ties in the default order. A part with more than 3,000 hits is listed in the default order instead.',
-      'Part B\'s name `pack` is accepted for `packs`; `parts=downloaded` adds `downloaded` to each hit.',
+      'The reference server\'s name `pack` is accepted for `packs`; `parts=downloaded` adds `downloaded` to each hit.',
     ].join('\n\n'),
     access: 'optional',
     rateLimit: 'search',
@@ -142,7 +142,7 @@ export const CATALOGUE_ROUTES = {
     path: '/api/hits',
     tag: 'catalogue',
     summary: 'Create a hit',
-    description: 'Needs the write_hits permission. Answers 200 (not 201), as in Part B. The packs must exist; the yt_id must be unused. Sends `hits_changed`.',
+    description: 'Needs the write_hits permission. Answers 200 (not 201), as in the reference server. The packs must exist; the yt_id must be unused. Sends `hits_changed`.',
     access: WRITE_HITS,
     rateLimit: 'writes',
     body: { schema: HitBodySchema, required: true },

@@ -15,7 +15,7 @@ import {
 } from './game.ts';
 import { BAD_GAME_ID, badUuid, rule, rules, type ErrorSpec, type RouteSpec } from './routes.ts';
 
-/** The game endpoints (api.md Part B §1.3): the lobby, a game, and the actions of a turn. */
+/** The game endpoints (docs/api.md#endpoints): the lobby, a game, and the actions of a turn. */
 
 /** Most games one user may be the creator of at once (leaving a game hands its creator role on). */
 export const MAX_GAMES_PER_CREATOR = 10;
@@ -37,7 +37,7 @@ const GAME_NOT_FOUND = rule('game_not_found');
 const NOT_A_PLAYER = rule('not_a_player');
 const SOME_PACK = { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' };
 
-/** A game action: PATCH or POST on `/api/games/{id}/…`, answering Part B's success message. */
+/** A game action: PATCH or POST on `/api/games/{id}/…`, answering the reference server's success message. */
 function action<const I extends string, const M extends 'patch' | 'post', const P extends string, B extends RouteSpec['body'] = undefined, const W extends boolean = false>(opts: {
   id: I;
   method: M;
@@ -131,7 +131,7 @@ export const GAME_ROUTES = {
       status: 201,
       schema: GamePayloadSchema,
       description: 'The new game.',
-      headers: z.object({ Location: z.string().meta({ description: '`/games/{id}`: the game\'s page in the web client (no `/api` prefix, as in Part B).', example: '/games/AbCd1234' }) }),
+      headers: z.object({ Location: z.string().meta({ description: '`/games/{id}`: the game\'s page in the web client (no `/api` prefix, as in the reference server).', example: '/games/AbCd1234' }) }),
     },
     invalid: { what: 'The body', example: 'mode must be one of "Public", "Private", "Local"' },
     errors: [rule('unknown_pack', SOME_PACK), GAME_HTTP_ERRORS.tooManyGames, GAME_HTTP_ERRORS.unavailable],
@@ -168,7 +168,7 @@ export const GAME_ROUTES = {
     method: 'patch',
     path: '/api/games/{id}/join',
     summary: 'Join a game',
-    description: 'The seat takes the caller\'s name, the lowest player colour (0..9) nobody at the game has, and the avatar of the optional body (his initials without one). Part B\'s clients send no body.',
+    description: 'The seat takes the caller\'s name, the lowest player colour (0..9) nobody at the game has, and the avatar of the optional body (his initials without one). The reference server\'s clients send no body.',
     message: 'joined the game successfully',
     body: { schema: JoinBodySchema, required: false },
     badInput: 'avatar must be a single emoji, or "" for initials',

@@ -3,7 +3,7 @@ import { UuidSchema } from './common.ts';
 import { HTTP_ERRORS, badUuid, httpError as err, type RouteSpec } from './routes.ts';
 import { AltchaChallengeSchema, LoginBodySchema, RegisterBodySchema, UpdateMeBodySchema, UserCookieSchema, UserPayloadSchema } from './users.ts';
 
-/** Sessions, guests and accounts (api.md Part B §1.2 with Part A B2-B4), and the registration captcha. */
+/** Sessions, guests and accounts (docs/api.md#endpoints, #b2, #b3, #b4), and the registration captcha. */
 
 export const USER_HTTP_ERRORS = {
   incorrectCredentials: err(401, 'incorrect_credentials', 'incorrect user credentials'),

@@ -42,7 +42,7 @@ export interface ErrorSpec {
 /** The success reply of an operation. */
 export interface ReplySpec {
   status: 200 | 201 | 202;
-  /** Part B's `{"type":"success","message":…}` with this exact message. */
+  /** The reference server's `{"type":"success","message":…}` with this exact message. */
   message?: string;
   /** The JSON reply's schema. */
   schema?: z.ZodType;
@@ -151,7 +151,7 @@ export function guardErrors(route: RouteSpec): ErrorSpec[] {
   return out.filter((guard) => !route.errors.some((e) => e.code === guard.code));
 }
 
-/** The reply of a route: its schema's output, or Part B's success body. */
+/** The reply of a route: its schema's output, or the reference server's success body. */
 export type RouteReply<R extends RouteSpec> = R['reply'] extends { schema: infer S extends z.ZodType } ? z.output<S> : { type: 'success'; message: string };
 /** Path parameters of a route, as the client sends them. */
 export type RouteParams<R extends RouteSpec> = R['params'] extends z.ZodObject ? z.input<R['params']> : undefined;

@@ -11,7 +11,7 @@ import { securityHeaders } from '../../server/http/security.ts';
 import { bootServer, User, type TestServer } from './harness.ts';
 
 /**
- * The API reference (api.md B1): the generated OpenAPI document must cover every
+ * The API reference (docs/api.md#b1): the generated OpenAPI document must cover every
  * endpoint with the shared schemas, and the Swagger UI page must work under our CSP
  * (same-origin files only, nothing inline), checked over real HTTP.
  */
@@ -144,9 +144,9 @@ describe('OpenAPI document', () => {
     expect(jsonBodySchema(op('post', '/api/users/register'))).toEqual({ $ref: '#/components/schemas/RegisterBody' });
     expect(jsonBodySchema(op('post', '/api/hits'))).toEqual({ $ref: '#/components/schemas/HitBody' });
     expect(jsonBodySchema(op('post', '/api/hits/packs'))).toEqual({ $ref: '#/components/schemas/PackBody' });
-    // the create body is optional as a whole (Part B: missing body = defaults)
+    // the create body is optional as a whole (the reference server: missing body = defaults)
     expect((op('post', '/api/games').requestBody as Json).required).toBe(false);
-    // so is the join's (Part B's clients send none); the avatar route needs one
+    // so is the join's (the reference server's clients send none); the avatar route needs one
     for (const path of ['/api/games/{id}/join', '/api/games/{id}/join/{name}']) {
       expect(jsonBodySchema(op('patch', path)), path).toEqual({ $ref: '#/components/schemas/JoinBody' });
       expect((op('patch', path).requestBody as Json).required, path).toBe(false);
@@ -218,13 +218,13 @@ describe('OpenAPI document', () => {
     const limited = (op('post', '/api/users/login').responses as Record<string, Json>)['429'] as Json;
     expect((limited.headers as Json)['Retry-After']).toBeDefined();
     expect(limited.description).toContain('too many failed logins for this account');
-    // Part B: 201 with a Location header (no /api prefix)
+    // The reference server: 201 with a Location header (no /api prefix)
     const created = (op('post', '/api/games').responses as Record<string, Json>)['201'] as Json;
     expect((created.headers as Json).Location).toBeDefined();
   });
 
-  it('answers every error with the error body, with the statuses of rules.md A2', () => {
-    // 412 and 416: HTTP's own answers to conditional and Range requests (the audio routes, api.md B10);
+  it('answers every error with the error body, with the statuses of docs/rules.md#a2', () => {
+    // 412 and 416: HTTP's own answers to conditional and Range requests (the audio routes, docs/api.md#b10);
     // 502 and 504: a gateway's answers, when the import by address got no catalogue from the other server
     const allowed = new Set(['400', '401', '403', '404', '405', '409', '412', '413', '415', '416', '429', '502', '503', '504']);
     let errors = 0;

@@ -125,7 +125,7 @@ describe('the real server, whose routers are registered from the table', () => {
     await t?.stop();
   });
 
-  it('still answers the trailing-slash spellings Part B clients use', async () => {
+  it('still answers the trailing-slash spellings the reference server clients use', async () => {
     const ann = await User.guest(t.base);
     expect((await ann.request('GET', '/api/games/')).status).toBe(200);
     const created = await ann.request('POST', '/api/games/', {});

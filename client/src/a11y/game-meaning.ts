@@ -57,7 +57,7 @@ export type MeaningKind =
 
 export interface Meaning {
   kind: MeaningKind;
-  /** The spec's notification type (§4), for notify's subscribers. */
+  /** The spec's notification type (docs/product.md#states), for notify's subscribers. */
   type: NotificationType;
   /** What the live region says and the feed shows. */
   text: string;
@@ -251,7 +251,7 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
     case 'skip':
       if (first && data.hit) {
         const who = actor(first);
-        // a skip reveals the skipped hit to everybody (spec §4): shown as a toast too
+        // a skip reveals the skipped hit to everybody (docs/product.md#states): shown as a toast too
         say('skipped', 'skipped_hit', youOr(who, 'notify.skipped_hit', { hit: hitText(data.hit) }), [who], { sfx: 'pay_token', toast: 'info' });
       }
       clueNews(data.clue);
@@ -346,7 +346,7 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
     case 'next_turn': {
       const was = oldTurn && players.find((p) => p.id === oldTurn.id);
       if (previous.state === 'Confirming' && oldTurn) answerNews(oldTurn, data.cause, data.by);
-      // spec §4: Confirming → Guessing with the turn player's tokens up = a token received
+      // docs/product.md#states: Confirming → Guessing with the turn player's tokens up = a token received
       if (previous.state === 'Confirming' && oldTurn && was && was.tokens > oldTurn.tokens) {
         const a = actor(was);
         say('token', 'token_received', youOr(a, 'notify.token_received'), [a], { sfx: 'receive_token', tone: 'good' });

@@ -12,7 +12,7 @@ import { notify } from './notify.ts';
  * game store applies, in words (game-meaning.ts's `announce`), said with its
  * sound cue and toast (notify.ts) and added to the store's event feed; and the
  * room's refusals of his actions, routed to the error dialog, a toast or the
- * log (spec §8). The game route follows the store while its screen is up.
+ * log (docs/product.md#errors). The game route follows the store while its screen is up.
  */
 
 /** Says and feeds the meaning of every event the game store applies from now on; returns the stop function. */
@@ -54,7 +54,7 @@ export function sayRefusal(error: ErrorBody): void {
   } else if (action && TOAST_ACTIONS.has(action)) {
     notify.notification(errorText(error), { interrupt: true, toast: 'error' });
   } else {
-    // guess and confirm errors are only logged (spec §8): the screen already prevents them
+    // guess and confirm errors are only logged (docs/product.md#errors): the screen already prevents them
     console.warn(`game action ${action ?? '?'} refused: ${error.code}: ${error.message}`);
   }
 }

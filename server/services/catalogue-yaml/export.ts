@@ -3,12 +3,12 @@ import { foldWord, queryWords, textTerms, type HitSearchIndex } from '../search.
 import { NEEDS_ESCAPES, yamlScalar } from './scalars.ts';
 
 /**
- * The export of the catalogue as a `hits.yml` (api.md Part B §5.1): byte-stable,
+ * The export of the catalogue as a `hits.yml` (docs/api.md#hits-yml): byte-stable,
  * so the same catalogue always gives the same file, and an export imported into
  * an empty database exports the same bytes again.
  */
 
-/** The export filter: the search's `query` and `packs` (api.md B7: packs OR, "" = hits without packs). */
+/** The export filter: the search's `query` and `packs` (docs/api.md#b7: packs OR, "" = hits without packs). */
 export interface ExportFilter {
   query?: string | undefined;
   packs?: readonly string[] | undefined;
@@ -37,7 +37,7 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0x85;
 
 /**
- * Natural, case-sensitive order (Part B's writer uses natord): white space is
+ * Natural, case-sensitive order (the reference server's writer uses natord): white space is
  * skipped, runs of digits compare by their numeric value (`9` < `10`; with equal
  * values, fewer leading zeros first), everything else by code point, so capitals
  * sort before small letters. Strings that compare equal this way ("a b" and "ab")
@@ -87,11 +87,11 @@ export function naturalCompare(a: string, b: string): number {
 /** A pack name as a YAML comment: on one line whatever it holds (every reader ignores it; it only helps people). */
 const commentText = (name: string): string => name.replace(new RegExp(NEEDS_ESCAPES.source, 'g'), '\uFFFD');
 
-/** The sort key of a hit in the file (Part B §5.1). */
+/** The sort key of a hit in the file (docs/api.md#hits-yml). */
 const hitSortKey = (h: ExportHit): string => `${h.artist} ${h.title} ${h.year} ${h.belongs_to}`;
 
 /**
- * Writes a `hits.yml` (api.md Part B §5.1): hits sorted by natural, case-sensitive
+ * Writes a `hits.yml` (docs/api.md#hits-yml): hits sorted by natural, case-sensitive
  * order of "artist title year belongs_to" (ties by id), their pack ids ascending,
  * then the packs sorted by natural order of name (ties by id). Keys in the
  * reference writer's order; `yt_id` is left out for a hit without one. The same
