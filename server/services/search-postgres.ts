@@ -1,9 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { SortKey } from '../../shared/protocol/catalogue.ts';
-import type { Db } from '../db/index.ts';
 import { FOLD_FUNCTION, SEARCH_COLUMN } from '../db/search-schema.ts';
-import type { Logger } from '../logger.ts';
-import { LiveVocabulary, MAX_QUERY_WORDS, queryWords, TypoVocabulary, type HitQuery, type HitRecord, type HitSearchIndex, type HitSearchResult } from './search.ts';
+import { MAX_QUERY_WORDS, queryWords, TypoVocabulary, VocabularySearch, type HitQuery, type HitRecord, type HitSearchResult } from './search.ts';
 
 /**
  * The PostgreSQL implementation of the catalogue search, with the behaviour of the
@@ -101,31 +99,9 @@ interface Row {
 }
 
 /** Search over a generated tsvector column; see the file comment. */
-export class PostgresHitSearch implements HitSearchIndex {
-  private readonly db: Db;
-  private readonly log: Logger;
-  private readonly words: LiveVocabulary;
-
-  constructor(db: Db, log: Logger) {
-    this.db = db;
-    this.log = log;
-    this.words = new LiveVocabulary(() => this.readVocabulary(), log);
-  }
-
-  ready(): Promise<void> {
-    return this.words.ready();
-  }
-
-  noteWrite(hit: { title: string; artist: string; belongs_to: string }): void {
-    this.words.noteWrite(hit);
-  }
-
-  refresh(): Promise<void> {
-    return this.words.refresh();
-  }
-
+export class PostgresHitSearch extends VocabularySearch {
   /** Every indexed word long enough for typo tolerance (one statement), added in slices. */
-  private async readVocabulary(): Promise<TypoVocabulary> {
+  protected async readVocabulary(): Promise<TypoVocabulary> {
     const vocabulary = new TypoVocabulary();
     const { rows } = await sql<{ word: string }>`
       SELECT word FROM ts_stat(${`SELECT ${SEARCH_COLUMN} FROM hits`}) WHERE length(word) >= 4`.execute(this.db);

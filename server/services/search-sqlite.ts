@@ -1,16 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { SortKey } from '../../shared/protocol/catalogue.ts';
-import type { Db } from '../db/index.ts';
 import { FTS_TABLE, FTS_TERMS_TABLE, NO_PACK, PACK_FTS_TABLE, SQLITE_SORT_INDEXES } from '../db/search-schema.ts';
-import type { Logger } from '../logger.ts';
 import {
   foldWord,
   queryWords,
-  LiveVocabulary,
   TypoVocabulary,
+  VocabularySearch,
   type HitQuery,
   type HitRecord,
-  type HitSearchIndex,
   type HitSearchResult,
 } from './search.ts';
 
@@ -128,31 +125,9 @@ interface Slice {
 }
 
 /** Search over FTS5; see the file comment. */
-export class SqliteHitSearch implements HitSearchIndex {
-  private readonly db: Db;
-  private readonly log: Logger;
-  private readonly words: LiveVocabulary;
-
-  constructor(db: Db, log: Logger) {
-    this.db = db;
-    this.log = log;
-    this.words = new LiveVocabulary(() => this.readVocabulary(), log);
-  }
-
-  ready(): Promise<void> {
-    return this.words.ready();
-  }
-
-  noteWrite(hit: { title: string; artist: string; belongs_to: string }): void {
-    this.words.noteWrite(hit);
-  }
-
-  refresh(): Promise<void> {
-    return this.words.refresh();
-  }
-
+export class SqliteHitSearch extends VocabularySearch {
   /** Reads every indexed word in slices, yielding to the event loop between them. */
-  private async readVocabulary(): Promise<TypoVocabulary> {
+  protected async readVocabulary(): Promise<TypoVocabulary> {
     const vocabulary = new TypoVocabulary();
     let after = '';
     for (;;) {

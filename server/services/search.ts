@@ -1,4 +1,5 @@
 import type { SortKey } from '../../shared/protocol/catalogue.ts';
+import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 
 /**
@@ -274,5 +275,39 @@ export class LiveVocabulary {
     })();
     this.first ??= this.building;
     return this.building;
+  }
+}
+
+/**
+ * What the SQLite and the PostgreSQL index share: the database, the log and the
+ * live typo vocabulary with its three calls. Each reads its words its own way
+ * ({@link VocabularySearch.readVocabulary}) and searches its own way.
+ */
+export abstract class VocabularySearch implements HitSearchIndex {
+  protected readonly db: Db;
+  protected readonly log: Logger;
+  protected readonly words: LiveVocabulary;
+
+  constructor(db: Db, log: Logger) {
+    this.db = db;
+    this.log = log;
+    this.words = new LiveVocabulary(() => this.readVocabulary(), log);
+  }
+
+  abstract search(q: HitQuery): Promise<HitSearchResult>;
+
+  /** Every indexed word long enough for typo tolerance, read without holding the event loop for long. */
+  protected abstract readVocabulary(): Promise<TypoVocabulary>;
+
+  ready(): Promise<void> {
+    return this.words.ready();
+  }
+
+  noteWrite(hit: { title: string; artist: string; belongs_to: string }): void {
+    this.words.noteWrite(hit);
+  }
+
+  refresh(): Promise<void> {
+    return this.words.refresh();
   }
 }
