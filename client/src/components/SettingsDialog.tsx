@@ -59,30 +59,8 @@ export function SettingsDialog() {
       <Stack gap="6">
         <VolumeSlider label={t('settings.music_volume')} value={settings.musicVolume} onChange={settings.setMusicVolume} />
         <VolumeSlider label={t('settings.sfx_volume')} value={settings.sfxVolume} onChange={settings.setSfxVolume} />
-        <Stack gap="1">
-          <Switch.Root checked={settings.choicesAsList} onCheckedChange={(e) => settings.setChoicesAsList(e.checked)} colorPalette="accent" minH="44px">
-            <Switch.HiddenInput aria-describedby="choices-as-list-help" />
-            <Switch.Control>
-              <Switch.Thumb />
-            </Switch.Control>
-            <Switch.Label>{t('settings.choices_as_list')}</Switch.Label>
-          </Switch.Root>
-          <Text id="choices-as-list-help" textStyle="sm" color="fg.muted">
-            {t('settings.choices_as_list_help')}
-          </Text>
-        </Stack>
-        <Stack gap="1">
-          <Switch.Root checked={settings.countdownTicks} onCheckedChange={(e) => settings.setCountdownTicks(e.checked)} colorPalette="accent" minH="44px">
-            <Switch.HiddenInput aria-describedby="countdown-ticks-help" />
-            <Switch.Control>
-              <Switch.Thumb />
-            </Switch.Control>
-            <Switch.Label>{t('settings.countdown_ticks')}</Switch.Label>
-          </Switch.Root>
-          <Text id="countdown-ticks-help" textStyle="sm" color="fg.muted">
-            {t('settings.countdown_ticks_help')}
-          </Text>
-        </Stack>
+        <SettingSwitch id="choices-as-list" label={t('settings.choices_as_list')} help={t('settings.choices_as_list_help')} checked={settings.choicesAsList} onChange={settings.setChoicesAsList} />
+        <SettingSwitch id="countdown-ticks" label={t('settings.countdown_ticks')} help={t('settings.countdown_ticks_help')} checked={settings.countdownTicks} onChange={settings.setCountdownTicks} />
         <Fieldset.Root>
           <Fieldset.Legend>{t('settings.language')}</Fieldset.Legend>
           <HStack gap="2" wrap="wrap" mt="2">
@@ -112,5 +90,23 @@ export function SettingsDialog() {
         </Fieldset.Root>
       </Stack>
     </AppDialog>
+  );
+}
+
+/** A switch with its explanation below it, read with it by screen readers. */
+function SettingSwitch({ id, label, help, checked, onChange }: { id: string; label: string; help: string; checked: boolean; onChange: (on: boolean) => void }) {
+  return (
+    <Stack gap="1">
+      <Switch.Root checked={checked} onCheckedChange={(e) => onChange(e.checked)} colorPalette="accent" minH="44px">
+        <Switch.HiddenInput aria-describedby={`${id}-help`} />
+        <Switch.Control>
+          <Switch.Thumb />
+        </Switch.Control>
+        <Switch.Label>{label}</Switch.Label>
+      </Switch.Root>
+      <Text id={`${id}-help`} textStyle="sm" color="fg.muted">
+        {help}
+      </Text>
+    </Stack>
   );
 }
