@@ -3,8 +3,7 @@ import { Button, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '../../components/AppDialog.tsx';
-import { GuestNameField, guestNameProblem, renameErrorText } from '../../components/GuestNameField.tsx';
-import { renameMe } from '../../net/users.ts';
+import { useGuestRename } from '../../components/GuestNameField.tsx';
 import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import { useSettings } from '../../stores/settings.ts';
@@ -23,47 +22,24 @@ export function JoinDialog({ open, onClose }: { open: boolean; onClose: () => vo
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
   const guest = !!user?.virtual;
-  const [name, setName] = useState('');
   const [avatar, setAvatar] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const { name, busy, reset, commit, field } = useGuestRename(guest);
 
   // each opening starts from the name the user has now
   useEffect(() => {
     if (!open) return;
-    setName(user?.name ?? '');
+    reset(user?.name ?? '');
     setAvatar('');
-    setTouched(false);
-    setServerError(null);
+    // (reset is a new function each render; the opening and the name decide)
   }, [open, user?.name]);
 
-  const problem = guest ? (serverError ?? (touched ? guestNameProblem(name) : null)) : null;
-
-  const submit = async (e: FormEvent): Promise<void> => {
+  const submit = (e: FormEvent): void => {
     e.preventDefault();
     if (busy) return;
-    setTouched(true);
-    if (guest && guestNameProblem(name)) {
-      inputRef.current?.focus();
-      return;
-    }
-    const wanted = name.trim();
-    if (guest && wanted !== user?.name) {
-      setBusy(true);
-      try {
-        await renameMe(wanted);
-      } catch (err) {
-        setServerError(renameErrorText(err));
-        inputRef.current?.focus();
-        return;
-      } finally {
-        setBusy(false);
-      }
-    }
-    // not sent (no connection): the dialog stays open, to be sent again
-    if (actions.join(avatar)) onClose();
+    commit(user?.name, () => {
+      // not sent (no connection): the dialog stays open, to be sent again
+      if (actions.join(avatar)) onClose();
+    });
   };
 
   return (
@@ -84,19 +60,10 @@ export function JoinDialog({ open, onClose }: { open: boolean; onClose: () => vo
         </>
       }
     >
-      <form id="join-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form id="join-form" onSubmit={submit} noValidate>
         <Stack gap="5">
           {guest ? (
-            <GuestNameField
-              value={name}
-              inputRef={inputRef}
-              problem={problem}
-              onChange={(value) => {
-                setName(value);
-                setTouched(true);
-                setServerError(null);
-              }}
-            />
+            field
           ) : (
             <Text>{t('people:join.account_name', { name: user?.name ?? '' })}</Text>
           )}

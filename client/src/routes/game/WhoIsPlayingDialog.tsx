@@ -1,11 +1,10 @@
 import './recipes.ts';
 import { Button, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { AppDialog } from '../../components/AppDialog.tsx';
-import { GuestNameField, guestNameProblem, renameErrorText } from '../../components/GuestNameField.tsx';
-import { renameMe } from '../../net/users.ts';
+import { useGuestRename } from '../../components/GuestNameField.tsx';
 import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import { EmojiChoice } from './EmojiChoice.tsx';
@@ -29,48 +28,24 @@ export function WhoIsPlayingDialog({ open, onClose, onNext }: { open: boolean; o
   const user = useSession((s) => s.user);
   const guest = !!user?.virtual;
   const { me } = usePerspective();
-  const [name, setName] = useState('');
   const [avatar, setAvatar] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const { name, busy, reset, commit, field } = useGuestRename(guest);
 
   useEffect(() => {
     if (!open) return;
-    setName(user?.name ?? '');
+    reset(user?.name ?? '');
     setAvatar(me?.avatar ?? '');
-    setTouched(false);
-    setServerError(null);
     // (the name and emoji as they are when it opens, not as they change meanwhile)
   }, [open]);
 
-  const problem = guest ? (serverError ?? (touched ? guestNameProblem(name) : null)) : null;
-
-  const submit = async (e: FormEvent): Promise<void> => {
+  const submit = (e: FormEvent): void => {
     e.preventDefault();
     if (busy) return;
-    setTouched(true);
-    if (guest && guestNameProblem(name)) {
-      inputRef.current?.focus();
-      return;
-    }
-    const wanted = name.trim();
-    if (guest && wanted !== user?.name) {
-      setBusy(true);
-      try {
-        await renameMe(wanted);
-      } catch (err) {
-        setServerError(renameErrorText(err));
-        inputRef.current?.focus();
-        return;
-      } finally {
-        setBusy(false);
-      }
-    }
-    if (avatar !== (me?.avatar ?? '') && !actions.setAvatar(avatar)) return;
-    onClose();
-    onNext();
+    commit(user?.name, () => {
+      if (avatar !== (me?.avatar ?? '') && !actions.setAvatar(avatar)) return;
+      onClose();
+      onNext();
+    });
   };
 
   return (
@@ -86,20 +61,11 @@ export function WhoIsPlayingDialog({ open, onClose, onNext }: { open: boolean; o
         </Button>
       }
     >
-      <form id="who-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form id="who-form" onSubmit={submit} noValidate>
         <Stack gap="5">
           <Text>{t('people:who.intro')}</Text>
           {guest ? (
-            <GuestNameField
-              value={name}
-              inputRef={inputRef}
-              problem={problem}
-              onChange={(value) => {
-                setName(value);
-                setTouched(true);
-                setServerError(null);
-              }}
-            />
+            field
           ) : (
             <Text>{t('people:join.account_name', { name: user?.name ?? '' })}</Text>
           )}
