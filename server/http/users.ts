@@ -10,7 +10,8 @@ import { clearSessionCookies, UNAUTHENTICATED, sessionMiddleware, sessionToken, 
 import { CAPTCHA_REFUSED, captchaRouter } from './captcha.ts';
 import { sendError, sendSuccess } from './errors.ts';
 import { mount } from './routes.ts';
-import { csrfGuardWith, rateLimits, securityHeaders, sendRetryLater, type CsrfOptions, type RateLimits } from './security.ts';
+import { sendRetryLater } from './login-guard.ts';
+import { csrfGuardWith, rateLimits, securityHeaders, type CsrfOptions, type RateLimits } from './security.ts';
 
 /**
  * `/api/users` (docs/api.md#endpoints, #b2, #b3, #b4): guest sessions, login,

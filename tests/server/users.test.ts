@@ -18,7 +18,7 @@ import { migrationProvider } from '../../server/db/migrations.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { requirePermission, requireUser } from '../../server/http/auth.ts';
 import { apiNotFound, errorHandler } from '../../server/http/errors.ts';
-import { LoginGuard } from '../../server/http/security.ts';
+import { LoginGuard } from '../../server/http/login-guard.ts';
 import { mountUsers } from '../../server/http/users.ts';
 import { createLogger } from '../../server/logger.ts';
 import { CaptchaService } from '../../server/services/captcha.ts';
