@@ -11,6 +11,11 @@ import { isPetName, petName } from './pet-names.ts';
  * Users, guests and sessions (docs/api.md#b2, #b3, #b4, #sessions). No Express here: the
  * HTTP layer (server/http/auth.ts, users.ts) and the admin CLI both sit on top.
  *
+ * Over 500 lines on purpose: one class, because guests, accounts and sessions
+ * share its hashing settings, token rules and name checks, and every method
+ * is a short transaction over the same two tables; split up, the parts would
+ * hand that state to each other.
+ *
  * A session is an opaque random token held in the `id` cookie; the database only
  * knows its SHA-256, so a leaked database file cannot be replayed as cookies.
  */
