@@ -13,7 +13,7 @@ const stages: { name: string; cmd: string; args: string[] }[] = [
   // the browser client resolves modules as its bundler does (client/tsconfig.json)
   { name: 'type check (client)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'client'] },
   { name: 'unit, scenario, fuzz, server and client tests', cmd: bin('vitest'), args: ['run'] },
-  // issue 10: PostgreSQL and Redis from Debian packages (installed when missing) on ports of their own, stopped afterwards;
+  // PostgreSQL and Redis from Debian packages (installed when missing) on ports of their own, stopped afterwards;
   // the game server's REST/SSE/WebSocket suites once more on PostgreSQL, then two server processes sharing both
   {
     name: 'scale-out: server suites on PostgreSQL, two processes over Redis',

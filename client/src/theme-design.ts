@@ -1,5 +1,5 @@
 /**
- * Hitline's own look (issue 26 §5), on top of Chakra's default theme: a dark
+ * Hitline's own look, on top of Chakra's default theme: a dark
  * stage (deep ink with a violet tint) as the signature, a paper-white light
  * scheme, one accent (a hot stage-light pink), the display face Bricolage
  * Grotesque for headings, years and big moments (self-hosted, theme-fonts.css)

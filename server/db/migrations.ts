@@ -104,7 +104,7 @@ const migrations: Record<string, Migration> = {
   },
   '0005_games': {
     async up(db: Kysely<unknown>) {
-      // Running games survive a restart (issue 10): a base snapshot of the engine state
+      // Running games survive a restart: a base snapshot of the engine state
       // (written at creation, at every start and after a restore) plus the actions accepted
       // since, replayed on start-up. The engine is pure and seeded, so a replay is exact.
       await db.transaction().execute(async (trx) => {

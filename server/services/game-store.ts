@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts';
 import { applyAction, fillMissingLooks, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
 
 /**
- * Games survive a restart (issue 10). Each game is a row with a base snapshot of
+ * Games survive a restart. Each game is a row with a base snapshot of
  * the engine state and the actions accepted since, each written before the room
  * applies it. A new base is written when the game is created, after a restore,
  * and when the log grows long. A start carries the playable hits it deals from,

@@ -6,7 +6,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
  * Fetches a catalogue (`hits.yml`, e.g. another server's `GET /api/hits/export`)
- * by address for the import (issue 27 §3). The bytes go to the one importer
+ * by address for the import. The bytes go to the one importer
  * (catalogue-yaml/); this module only decides whether and how to fetch them:
  *
  * - http and https only; at most {@link MAX_REDIRECTS} redirects, each checked

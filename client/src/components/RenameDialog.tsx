@@ -8,7 +8,7 @@ import { AppDialog } from './AppDialog.tsx';
 import { useGuestRename } from './GuestNameField.tsx';
 
 /**
- * A guest changes his name (the user menu, issue 26 §3): `PATCH /api/users/me`.
+ * A guest changes his name (the user menu): `PATCH /api/users/me`.
  * The seats he holds take it at once (the server renames them, and everybody
  * at those games hears it); the user menu follows from the new cookie.
  */

@@ -16,7 +16,7 @@ import { lastLines, runProcess, type RunResult } from './process.ts';
  * music before the loudness war), a peak limiter follows the gain and the gain is
  * corrected once or twice for what the limiter took away. No dynamic gain riding:
  * `loudnorm`'s dynamic mode pumps on music and upsamples to 192 kHz, which made it
- * slower than this (measured in the tests and the report of issue 6).
+ * slower than this (measured in the tests; figures in bench/HISTORY.md).
  */
 
 /** The one loudness every processed hit has. */

@@ -1,5 +1,5 @@
 /*
- * The pictures drawn for Hitline (issue 26 §5): each in a module of its own, so
+ * The pictures drawn for Hitline: each in a module of its own, so
  * a screen loads only its own (the lobby's is in the initial bundle, budget P9).
  */
 export { EmptyLobbyIllustration } from './EmptyLobbyIllustration.tsx';

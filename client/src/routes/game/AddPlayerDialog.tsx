@@ -15,7 +15,7 @@ const nameLength = (name: string): number => [...name.trim()].length;
 
 /**
  * Adds a local player (docs/product.md#screens, #validation): a name of 1 to 32 characters, not empty,
- * and an emoji (issue 26 §3). "Add, then another" keeps the dialog open for
+ * and an emoji. "Add, then another" keeps the dialog open for
  * the next seat, so a table is seated in one go.
  */
 export function AddPlayerDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

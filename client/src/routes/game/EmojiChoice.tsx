@@ -24,7 +24,7 @@ export const AVATAR_CHOICES = [
 ] as const;
 
 /**
- * The emoji a player shows (issue 26 §3): radio buttons in a fieldset, so a
+ * The emoji a player shows: radio buttons in a fieldset, so a
  * keyboard moves through them with the arrow keys and a screen reader says
  * "Fox, radio button, 8 of 17"; each a 48 px square on a phone. The first
  * choice is the player's initials ('').

@@ -15,7 +15,7 @@ const PHONE_SHOWN = 3;
 const TONE_COLOR: Record<Tone, string> = { good: 'green.fg', bad: 'red.fg', neutral: 'fg.muted' };
 
 /**
- * What just happened, on screen (issue 26): the newest entries of the game's
+ * What just happened, on screen: the newest entries of the game's
  * event feed first, the older ones fading. The entries are the meanings the
  * live region has just said (stores/game.ts: one source, same texts, same
  * order), so this is a plain list with no live semantics of its own: a screen

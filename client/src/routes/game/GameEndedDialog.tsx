@@ -22,7 +22,7 @@ import { TokenChip } from './table/TokenChip.tsx';
 const reducedMotion = (): boolean => typeof matchMedia !== 'undefined' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /**
- * The end of a game as a celebration (docs/product.md#screens, docs/rules.md#a11, issue 26): the
+ * The end of a game as a celebration (docs/product.md#screens, docs/rules.md#a11): the
  * winner's name large, the timeline that won laid out in year order, the final
  * standings, confetti as the game has just ended (not with reduced motion, nor
  * when the results are looked at again), and the two next steps: "Play again"

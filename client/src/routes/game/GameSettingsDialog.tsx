@@ -219,7 +219,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
             ))}
           </Stack>
           <PlayableCount id={countId} counts={counts} goal={clampSetting('goal', shown.numbers.goal)} players={players} choice={shown.clue} dj={!local} />
-          {/* card mode is honour-based: the year of a card can be looked up (issue 25) */}
+          {/* card mode is honour-based: the year of a card can be looked up */}
           <Text id={trustId} mt="2" fontSize="sm" color="fg.muted">
             {t('game.settings.clue_card_trust')}
           </Text>

@@ -12,7 +12,7 @@ import * as actions from './game-actions.ts';
 import { usePerspective } from './use-perspective.ts';
 
 /**
- * Taking a seat (issue 26 §3): a guest is asked what to call him (his random
+ * Taking a seat: a guest is asked what to call him (his random
  * name prefilled: one tap on Join accepts it) and picks an emoji; an account
  * plays under its name and picks an emoji only. A changed name renames the
  * guest (PATCH /api/users/me) before he joins, so the seat, the user menu and

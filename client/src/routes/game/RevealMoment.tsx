@@ -9,7 +9,7 @@ import { useGame, type RevealShown } from '../../stores/game.ts';
 import { HitCard } from './table/HitCard.tsx';
 
 /**
- * The reveal as a moment (issue 26): the card turns over to show its year,
+ * The reveal as a moment: the card turns over to show its year,
  * says who placed it right (or that nobody did) in green or red, and where it
  * goes: the winner's timeline or the discard pile. It stays while the game's
  * `reveal_time` holds the next turn back (a bar shows the pause running out)

@@ -17,7 +17,7 @@ export interface CreatedState {
 }
 
 /**
- * "Who is playing?" (issue 26 §3): a Local game just created asks its host
+ * "Who is playing?": a Local game just created asks its host
  * first, by the name this device is known by. A guest may give his own name,
  * which renames him (the seat, the user menu and his other seats follow: one
  * person, one name); an account plays under its name. Then the seats are added

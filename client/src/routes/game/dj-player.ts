@@ -7,7 +7,7 @@ import { useSettings, volumeToNumber } from '../../stores/settings.ts';
 import { HIT_LEAD_MS } from './hit-audio.ts';
 
 /**
- * The DJ's player (`dj` clue mode, issue 27 §2): on the DJ's device alone, each
+ * The DJ's player (`dj` clue mode): on the DJ's device alone, each
  * hit plays through YouTube's embedded player (the IFrame Player API), from the
  * hit's playback offset, for `hit_duration` seconds while it is hidden, with the
  * play-hit and stop-hit cues around it, as the audio mode's player

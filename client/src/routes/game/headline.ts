@@ -3,7 +3,7 @@ import { isYou } from '../../stores/game-events.ts';
 import { i18next } from '../../i18n.ts';
 
 /**
- * The game's state in words (issue 26 §3): the heading says what happens now
+ * The game's state in words: the heading says what happens now
  * and who is waited on; the document title says only whose turn it is (or
  * that the game waits to start, or is over), so it changes once per turn.
  * Screen readers do not read a changed title by themselves; the app's own

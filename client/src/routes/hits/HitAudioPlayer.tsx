@@ -22,7 +22,7 @@ const PLAY = 'M7 4l12 8-12 8z';
 const STOP = 'M6 6h12v12H6z';
 
 /**
- * The processed file of a hit, for editors (issue 8; issue 27: "a curator hears
+ * The processed file of a hit, for editors ("a curator hears
  * what players will hear"). The pipeline cuts the file at the playback offset
  * (transcode.ts), so it starts where a game starts it. A Play button plays it as
  * a game's hidden hit: from its start, stopped after the default clip length,

@@ -5,7 +5,7 @@ import { useCalmMotion } from './motion.tsx';
 import { decadeOf, INK, schemeStyle } from './palette.ts';
 
 /**
- * A hit card (issue 26 §1, §5), shaped like the physical game's: a rounded
+ * A hit card, shaped like the physical game's: a rounded
  * square in its decade's colour, the year as the largest text (display face),
  * artist above and title below (small, clamped to one or two lines; the whole
  * text is in the accessible name).

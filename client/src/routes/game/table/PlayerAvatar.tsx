@@ -2,7 +2,7 @@ import { Box, type BoxProps } from '@chakra-ui/react';
 import { playerColor, schemeStyle } from './palette.ts';
 
 /**
- * A player's face (issue 26 §3): a round badge in the player's colour
+ * A player's face: a round badge in the player's colour
  * (palette.ts, 0–9) with an emoji the player chose, or else the initials of
  * the name.
  *

@@ -2,7 +2,7 @@ import { Box, type BoxProps } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * A token (issue 26 §5): a round gold chip like the game's, with the count on
+ * A token: a round gold chip like the game's, with the count on
  * it. `<TokenChip count={3} />` is an image named "3 tokens"; `decorative`
  * hides it from screen readers where the count is said beside it. Other Box
  * props go to the root.

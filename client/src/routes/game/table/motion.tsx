@@ -2,7 +2,7 @@ import { MotionConfig, useReducedMotion } from 'motion/react';
 import { createContext, useContext, type ReactNode } from 'react';
 
 /**
- * Motion on the table (issue 26 §5, design principle 6: calm motion). The
+ * Motion on the table, calm and short. The
  * `motion` library is imported only from the game screen's lazy chunk, never
  * from the first page (budget P9).
  *

@@ -1,5 +1,5 @@
 /**
- * The table's colours as data (issue 26 §5): one colour per decade for the
+ * The table's colours as data: one colour per decade for the
  * cards, and one per player. Each has a light-scheme and a dark-scheme value
  * and the colour its text is set in; tests/client/palette.test.ts checks them:
  *
