@@ -98,6 +98,16 @@ describe('docs cited by the code', () => {
     expect(left).toEqual([]);
   });
 
+  it('product code names no issue of the tracker (its history is the commit log; its reasons are in the comments and docs/)', () => {
+    const left: string[] = [];
+    for (const file of files.filter((f) => /^(server|client\/src|shared)\//.test(f.path))) {
+      file.text.split('\n').forEach((line, i) => {
+        if (/\b[Ii]ssues? \d+\b/.test(line)) left.push(`${file.path}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(left).toEqual([]);
+  });
+
   it('the pages link each other by anchors that exist', () => {
     const broken: string[] = [];
     for (const page of readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md'))) {
