@@ -1,4 +1,4 @@
-import type { RuleError } from './types.ts';
+import type { Action, RuleError } from './types.ts';
 
 /**
  * Every expected failure of the engine: a stable code, the HTTP status of docs/rules.md#a2
@@ -82,6 +82,40 @@ export const ERRORS = {
 } as const satisfies Record<string, readonly [RuleError['status'], string]>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/** The game lookups every action of a seated or unseated user may fail with (a Local game is not seen by others). */
+const SEEN = ['game_not_found', 'not_a_player'] as const;
+
+/**
+ * Which codes each action can be refused with by the engine, besides
+ * `bad_action` (a malformed action, any type). The route table documents a
+ * game action's errors from this list; the fuzzer checks every refusal it
+ * meets against it, so the list cannot fall behind the handlers.
+ */
+export const ACTION_ERRORS = {
+  join: ['game_not_found', 'already_running', 'already_joined', 'avatar_invalid', 'game_full'],
+  join_local: [...SEEN, 'already_running', 'virtual_only_local', 'creator_only_virtual', 'name_invalid', 'name_taken', 'avatar_invalid', 'game_full'],
+  avatar: [...SEEN, 'avatar_invalid', 'local_only_avatar', 'creator_only_avatar', 'player_not_found'],
+  leave: [...SEEN, 'creator_only_kick', 'player_not_found'],
+  update: [...SEEN, 'game_running', 'creator_only_update', 'invalid_setting', 'unknown_pack'],
+  start: [...SEEN, 'not_enough_players', 'already_running', 'creator_only_start', 'invalid_setting', 'not_enough_players_dj', 'not_enough_hits'],
+  stop: ['game_with_id_not_found', 'not_a_player', 'creator_only_stop', 'not_running'],
+  guess: [...SEEN, 'local_only_guess', 'creator_only_guess', 'player_not_found', 'cannot_guess', 'slot_taken', 'already_guessed', 'no_token_intercept', 'unknown_slot', 'guess_required'],
+  confirm: [...SEEN, 'has_winner', 'cannot_confirm'],
+  skip: [...SEEN, 'local_only_skip', 'creator_only_skip', 'player_not_found', 'cannot_skip', 'no_token_skip'],
+  claim: [...SEEN, 'local_only_claim', 'creator_only_claim', 'player_not_found', 'cannot_claim', 'no_tokens_claim', 'no_hit_left'],
+  timeout: ['no_deadline'],
+  presence: ['player_not_found'],
+  rename: ['player_not_found', 'name_invalid'],
+  replace_hit: ['no_hit'],
+} as const satisfies { [T in Action['type']]: readonly ErrorCode[] };
+
+/** Whether the engine may refuse an action of `type` with `code` (ACTION_ERRORS, or malformed). */
+export function mayRefuse(type: string, code: string): boolean {
+  if (code === 'bad_action') return true;
+  const codes: readonly string[] | undefined = (ACTION_ERRORS as Record<string, readonly string[]>)[type];
+  return codes?.includes(code) ?? false;
+}
 
 /** Builds the error value for `code`, filling `{placeholders}` from `params`. */
 export function ruleError(code: ErrorCode, params: Record<string, string | number> = {}): RuleError {

@@ -1,7 +1,7 @@
 /** The Hitline rules engine: pure, seeded, no I/O. See docs/rules.md for the rules it implements. */
 export * from './types.ts';
 export * from './constants.ts';
-export { ERRORS, ruleError, type ErrorCode } from './errors.ts';
+export { ACTION_ERRORS, ERRORS, mayRefuse, ruleError, type ErrorCode } from './errors.ts';
 export { createGame, applyAction, designatedDj, fillMissingLooks, gameNotFound, remainingDeck, type NewGame } from './engine.ts';
 export { parseAction, isHit } from './parse-action.ts';
 export { defaultSettings, applySettingsPatch, autoClueMode, clueChoice, hitsNeeded, type ClueChoice } from './settings.ts';

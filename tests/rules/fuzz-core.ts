@@ -8,6 +8,7 @@ import {
   applyAction,
   createGame,
   djClip,
+  mayRefuse,
   GAME_MODES,
   PLAYER_COLORS,
   Rng,
@@ -334,7 +335,11 @@ class Checker {
       return { failure: `exception: ${(e as Error).stack ?? e}`, ...no };
     }
     if (!result.ok) {
-      return { failure: [400, 403, 404, 409].includes(result.error.status) ? null : `bad status ${result.error.status}`, ...no };
+      if (![400, 403, 404, 409].includes(result.error.status)) return { failure: `bad status ${result.error.status}`, ...no };
+      // the route table documents an action's errors from ACTION_ERRORS: it must hold every refusal
+      const type = (step.action as { type?: unknown } | null)?.type;
+      if (!mayRefuse(String(type), result.error.code)) return { failure: `${String(type)} refused with ${result.error.code}, which ACTION_ERRORS does not list`, ...no };
+      return { failure: null, ...no };
     }
     const before = this.game;
     const game = deepFreeze(result.game);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { applyAction, createGame, type Action, type ActionResult, type Game, type GameMode, type Hit } from '../../shared/rules/index.ts';
+import { applyAction, createGame, mayRefuse, type Action, type ActionResult, type Game, type GameMode, type Hit } from '../../shared/rules/index.ts';
 
 /** Test helpers: a catalogue of numbered hits and a driver that asserts success. */
 
@@ -52,5 +52,8 @@ export function act(game: Game, action: Action, now = 1_000_000): Extract<Action
 export function reject(game: Game, action: unknown, now = 1_000_000) {
   const r = applyAction(game, action, { now });
   if (r.ok) throw new Error(`expected ${(action as Action).type} to fail`);
+  // every refusal a test provokes is one the route table documents (ACTION_ERRORS)
+  const type = String((action as { type?: unknown } | null)?.type);
+  if (!mayRefuse(type, r.error.code)) throw new Error(`${type} refused with ${r.error.code}, which ACTION_ERRORS does not list`);
   return r.error;
 }
