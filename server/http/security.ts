@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { usernameKey } from '../services/users.ts';
 import { apiError, sendError } from './errors.ts';
 import { HTTP_ERRORS } from '../../shared/protocol/routes.ts';
+import { EVENT_HTTP_ERRORS } from '../../shared/protocol/routes-events.ts';
 
 /**
  * Abuse protection of the HTTP API (docs/api.md#b5): security headers, rate limits and
@@ -216,7 +217,7 @@ function openStreamLimit(factor: number): RequestHandler {
 }
 
 /** 429 for an event stream beyond the open-streams limit. */
-export const TOO_MANY_STREAMS = apiError(429, 'too_many_streams', 'too many event streams open at once; close some first');
+export const TOO_MANY_STREAMS = EVENT_HTTP_ERRORS.tooManyStreams;
 
 /**
  * Login throttling, before RATE_LIMIT_FACTOR (which multiplies the counts).
