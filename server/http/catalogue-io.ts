@@ -8,10 +8,12 @@ import { MAX_IMPORT_BYTES } from '../services/catalogue-yaml/read.ts';
 import { fetchCatalogue, RemoteFetchError, type PrivateAllowance, type Resolver } from '../services/remote-catalogue.ts';
 import type { HitSearchIndex } from '../services/search.ts';
 import { Permission } from '../services/users.ts';
-import { AddressImportReportSchema, HitSearchQuerySchema, ImportAddressBodySchema, ImportReportSchema } from '../../shared/protocol/catalogue.ts';
-import { INVALID_INPUT_CODE } from '../../shared/protocol/common.ts';
-import { hasPermission, requirePermission } from './auth.ts';
-import { apiError, parseOr400, sendError } from './errors.ts';
+import { AddressImportReportSchema, ImportReportSchema } from '../../shared/protocol/catalogue.ts';
+import { CATALOGUE_HTTP_ERRORS, CATALOGUE_ROUTES, FILE_TOO_LARGE_CODE, IMPORT_REJECTED_CODE } from '../../shared/protocol/routes-catalogue.ts';
+import { hasPermission } from './auth.ts';
+import { packList } from './catalogue.ts';
+import { apiError, sendError } from './errors.ts';
+import { mount } from './routes.ts';
 import { allowLongBody, type RateLimits } from './security.ts';
 
 /**
@@ -52,25 +54,11 @@ export interface CatalogueIoDeps {
   remote?: { timeoutMs: number; allowPrivate: PrivateAllowance; resolve?: Resolver | undefined } | undefined;
 }
 
-const asList = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-const lastOf = (v: unknown): unknown => (Array.isArray(v) ? v.at(-1) : v);
+const E = CATALOGUE_HTTP_ERRORS;
+const C = CATALOGUE_ROUTES;
 
-/** The export's query: the search's `query` and `packs` (the reference server names the repeatable pack parameter `pack`). */
-const ExportQuerySchema = z.object({ query: HitSearchQuerySchema.shape.query, packs: HitSearchQuerySchema.shape.packs });
-
-/** 415: the import body is not YAML text. */
-export const NOT_YAML = apiError(415, 'unsupported_media_type', 'send the hits.yml text as the request body, with Content-Type application/x-yaml or text/yaml');
-/** 400: an import without a body. */
-export const EMPTY_BODY = apiError(400, 'empty_body', 'the request body is empty: send the hits.yml text');
-/** 400: `?apply=` neither true nor false. */
-export const BAD_APPLY = apiError(400, INVALID_INPUT_CODE, 'apply must be true or false');
-/** 400 of an apply that wrote nothing; the body carries the whole report besides type, code and message. */
-export const IMPORT_REJECTED_CODE = 'import_rejected';
-/** 413 of an oversize upload (the message names the size and the limit). */
-export const FILE_TOO_LARGE_CODE = 'body_too_large';
-
-/** The report's wire schema lives in shared/protocol (the client reads it too); re-exported for the API reference and tests. */
-export { ImportReportSchema };
+/** The report's wire schema lives in shared/protocol (the client reads it too); re-exported for tests. */
+export { AddressImportReportSchema, ImportReportSchema };
 
 /** The 400 body of an apply that was refused: the error body's fields and the report's. */
 export const ImportRejectedSchema = z.strictObject({
@@ -79,28 +67,15 @@ export const ImportRejectedSchema = z.strictObject({
   code: z.literal(IMPORT_REJECTED_CODE),
 });
 
-/** The import by address's path. */
-export const HITS_IMPORT_URL_PATH = '/api/hits/import-url';
-export { AddressImportReportSchema, ImportAddressBodySchema };
 /** The 400 body of an apply by address that was refused: as {@link ImportRejectedSchema}, with the source. */
 export const AddressImportRejectedSchema = z.strictObject({
   ...AddressImportReportSchema.shape,
   type: z.literal('error'),
   code: z.literal(IMPORT_REJECTED_CODE),
 });
-/** 409: the apply's `sha256` is not that of the bytes the address gives now. */
-export const SOURCE_CHANGED = apiError(409, 'import_source_changed', 'the file at the address changed since the dry run: check it again before applying');
 /** Default of the import by address's time limit. */
 const REMOTE_TIMEOUT_MS = 30_000;
 const megabytes = (bytes: number): string => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
-
-/** `?apply=`: absent, "false" or "0" = dry run; "true" or "1" = apply; anything else is refused. */
-function applyFlag(value: unknown): boolean | undefined {
-  const v = lastOf(value);
-  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
-  if (v === 'true' || v === '1') return true;
-  return undefined;
-}
 
 /**
  * Reads the YAML body as bytes (decoded and checked as UTF-8 by the importer),
@@ -111,8 +86,8 @@ function yamlBody(maxBytes: number): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const length = Number(req.headers['content-length'] ?? 0);
     const hasBody = req.headers['transfer-encoding'] !== undefined || length > 0;
-    if (!hasBody) return sendError(res, EMPTY_BODY);
-    if (!req.is([...YAML_CONTENT_TYPES])) return sendError(res, NOT_YAML);
+    if (!hasBody) return sendError(res, E.emptyBody);
+    if (!req.is([...YAML_CONTENT_TYPES])) return sendError(res, E.notYaml);
     // the route checked the permission first; 20 MB over a slow uplink take minutes
     allowLongBody(req);
     raw(req, res, (err?: unknown) => {
@@ -131,20 +106,16 @@ export function catalogueIoRouter(deps: CatalogueIoDeps): Router {
   const { db, log } = deps;
   const maxBytes = deps.maxImportBytes ?? MAX_IMPORT_BYTES;
   const router = Router();
-  const passThrough: RequestHandler = (_req, _res, next) => next();
-  const writeHits = requirePermission(Permission.WRITE_HITS);
+  const limits = deps.limits ?? {};
 
-  router.get('/hits/export', deps.limits?.search ?? passThrough, deps.exportPublic ? passThrough : writeHits, async (req, res) => {
-    const given = req.query.pack !== undefined || req.query.packs !== undefined;
-    const filter = parseOr400(res, ExportQuerySchema, { query: req.query.query, packs: given ? [...asList(req.query.pack), ...asList(req.query.packs)] : undefined }, 'query');
-    if (!filter) return;
-    const { text } = await exportHitsYaml(db, filter, { search: deps.search?.() });
+  mount(router, C.exportHits, async ({ query }, _req, res) => {
+    const { text } = await exportHitsYaml(db, query, { search: deps.search?.() });
     res.set('Content-Type', 'application/x-yaml; charset=utf-8');
     res.set('Content-Disposition', 'attachment; filename="hits.yml"');
     // the export holds yt_ids and offsets that only write_hits users see (unless it is public): no shared caches
     res.set('Cache-Control', 'private, no-store');
     res.send(text);
-  });
+  }, { limits, chain: deps.exportPublic ? ['limit'] : ['limit', 'access'], readQuery: (req) => ({ query: req.query.query, packs: packList(req.query) }) });
 
   /** Imports `bytes` for the request's user and answers the report (`extra`: more fields of the answer). */
   const importAndAnswer = async (res: Response, bytes: Buffer, apply: boolean, extra: Record<string, unknown> = {}): Promise<void> => {
@@ -166,19 +137,15 @@ export function catalogueIoRouter(deps: CatalogueIoDeps): Router {
     res.json({ ...report, ...extra });
   };
 
-  router.post('/hits/import', writeHits, yamlBody(maxBytes), async (req, res) => {
-    const apply = applyFlag(req.query.apply);
-    if (apply === undefined) return sendError(res, BAD_APPLY);
+  // the upload is read only for a caller who may import
+  mount(router, C.importHits, async ({ query }, req, res) => {
     const body: unknown = req.body;
-    if (!Buffer.isBuffer(body) || body.length === 0) return sendError(res, EMPTY_BODY);
-    await importAndAnswer(res, body, apply);
-  });
+    if (!Buffer.isBuffer(body) || body.length === 0) return sendError(res, E.emptyBody);
+    await importAndAnswer(res, body, query.apply);
+  }, { limits, chain: ['access', yamlBody(maxBytes)] });
 
-  router.post('/hits/import-url', writeHits, deps.limits?.remoteImports ?? passThrough, async (req, res) => {
-    const apply = applyFlag(req.query.apply);
-    if (apply === undefined) return sendError(res, BAD_APPLY);
-    const body = parseOr400(res, ImportAddressBodySchema, req.body, 'body');
-    if (!body) return;
+  // a refused caller does not use up the limit of imports by address
+  mount(router, C.importHitsFromAddress, async ({ query, body }, _req, res) => {
     // a client that goes away stops the fetch
     const gone = new AbortController();
     res.once('close', () => gone.abort());
@@ -196,9 +163,9 @@ export function catalogueIoRouter(deps: CatalogueIoDeps): Router {
       log.info({ user: res.locals.user?.id, url: body.url.slice(0, 300), code: e.code, why: e.message }, 'import by address not fetched');
       return sendError(res, apiError(e.status, e.code, e.message));
     }
-    if (body.sha256 !== undefined && body.sha256 !== fetched.sha256) return sendError(res, SOURCE_CHANGED);
-    await importAndAnswer(res, fetched.bytes, apply, { source: { url: fetched.url, sha256: fetched.sha256, bytes: fetched.bytes.length } });
-  });
+    if (body.sha256 !== undefined && body.sha256 !== fetched.sha256) return sendError(res, E.sourceChanged);
+    await importAndAnswer(res, fetched.bytes, query.apply, { source: { url: fetched.url, sha256: fetched.sha256, bytes: fetched.bytes.length } });
+  }, { limits, chain: ['access', 'limit'] });
 
   return router;
 }

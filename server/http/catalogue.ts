@@ -74,7 +74,7 @@ function fullHit(h: HitRecord, parts: HitParts, curator: boolean): FullHitPayloa
 }
 
 /** Query keys that repeat arrive as arrays; both `pack` (the reference server's export, the client's URL) and `packs` name the filter. */
-function packList(query: Request['query']): unknown {
+export function packList(query: Request['query']): unknown {
   if (query.pack === undefined && query.packs === undefined) return undefined;
   return [query.pack, query.packs].flat().filter((v) => v !== undefined);
 }

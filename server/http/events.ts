@@ -1,8 +1,8 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { GameIdSchema } from '../../shared/protocol/common.ts';
 import type { GamePayload } from '../../shared/rules/views.ts';
-import { parseOr400 } from './errors.ts';
+import { EVENT_ROUTES } from '../../shared/protocol/routes-events.ts';
 import type { GlobalEventEnvelope } from '../events/bus.ts';
+import { mount } from './routes.ts';
 import type { SseHub } from './sse-hub.ts';
 
 export interface EventsRouterDeps {
@@ -22,23 +22,22 @@ function viewerOf(res: Response): string | null {
 }
 
 /**
- * The SSE endpoints, mounted at `/api`: `GET /events` (global stream, docs/api.md#sse) and `GET /games/:id/events` (one game, docs/api.md#sse with docs/rules.md#a13).
+ * The SSE endpoints (shared/protocol/routes-events.ts), mounted at `/api`: `GET /events` (global stream, docs/api.md#sse) and `GET /games/:id/events` (one game, docs/api.md#sse with docs/rules.md#a13).
  * Both work anonymously; who may see a game is `gameSnapshot`'s decision.
  */
 export function eventsRouter(deps: EventsRouterDeps): Router {
   const router = Router();
+  const limits = { streams: deps.limit };
 
-  router.get('/events', deps.limit, async (req: Request, res: Response) => {
+  mount(router, EVENT_ROUTES.globalEvents, async (_input, req: Request, res: Response) => {
     const viewer = viewerOf(res);
     await deps.hub.streamGlobal(req, res, viewer, () => deps.globalInitial(viewer));
-  });
+  }, { limits });
 
-  router.get('/games/:id/events', deps.limit, async (req: Request<{ id: string }>, res: Response) => {
-    const id = parseOr400(res, GameIdSchema, req.params.id, 'id');
-    if (id === undefined) return;
+  mount(router, EVENT_ROUTES.gameEvents, async ({ params: { id } }, req: Request, res: Response) => {
     const viewer = viewerOf(res);
     await deps.hub.streamGame(req, res, id, () => deps.gameSnapshot(id, viewer));
-  });
+  }, { limits });
 
   return router;
 }

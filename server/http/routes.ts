@@ -34,6 +34,14 @@ export interface MountOptions<R extends RouteSpec> {
   limits?: Partial<Record<RateClass, RequestHandler>>;
   /** Middleware in front of the limiter and the access check. */
   before?: RequestHandler[];
+  /**
+   * The checks in front of the input's parsing, in order: `'limit'` is the entry's
+   * limiter, `'access'` its access check, a handler runs as itself (default
+   * `['limit', 'access']`). A step left out is not run (the operator made a
+   * route public); a handler placed after `'access'` only runs for a caller who
+   * may call the route (a body parser that reads a large upload).
+   */
+  chain?: ReadonlyArray<'limit' | 'access' | RequestHandler>;
   /** What the query schema reads, when the URL's query needs gathering first (a key with two names). */
   readQuery?: (req: Request) => unknown;
   /** Checks the parsed parameters before the body is read; false when it answered. */
@@ -91,7 +99,8 @@ export function mount<R extends RouteSpec>(router: Router, route: R, handler: Ro
   if (route.planned) throw new Error(`${route.id} is planned, not built`);
   const limiter = route.rateLimit ? options.limits?.[route.rateLimit] : undefined;
   const access = accessCheck(route);
-  const chain = [...(options.before ?? []), limiter, access].filter((h): h is RequestHandler => h !== undefined);
+  const steps = (options.chain ?? ['limit', 'access']).map((step) => (step === 'limit' ? limiter : step === 'access' ? access : step));
+  const chain = [...(options.before ?? []), ...steps].filter((h): h is RequestHandler => h !== undefined);
   router[route.method](expressPath(route, options.at), ...chain, async (req: Request, res: Response) => {
     const input = parseInput(route, req, res, options);
     if (input) await handler(input, req, res);

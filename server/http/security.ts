@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { apiError, sendError } from './errors.ts';
 import { byIp, LoginGuard, MAX_REMEMBERED } from './login-guard.ts';
 import { HTTP_ERRORS } from '../../shared/protocol/routes.ts';
+import { EVENT_HTTP_ERRORS } from '../../shared/protocol/routes-events.ts';
 
 /**
  * Abuse protection of the HTTP API (docs/api.md#b5): security headers, rate limits and
@@ -214,7 +215,7 @@ function openStreamLimit(factor: number): RequestHandler {
 }
 
 /** 429 for an event stream beyond the open-streams limit. */
-export const TOO_MANY_STREAMS = apiError(429, 'too_many_streams', 'too many event streams open at once; close some first');
+export const TOO_MANY_STREAMS = EVENT_HTTP_ERRORS.tooManyStreams;
 
 /** 403 for a mutation whose Origin is another host. */
 export const CSRF_REFUSED = HTTP_ERRORS.csrf;

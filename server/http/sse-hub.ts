@@ -5,6 +5,7 @@ import type { EventBus, GameEventEnvelope, GlobalEventEnvelope } from '../events
 import type { Logger } from '../logger.ts';
 import { apiError, sendError } from './errors.ts';
 import { admits, contiguousAfter, EVENT_NAME, globalFrame, HEARTBEAT, lastEventId, type Frame } from './sse-frames.ts';
+import { EVENT_HTTP_ERRORS } from '../../shared/protocol/routes-events.ts';
 
 /**
  * Server-sent events (docs/api.md#b11, #sse, docs/rules.md#a13): the streaming
@@ -490,4 +491,4 @@ export class SseHub {
   }
 }
 
-const shuttingDown = apiError(503, 'shutting_down', 'the server is shutting down');
+const shuttingDown = EVENT_HTTP_ERRORS.shuttingDown;

@@ -3,6 +3,7 @@ import { lookup as systemLookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { MAX_REDIRECTS, REMOTE_CODES } from '../../shared/protocol/routes-catalogue.ts';
 
 /**
  * Fetches a catalogue (`hits.yml`, e.g. another server's `GET /api/hits/export`)
@@ -24,8 +25,8 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  *   rebinding) is never asked for.
  */
 
-/** Most redirects followed. */
-export const MAX_REDIRECTS = 5;
+// the error codes and the redirect limit are the route table's: the API reference states them
+export { MAX_REDIRECTS, REMOTE_CODES };
 
 /** An address a name resolves to. */
 export interface ResolvedAddress {
@@ -77,17 +78,6 @@ export class RemoteFetchError extends Error {
     this.code = code;
   }
 }
-
-/** Error codes (the HTTP route answers them; the CLI prints the message). */
-export const REMOTE_CODES = {
-  invalid: 'address_invalid',
-  scheme: 'address_scheme',
-  refused: 'address_refused',
-  failed: 'fetch_failed',
-  timeout: 'fetch_timeout',
-  tooLarge: 'body_too_large',
-  notYaml: 'not_a_catalogue',
-} as const;
 
 // ---------------------------------------------------------------------------
 // addresses

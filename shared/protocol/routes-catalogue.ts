@@ -1,9 +1,22 @@
 import { z } from 'zod';
 import { INVALID_INPUT_CODE, UuidSchema } from './common.ts';
-import { FullHitPayloadSchema, HitBodySchema, HitSearchQuerySchema, HitSearchReplySchema, PackBodySchema, PackListSchema, PackPayloadSchema, PlayableCountsSchema, PlayableQuerySchema } from './catalogue.ts';
+import {
+  AddressImportReportSchema,
+  FullHitPayloadSchema,
+  HitBodySchema,
+  HitSearchQuerySchema,
+  HitSearchReplySchema,
+  ImportAddressBodySchema,
+  ImportReportSchema,
+  PackBodySchema,
+  PackListSchema,
+  PackPayloadSchema,
+  PlayableCountsSchema,
+  PlayableQuerySchema,
+} from './catalogue.ts';
 import { badUuid, HTTP_ERRORS, httpError as err, invalidInput, type HttpError, type RouteSpec } from './routes.ts';
 
-/** The catalogue (docs/api.md#endpoints, #b4, #b6, #b7): packs, search, single hits. Import and export: catalogue-io. */
+/** The catalogue (docs/api.md#endpoints, #b4, #b6, #b7): packs, search, single hits, and its import and export (#b8). */
 
 export const CATALOGUE_HTTP_ERRORS = {
   /** 409: another pack has that name (ignoring case). */
@@ -18,7 +31,46 @@ export const CATALOGUE_HTTP_ERRORS = {
   hitNotFound: err(404, 'hit_not_found', 'hit not found'),
   /** 409: another hit has that yt_id. */
   ytIdTaken: err(409, 'yt_id_taken', 'a hit for that YouTube ID already exists'),
+  /** 415: the import body is not YAML text. */
+  notYaml: err(415, 'unsupported_media_type', 'send the hits.yml text as the request body, with Content-Type application/x-yaml or text/yaml'),
+  /** 400: an import without a body. */
+  emptyBody: err(400, 'empty_body', 'the request body is empty: send the hits.yml text'),
+  /** 400: `?apply=` neither true nor false. */
+  badApply: err(400, INVALID_INPUT_CODE, 'apply must be true or false'),
+  /** 409: the apply's `sha256` is not that of the bytes the address gives now. */
+  sourceChanged: err(409, 'import_source_changed', 'the file at the address changed since the dry run: check it again before applying'),
 } as const;
+
+/** 400 of an apply that wrote nothing; the body carries the whole report besides type, code and message. */
+export const IMPORT_REJECTED_CODE = 'import_rejected';
+/** 413 of an oversize upload (the message names the size and the limit). */
+export const FILE_TOO_LARGE_CODE = 'body_too_large';
+
+/** Error codes of an import by address (the HTTP route answers them; the CLI prints the message). */
+export const REMOTE_CODES = {
+  invalid: 'address_invalid',
+  scheme: 'address_scheme',
+  refused: 'address_refused',
+  failed: 'fetch_failed',
+  timeout: 'fetch_timeout',
+  tooLarge: FILE_TOO_LARGE_CODE,
+  notYaml: 'not_a_catalogue',
+} as const;
+
+/** Most redirects an import by address follows. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * `?apply=` of an import: absent, empty, "false" or "0" = dry run; "true" or "1" =
+ * apply; anything else is refused (a repeated key: its last value).
+ */
+const ApplyFlagSchema = z
+  .preprocess((v) => (Array.isArray(v) ? v.at(-1) : v), z.enum(['', 'false', '0', 'true', '1'], { error: 'must be true or false' }).optional())
+  .transform((v) => v === 'true' || v === '1');
+const applyQuery = {
+  query: z.object({ apply: ApplyFlagSchema }),
+  queryDoc: z.object({ apply: z.enum(['true', 'false', '1', '0']).optional().meta({ description: '`true` writes the changes; absent or `false` is a dry run.' }) }),
+};
 
 /** 400 of a hit write naming a pack that does not exist (its index in `packs`). */
 export const unknownPack = (index: number): HttpError => err(400, INVALID_INPUT_CODE, `packs[${index}] must be the id of an existing pack`);
@@ -209,5 +261,85 @@ export const CATALOGUE_ROUTES = {
     invalid: { what: 'An id', example: badUuid('issueId') },
     errors: [{ status: 404, message: 'issue not found' }],
     planned: true,
+  },
+  exportHits: {
+    id: 'exportHits',
+    method: 'get',
+    path: '/api/hits/export',
+    tag: 'catalogue',
+    summary: 'Export hits as YAML',
+    description:
+      'Needs the write_hits permission, unless the operator made the export public (`EXPORT_PUBLIC=true`, so that other servers can import it by address: `POST /api/hits/import-url`). The matching hits and only the packs they use, in the `hits.yml` format (docs/api.md#hits-yml) that the import reads: hits in natural, case-sensitive order of "artist title year belongs_to", their pack ids ascending, each followed by the pack\'s name as a YAML comment (`- <id> # <name>`: for people; every reader skips it), packs by name, `last_modified` = when the row last changed. The same catalogue always gives the same bytes. `query` matches as the search does; `pack` (the reference server\'s name; `packs` is accepted too) is repeatable: a hit in any listed pack, and an empty value (`pack=`) = the hits without a pack.',
+    // the router drops the check when the operator made the export public
+    access: WRITE_HITS,
+    rateLimit: 'search',
+    // the server gathers `pack` and `packs` into `packs`
+    query: z.object({ query: HitSearchQuerySchema.shape.query, packs: HitSearchQuerySchema.shape.packs }),
+    queryDoc: z.object({
+      query: HitSearchQuerySchema.shape.query,
+      pack: HitSearchQuerySchema.shape.packs.meta({ description: 'A pack id, or empty for the hits without a pack; repeatable (OR).' }),
+      packs: HitSearchQuerySchema.shape.packs.meta({ description: 'The same as `pack`.' }),
+    }),
+    reply: { status: 200, media: ['application/x-yaml'], description: 'The YAML file (`Content-Disposition: attachment; filename="hits.yml"`).' },
+    invalid: { what: 'A query parameter', example: 'packs[0] must be a pack id (UUID), or empty for "no pack"' },
+    errors: [],
+  },
+  importHits: {
+    id: 'importHits',
+    method: 'post',
+    path: '/api/hits/import',
+    tag: 'catalogue',
+    summary: 'Import a hits.yml (dry run, or apply)',
+    description: [
+      'Needs the write_hits permission. The body is the file itself (`Content-Type: application/x-yaml` or `text/yaml`, UTF-8, at most 20 MB), the format of the export (docs/api.md#hits-yml; `yt_id` and `last_modified` optional, unknown keys ignored). A hit row without an `id` is a new hit: it gets a new id when applied. A year after the current one is refused, as in `POST /api/hits`. Texts follow the rules of `POST /api/hits`: a row whose title, artist, belongs_to or pack name holds control, text-direction or invisible characters is rejected with that reason.',
+      'Without `apply` (or `apply=false`) nothing is written: the answer is the diff against the catalogue (added, changed with the fields, unchanged, rejected rows with every reason). With `apply=true` the same diff is written in one transaction and the answer is the report with `applied: true`; a file with any rejected row writes nothing and is answered 400 `import_rejected`, whose body carries the whole report besides `type`, `code` and `message`.',
+      'Rows match the catalogue by id; a hit with an unknown id but a known yt_id is that hit (kept under the catalogue\'s id), a pack with an unknown id but a known name (ignoring case) is that pack. Hits and packs missing from the file are never touched. Importing the same file twice changes nothing the second time (but for hit rows without an id, which are added again). An applied import that changed something sends `hits_changed`.',
+    ].join('\n\n'),
+    access: WRITE_HITS,
+    rateLimit: 'writes',
+    ...applyQuery,
+    body: { schema: z.string(), required: true, media: ['application/x-yaml', 'text/yaml'] },
+    reply: { status: 200, schema: ImportReportSchema, description: 'The report: the diff of a dry run, or what an apply wrote (`applied: true`).' },
+    errors: [
+      E.badApply,
+      E.emptyBody,
+      { status: 400, code: IMPORT_REJECTED_CODE, message: 'the file has rejected rows or cannot be read; nothing was written (the body also holds the report)' },
+      { status: 413, code: FILE_TOO_LARGE_CODE, message: 'the file is too large: the import takes at most 20 MB' },
+      E.notYaml,
+    ],
+  },
+  importHitsFromAddress: {
+    id: 'importHitsFromAddress',
+    method: 'post',
+    path: '/api/hits/import-url',
+    tag: 'catalogue',
+    summary: 'Import a hits.yml from an address (dry run, or apply)',
+    description: [
+      'Needs the write_hits permission. The server fetches the file at `url` (another server\'s `GET /api/hits/export`, made public there with `EXPORT_PUBLIC=true`, or any hits.yml on the web) and imports it exactly as `POST /api/hits/import` imports an uploaded file: the same dry run, apply, report and rules; the report also says where the file came from (`source`: the address after redirects, its SHA-256 and size). An apply with the dry run\'s `sha256` writes only if the file is still the one the dry run showed (else 409 `import_source_changed`).',
+      `The fetch: http and https only; at most ${MAX_REDIRECTS} redirects, each checked as the first address; the import's size limit (20 MB); one time limit for the whole fetch (IMPORT_FETCH_TIMEOUT_SECONDS, 30 s by default); no credentials sent; no compressed answers. No address on the server's own networks (loopback, private, shared, link-local — the cloud metadata service 169.254.169.254 among them —, in any IPv6 form) unless the operator allows it (IMPORT_ALLOW_PRIVATE), and never unspecified, multicast, broadcast or reserved addresses; the host's name is resolved by the server, every address it has is checked, and the connection goes to the checked address. Counted against a limit of its own per user.`,
+    ].join('\n\n'),
+    access: WRITE_HITS,
+    rateLimit: 'remoteImports',
+    ...applyQuery,
+    body: { schema: ImportAddressBodySchema, required: true },
+    reply: { status: 200, schema: AddressImportReportSchema, description: 'The report, with its source: the diff of a dry run, or what an apply wrote (`applied: true`).' },
+    invalid: { what: 'The body', example: 'url must be at most 2048 characters long' },
+    errors: [
+      E.badApply,
+      { status: 400, code: IMPORT_REJECTED_CODE, message: 'the file has rejected rows or cannot be read; nothing was written (the body also holds the report and its source)' },
+      { status: 400, code: REMOTE_CODES.invalid, message: 'the address is not an absolute URL', example: 'the address is not an absolute URL (such as https://other.example/api/hits/export): "hits.yml"' },
+      { status: 400, code: REMOTE_CODES.scheme, message: 'the address (or a redirect) is not http or https', example: 'the address uses ftp: the import fetches http and https addresses only' },
+      {
+        status: 400,
+        code: REMOTE_CODES.refused,
+        message: 'the address (or a redirect, or an address its name resolves to) is on the server\'s own networks, or names no host, or holds credentials; the message says which address and why',
+        example: 'refused http://192.168.1.10:8000: 192.168.1.10 is a private network address (RFC 1918 / unique local): this server imports from its own networks only when its operator allows it (set IMPORT_ALLOW_PRIVATE)',
+      },
+      E.sourceChanged,
+      { status: 413, code: FILE_TOO_LARGE_CODE, message: 'the file at the address is larger than the import takes (20 MB)', example: 'the file at https://other.example/hits.yml is too large (31.2 MB): the import takes at most 20 MB' },
+      { status: 502, code: REMOTE_CODES.failed, message: 'the name did not resolve, the connection failed, the answer was not a success (401/403: the other server\'s export is not public), too many redirects, or a compressed answer', example: 'https://other.example/api/hits/export answered 404 Not Found' },
+      { status: 502, code: REMOTE_CODES.notYaml, message: 'the answer is not YAML text (e.g. a web page)', example: 'https://other.example/ answered text/html, not a hits.yml (YAML text): a web page, not the export' },
+      { status: 504, code: REMOTE_CODES.timeout, message: 'the whole fetch took longer than IMPORT_FETCH_TIMEOUT_SECONDS', example: 'the address did not answer in full within 30 s (IMPORT_FETCH_TIMEOUT_SECONDS)' },
+    ],
   },
 } as const satisfies Record<string, RouteSpec>;

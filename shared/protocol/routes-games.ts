@@ -27,7 +27,7 @@ export const GAME_HTTP_ERRORS = {
 } as const;
 
 // path parameters: the shared schemas, with what they stand for
-const gameParam = z.object({ id: GameIdSchema.meta({ description: 'The game id: 8 letters or digits.', example: 'AbCd1234' }) });
+export const gameParam = z.object({ id: GameIdSchema.meta({ description: 'The game id: 8 letters or digits.', example: 'AbCd1234' }) });
 const playerParam = z.object({
   ...gameParam.shape,
   player: UuidSchema.meta({ description: 'The player to act for (Local games, creator only) or, for leave, to remove (creator only).' }),

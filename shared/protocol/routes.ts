@@ -53,6 +53,8 @@ export interface ReplySpec {
   more?: Readonly<Record<number, string>>;
   /** Reply headers worth documenting, as a zod object of strings. */
   headers?: z.ZodObject;
+  /** An endless `text/event-stream` rather than one reply: the schema of one event (its name and data). */
+  events?: z.ZodType;
 }
 
 export interface RouteSpec {
@@ -76,6 +78,8 @@ export interface RouteSpec {
   query?: z.ZodObject;
   /** The query as documented, where the schema that parses it would read wrong there (transforms, lenient values). */
   queryDoc?: z.ZodObject;
+  /** Request headers the operation reads, documented only. */
+  headers?: z.ZodObject;
   /**
    * The JSON body. `required: false`: an absent body is `{}`; `absentAsEmpty`
    * reads an absent body as `{}` while the document still asks for one. `media`:
@@ -151,8 +155,12 @@ export function guardErrors(route: RouteSpec): ErrorSpec[] {
   return out.filter((guard) => !route.errors.some((e) => e.code === guard.code));
 }
 
-/** The reply of a route: its schema's output, or the reference server's success body. */
-export type RouteReply<R extends RouteSpec> = R['reply'] extends { schema: infer S extends z.ZodType } ? z.output<S> : { type: 'success'; message: string };
+/** The reply of a route: its schema's output, or the reference server's success body (an event stream has none: EventSource reads it). */
+export type RouteReply<R extends RouteSpec> = R['reply'] extends { events: z.ZodType }
+  ? never
+  : R['reply'] extends { schema: infer S extends z.ZodType }
+    ? z.output<S>
+    : { type: 'success'; message: string };
 /** Path parameters of a route, as the client sends them. */
 export type RouteParams<R extends RouteSpec> = R['params'] extends z.ZodObject ? z.input<R['params']> : undefined;
 /** The JSON body of a route, as the client sends it. */

@@ -3,7 +3,9 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInput } from '../../shared/protocol/index.ts';
+import { CATALOGUE_ROUTES } from '../../shared/protocol/routes-catalogue.ts';
 import { GAME_ROUTES } from '../../shared/protocol/routes-games.ts';
+import { Permission } from '../../server/services/users.ts';
 import { apiNotFound } from '../../server/http/errors.ts';
 import { expressPath, mount } from '../../server/http/routes.ts';
 import { bootServer, User, type TestServer } from './harness.ts';
@@ -18,6 +20,14 @@ import { bootServer, User, type TestServer } from './harness.ts';
 let server: Server;
 let base: string;
 const received: unknown[] = [];
+/** The checks in front of the catalogue routes below that ran, in order. */
+const steps: string[] = [];
+const step =
+  (name: string): express.RequestHandler =>
+  (_req, _res, next) => {
+    steps.push(name);
+    next();
+  };
 
 beforeAll(async () => {
   const api = express.Router();
@@ -29,12 +39,16 @@ beforeAll(async () => {
   mount(api, GAME_ROUTES.guessFor, echo);
   mount(api, GAME_ROUTES.getGame, echo);
   mount(api, GAME_ROUTES.addLocalPlayer, echo);
+  // the import by address: the permission before its limiter; the import: its body read only once allowed; the export made public
+  mount(api, CATALOGUE_ROUTES.importHitsFromAddress, echo, { limits: { remoteImports: step('limit') }, chain: ['access', 'limit'] });
+  mount(api, CATALOGUE_ROUTES.importHits, echo, { chain: ['access', step('body')] });
+  mount(api, CATALOGUE_ROUTES.exportHits, echo, { limits: { search: step('limit') }, chain: ['limit'] });
   const app = express();
   app.use('/api', express.json());
   // a stand-in session: the caller is a user when he sends `x-user`
   app.use((req, res, next) => {
     const id = req.get('x-user');
-    if (id) res.locals.user = { id, name: 'Ann', guest: true, permissions: 0, valid_until: '2100-01-01T00:00:00Z' };
+    if (id) res.locals.user = { id, name: 'Ann', guest: true, permissions: Number(req.get('x-permissions') ?? 0), valid_until: '2100-01-01T00:00:00Z' };
     next();
   });
   app.use('/api', api);
@@ -111,6 +125,39 @@ describe('routes registered from the table', () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body, `${method} ${path}`).toMatchObject({ code: 'not_found' });
     }
+  });
+});
+
+describe('the checks in front of a route, in the order the router gives', () => {
+  const send = async (method: string, path: string, permissions: number, body?: string, type = 'application/json') => {
+    steps.length = 0;
+    const res = await fetch(base + path, { method, headers: { 'x-user': 'u1', 'x-permissions': String(permissions), 'content-type': type }, ...(body === undefined ? {} : { body }) });
+    return { status: res.status, body: (await res.json()) as unknown, steps: [...steps] };
+  };
+
+  it('checks the permission before a limiter placed after it: a refused caller does not count', async () => {
+    const url = JSON.stringify({ url: 'https://other.example/hits.yml' });
+    expect(await send('POST', '/api/hits/import-url', 0, url)).toEqual({ status: 403, body: { type: 'error', code: 'permission_denied', message: 'permission denied' }, steps: [] });
+    expect(await send('POST', '/api/hits/import-url?apply=1', Permission.WRITE_HITS, url)).toEqual({
+      status: 200,
+      body: { echoed: { params: {}, query: { apply: true }, body: { url: 'https://other.example/hits.yml' } } },
+      steps: ['limit'],
+    });
+  });
+
+  it('runs a handler of the chain only for a caller who may call the route, and parses the query after it', async () => {
+    expect((await send('POST', '/api/hits/import', 0, 'hits: []\n', 'application/x-yaml')).steps).toEqual([]);
+    expect(await send('POST', '/api/hits/import?apply=maybe', Permission.WRITE_HITS, 'hits: []\n', 'application/x-yaml')).toEqual({
+      status: 400,
+      body: { type: 'error', code: 'invalid_input', message: 'apply must be true or false' },
+      steps: ['body'],
+    });
+  });
+
+  it('leaves out the access check a chain does not name (a public export)', async () => {
+    const res = await fetch(`${base}/api/hits/export?query=abba`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ echoed: { params: {}, query: { query: 'abba' } } });
   });
 });
 

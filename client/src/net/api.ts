@@ -169,9 +169,13 @@ export async function request(path: string, options: RequestOptions = {}): Promi
 
 type Route<M extends ApiRoute['method'], P extends string> = Extract<ApiRoute, { method: M; path: P }>;
 
-/** What a call of `R` sends: its path parameters and its JSON body, each when it has them, and a query string. */
+/** What a call of `R` sends: its path parameters and its body (JSON, or a file as `raw`), each when it has them, and a query string. */
 export type CallInput<R extends RouteSpec> = (R['params'] extends z.ZodObject ? { params: RouteParams<R> } : { params?: undefined }) &
-  (NonNullable<R['body']> extends { required: true } ? { body: RouteBody<R> } : { body?: RouteBody<R> }) & { query?: URLSearchParams };
+  (NonNullable<R['body']> extends { media: readonly string[] }
+    ? { raw: NonNullable<RequestOptions['raw']>; body?: undefined }
+    : NonNullable<R['body']> extends { required: true }
+      ? { body: RouteBody<R> }
+      : { body?: RouteBody<R> }) & { query?: URLSearchParams };
 
 /** `/api/games/{id}` with `{ id }`: each parameter in its place, percent-encoded. */
 function fill(path: string, params: Record<string, unknown> | undefined): string {

@@ -84,6 +84,9 @@ export function exportHits(query: string, packs: readonly string[]): Promise<str
   return requestText(`/api/hits/export${qs ? `?${qs}` : ''}`, { accept: 'application/x-yaml, text/plain, */*' });
 }
 
+/** `?apply=true` or `?apply=false`. */
+const applyQuery = (apply: boolean): URLSearchParams => new URLSearchParams({ apply: `${apply}` });
+
 /**
  * `POST /api/hits/import?apply=…` with the hits.yml text: the dry-run diff
  * (`apply` false), or what was written. An apply the server refuses (400
@@ -91,8 +94,8 @@ export function exportHits(query: string, packs: readonly string[]): Promise<str
  */
 export async function importHits(file: Blob, apply: boolean): Promise<ImportReportPayload> {
   try {
-    return await request(`/api/hits/import?apply=${apply}`, {
-      method: 'POST',
+    return await api('post', '/api/hits/import', {
+      query: applyQuery(apply),
       raw: { data: file, type: 'application/x-yaml' },
       schema: (s) => s.ImportReportSchema,
     });
@@ -115,8 +118,8 @@ export async function importHits(file: Blob, apply: boolean): Promise<ImportRepo
  */
 export async function importHitsFromAddress(url: string, apply: boolean, sha256?: string): Promise<AddressImportReportPayload> {
   try {
-    return await request(`/api/hits/import-url?apply=${apply}`, {
-      method: 'POST',
+    return await api('post', '/api/hits/import-url', {
+      query: applyQuery(apply),
       body: { url, ...(sha256 ? { sha256 } : {}) },
       schema: (s) => s.AddressImportReportSchema,
     });
@@ -155,7 +158,7 @@ export function audioType(file: { name: string; type: string }): string {
 
 /** `POST /api/hits/{id}/audio`: the file as the raw body; answers the hit's new audio state (queued, or failed at once). */
 export function uploadAudio(id: string, file: File) {
-  return request(`${hitPath(id)}/audio`, { method: 'POST', raw: { data: file, type: audioType(file) }, schema: (s) => s.AudioQueuedViewSchema });
+  return api('post', '/api/hits/{hitId}/audio', { params: { hitId: id }, raw: { data: file, type: audioType(file) }, schema: (s) => s.AudioQueuedViewSchema });
 }
 
 /** `POST /api/hits/{id}/audio/retry`: queues a failed hit again. */

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { DjClip } from '../../../../shared/protocol/game.ts';
 import { notify } from '../../a11y/notify.ts';
 import { i18next } from '../../i18n.ts';
-import { ApiError, request } from '../../net/api.ts';
+import { api as apiCall, ApiError } from '../../net/api.ts';
 import { useSettings, volumeToNumber } from '../../stores/settings.ts';
 import { HIT_LEAD_MS } from './hit-audio.ts';
 
@@ -235,7 +235,7 @@ export async function follow(gameId: string | null, draws = 0, revealed = false)
   }
   let clip: DjClip;
   try {
-    clip = await request(`/api/games/${encodeURIComponent(gameId)}/dj`, { schema: (s) => s.DjClipSchema });
+    clip = await apiCall('get', '/api/games/{id}/dj', { params: { id: gameId }, schema: (s) => s.DjClipSchema });
   } catch (err) {
     if (asked !== key) return;
     console.warn('the DJ clip could not be loaded', err);
