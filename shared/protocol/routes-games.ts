@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COST_CLAIM, COST_INTERCEPT, COST_SKIP } from '../rules/index.ts';
+import { ACTION_ERRORS, COST_CLAIM, COST_INTERCEPT, COST_SKIP, type ErrorCode } from '../rules/index.ts';
 import { GameIdSchema, UuidSchema } from './common.ts';
 import {
   AvatarBodySchema,
@@ -34,8 +34,8 @@ const playerParam = z.object({
 });
 
 const GAME_NOT_FOUND = rule('game_not_found');
-const NOT_A_PLAYER = rule('not_a_player');
 const SOME_PACK = { id: '3f0c2a9e-8d4b-4f7a-9c1e-5b6d7e8f9a0b' };
+const LOCAL_DJ = { field: 'clue_mode', rule: 'audio or card in a Local game, whose one screen everybody sees' };
 
 /** A game action: PATCH or POST on `/api/games/{id}/…`, answering the reference server's success message. */
 function action<const I extends string, const M extends 'patch' | 'post', const P extends string, B extends RouteSpec['body'] = undefined, const W extends boolean = false>(opts: {
@@ -48,13 +48,22 @@ function action<const I extends string, const M extends 'patch' | 'post', const 
   message: string;
   withPlayer?: W;
   badInput?: string;
-  errors: readonly ErrorSpec[];
+  /** The engine action behind the route: its errors are the engine's list for it (ACTION_ERRORS). */
+  type: keyof typeof ACTION_ERRORS;
+  /** Codes of that list this route cannot meet (those of acting for another player, on the route without `{player}`). */
+  except?: readonly ErrorCode[];
+  /** Example parameters of messages with placeholders. */
+  examples?: Partial<Record<ErrorCode, Record<string, string | number>>>;
+  /** Errors the server adds before the engine is asked. */
+  extra?: readonly ErrorSpec[];
 }) {
-  const { message, withPlayer, badInput, ...rest } = opts;
+  const { message, withPlayer, badInput, type, except = [], examples = {}, extra = [], ...rest } = opts;
+  const errors = [...ACTION_ERRORS[type].filter((code) => !except.includes(code)).map((code) => rule(code, examples[code])), ...extra];
   const what = withPlayer ? 'The game id or player id' : opts.body ? 'The game id or body' : 'The game id';
   return {
     ...rest,
     body: opts.body as B,
+    errors,
     tag: 'games',
     access: 'user',
     rateLimit: 'writes',
@@ -65,8 +74,7 @@ function action<const I extends string, const M extends 'patch' | 'post', const 
 }
 
 /** Guess, skip and claim, by the caller or (`/{player}`) for a player of the creator's Local game. */
-const forPlayer = (kind: 'guess' | 'skip' | 'claim'): ErrorSpec[] => rules(`local_only_${kind}`, `creator_only_${kind}`, 'player_not_found');
-const GUESS_ERRORS = rules('cannot_guess', 'slot_taken', 'already_guessed', 'no_token_intercept', 'unknown_slot', 'guess_required');
+const forPlayer = (kind: 'guess' | 'skip' | 'claim' | 'avatar'): ErrorCode[] => [`local_only_${kind}`, `creator_only_${kind}`, 'player_not_found'];
 
 const guess = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
   action({
@@ -78,7 +86,8 @@ const guess = <const P extends string, const I extends string, const W extends b
     message: 'guess submitted successfully',
     body: { schema: GuessBodySchema, required: false },
     withPlayer,
-    errors: [NOT_A_PLAYER, ...GUESS_ERRORS, ...(withPlayer ? forPlayer('guess') : []), GAME_NOT_FOUND],
+    type: 'guess',
+    except: withPlayer ? [] : forPlayer('guess'),
   });
 
 const skip = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
@@ -90,7 +99,8 @@ const skip = <const P extends string, const I extends string, const W extends bo
     description: `The turn player pays ${COST_SKIP} token for a new mystery card.`,
     message: 'skipped successfully',
     withPlayer,
-    errors: [NOT_A_PLAYER, ...rules('cannot_skip', 'no_token_skip'), ...(withPlayer ? forPlayer('skip') : []), GAME_NOT_FOUND],
+    type: 'skip',
+    except: withPlayer ? [] : forPlayer('skip'),
   });
 
 const claim = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
@@ -102,7 +112,8 @@ const claim = <const P extends string, const I extends string, const W extends b
     description: `The turn player, while Guessing, pays ${COST_CLAIM} tokens for the next card under the mystery hit.`,
     message: 'claimed hit successfully',
     withPlayer,
-    errors: [NOT_A_PLAYER, ...rules('cannot_claim', 'no_tokens_claim', 'no_hit_left'), ...(withPlayer ? forPlayer('claim') : []), GAME_NOT_FOUND],
+    type: 'claim',
+    except: withPlayer ? [] : forPlayer('claim'),
   });
 
 export const GAME_ROUTES = {
@@ -172,7 +183,7 @@ export const GAME_ROUTES = {
     message: 'joined the game successfully',
     body: { schema: JoinBodySchema, required: false },
     badInput: 'avatar must be a single emoji, or "" for initials',
-    errors: [...rules('already_running', 'already_joined', 'avatar_invalid', 'game_full'), GAME_NOT_FOUND],
+    type: 'join',
   }),
   addLocalPlayer: {
     ...action({
@@ -184,12 +195,9 @@ export const GAME_ROUTES = {
         "Creator only. The name is the rest of the path, percent-decoded and trimmed. It may not look like a seated player's name (the same letters in another script, \"0\" for \"O\"; Unicode's confusable skeletons). The optional body gives the seat an avatar; its colour is the lowest one free.",
       message: 'joined the game successfully',
       body: { schema: JoinBodySchema, required: false },
-      errors: [
-        rule('already_running'),
-        NOT_A_PLAYER,
-        ...rules('virtual_only_local', 'creator_only_virtual', 'name_invalid', 'name_taken', 'name_look_alike', 'avatar_invalid', 'game_full'),
-        GAME_NOT_FOUND,
-      ],
+      type: 'join_local',
+      // the server refuses a name that looks like a seated player's before the engine sees it
+      extra: [rule('name_look_alike')],
     }),
     restParam: 'name',
     // the name is checked by its handler (an engine error, `name_invalid`), not as a 400 of the path
@@ -204,7 +212,8 @@ export const GAME_ROUTES = {
     message: 'avatar changed successfully',
     body: { schema: AvatarBodySchema, required: true },
     badInput: 'avatar must be a single emoji, or "" for initials',
-    errors: [NOT_A_PLAYER, rule('avatar_invalid'), GAME_NOT_FOUND],
+    type: 'avatar',
+    except: forPlayer('avatar'),
   }),
   changeAvatarFor: action({
     id: 'changeAvatarFor',
@@ -215,7 +224,7 @@ export const GAME_ROUTES = {
     message: 'avatar changed successfully',
     body: { schema: AvatarBodySchema, required: true },
     withPlayer: true,
-    errors: [NOT_A_PLAYER, ...rules('avatar_invalid', 'local_only_avatar', 'creator_only_avatar', 'player_not_found'), GAME_NOT_FOUND],
+    type: 'avatar',
   }),
   leaveGame: action({
     id: 'leaveGame',
@@ -224,7 +233,8 @@ export const GAME_ROUTES = {
     summary: 'Leave a game',
     description: 'Creator and turn pass on; a game without real players is deleted.',
     message: 'left the game successfully',
-    errors: [NOT_A_PLAYER, GAME_NOT_FOUND],
+    type: 'leave',
+    except: ['creator_only_kick', 'player_not_found'],
   }),
   kickPlayer: action({
     id: 'kickPlayer',
@@ -234,7 +244,7 @@ export const GAME_ROUTES = {
     description: 'Creator only (any mode, real or name-only players); naming oneself leaves.',
     message: 'left the game successfully',
     withPlayer: true,
-    errors: [NOT_A_PLAYER, ...rules('creator_only_kick', 'player_not_found'), GAME_NOT_FOUND],
+    type: 'leave',
   }),
   startGame: action({
     id: 'startGame',
@@ -244,7 +254,8 @@ export const GAME_ROUTES = {
     description:
       'Creator only; needs two players and players × goal × 2 hits with audio in the selected packs (in `card` clue mode, any hits; in `dj` clue mode, hits with a YouTube id, and a DJ who sits out does not count as a player). A game with `clue_mode_auto` is given its clue mode here: `audio` when that many hits of its packs have audio, else `card` (see `GET /api/hits/playable`); a DJ (`dj`) plays only when the creator chose one.',
     message: 'started game',
-    errors: [...rules('not_enough_players', 'not_enough_players_dj', 'already_running', 'creator_only_start'), rule('not_enough_hits', { x: 25, y: 40 }), NOT_A_PLAYER, GAME_NOT_FOUND],
+    type: 'start',
+    examples: { not_enough_hits: { x: 25, y: 40 }, invalid_setting: LOCAL_DJ },
   }),
   stopGame: action({
     id: 'stopGame',
@@ -252,7 +263,7 @@ export const GAME_ROUTES = {
     path: '/api/games/{id}/stop',
     summary: 'Stop a running game',
     message: 'stopped game',
-    errors: [...rules('creator_only_stop', 'not_running'), NOT_A_PLAYER, rule('game_with_id_not_found')],
+    type: 'stop',
   }),
   updateGame: action({
     id: 'updateGame',
@@ -264,13 +275,8 @@ export const GAME_ROUTES = {
     message: 'game updated successfully',
     body: { schema: SettingsUpdateSchema, required: true, absentAsEmpty: true },
     badInput: 'goal must be a whole number from 1 to 100',
-    errors: [
-      rule('unknown_pack', SOME_PACK),
-      rule('invalid_setting', { field: 'dj', rule: 'the id of a player of this game, or empty for the creator' }),
-      NOT_A_PLAYER,
-      ...rules('game_running', 'creator_only_update'),
-      GAME_NOT_FOUND,
-    ],
+    type: 'update',
+    examples: { unknown_pack: SOME_PACK, invalid_setting: { field: 'dj', rule: 'the id of a player of this game, or empty for the creator' } },
   }),
   guess: guess('guess', '/api/games/{id}/guess', false),
   guessFor: guess('guessFor', '/api/games/{id}/guess/{player}', true),
@@ -283,7 +289,7 @@ export const GAME_ROUTES = {
     message: 'confirmation received',
     body: { schema: ConfirmBodySchema, required: true },
     badInput: 'confirm must be true or false',
-    errors: [NOT_A_PLAYER, ...rules('has_winner', 'cannot_confirm'), GAME_NOT_FOUND],
+    type: 'confirm',
   }),
   skip: skip('skip', '/api/games/{id}/skip', false),
   skipFor: skip('skipFor', '/api/games/{id}/skip/{player}', true),
