@@ -50,6 +50,16 @@ function batches<T>(list: readonly T[], size: number): T[][] {
 }
 
 /** Writes a plan; runs inside the caller's transaction. */
+/** The columns a file's row sets on its hit, added or changed alike. */
+const hitColumns = (h: ImportOps['addHits'][number]) => ({
+  title: h.title,
+  artist: h.artist,
+  year: h.year,
+  belongs_to: h.belongs_to,
+  yt_id: h.yt_id,
+  playback_offset: h.playback_offset,
+});
+
 async function write(trx: Db, ops: ImportOps, now: string): Promise<void> {
   // Renames go through a placeholder key first, so two packs may swap names without tripping the unique name_key.
   for (const p of ops.renamePacks) await trx.updateTable('packs').set({ name_key: `\u0000${p.id}` }).where('id', '=', p.id).execute();
@@ -72,12 +82,7 @@ async function write(trx: Db, ops: ImportOps, now: string): Promise<void> {
       .values(
         batch.map((h) => ({
           id: h.id,
-          title: h.title,
-          artist: h.artist,
-          year: h.year,
-          belongs_to: h.belongs_to,
-          yt_id: h.yt_id,
-          playback_offset: h.playback_offset,
+          ...hitColumns(h),
           created_at: now,
           updated_at: h.last_modified ?? now,
         })),
@@ -90,12 +95,7 @@ async function write(trx: Db, ops: ImportOps, now: string): Promise<void> {
     await trx
       .updateTable('hits')
       .set({
-        title: h.title,
-        artist: h.artist,
-        year: h.year,
-        belongs_to: h.belongs_to,
-        yt_id: h.yt_id,
-        playback_offset: h.playback_offset,
+        ...hitColumns(h),
         updated_at: now,
         ...(audioSourceChanged ? { audio_state: 'none' } : {}),
       })
