@@ -180,11 +180,11 @@ describe('the turn row and the radios are one control', () => {
 });
 
 describe('claiming asks first', () => {
-  it('Claim opens "Claim this hit for 3 tokens?": No sends nothing, yes claims', async () => {
+  it('Claim opens "Take a card for 3 tokens?": No sends nothing, yes claims', async () => {
     show(game([player('ana', { years: [1975], turn_player: true, state: 'Guessing', tokens: 3 }), player('ben')], { state: 'Guessing', clue_mode: 'card', clue: { title: 'T', artist: 'A', belongs_to: '' } }));
     renderApp(<Table />);
     fireEvent.click(screen.getByRole('button', { name: 'Claim a hit (3 tokens)' }));
-    const ask = await screen.findByRole('alertdialog', { name: 'Claim this hit for 3 tokens?' });
+    const ask = await screen.findByRole('alertdialog', { name: 'Take a card for 3 tokens?' });
     fireEvent.click(within(ask).getByRole('button', { name: 'No' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(sent).toEqual([]);
