@@ -48,6 +48,11 @@ describe('announce(previous, event, game, me)', () => {
     const took = ev('update', { players: [{ ...bo, controller: phone }] });
     expect(announce({ ...seen(onHost), asked: null }, took, onPhone, ids.ana).meanings.map((m) => [m.kind, m.text])).toEqual([['connection', 'Ben now plays on a phone.']]);
     expect(nextSeen(seen(onHost), took, onPhone).players[1]?.controller).toBe(phone);
+    // on the phone that plays Ben, Ben is "you"; on the host's device nobody is
+    const bensTurn = game([ana, { ...bo, controller: phone, turn_player: true, state: 'Guessing' }], { ...local, state: 'Guessing', draws: 1 });
+    const start = ev('change_state', { state: 'Guessing' });
+    expect(announce({ ...seen(onPhone), asked: null }, start, bensTurn, phone).meanings.map((m) => m.text)).toContain('Your turn.');
+    expect(announce({ ...seen(onPhone), asked: null }, start, bensTurn, ids.ana).meanings.map((m) => m.text)).toContain("Ben's turn.");
     const back = ev('update', { players: [bo] });
     expect(announce({ ...seen(onPhone), asked: null }, back, onHost, ids.ana).meanings.map((m) => m.text)).toEqual(["Ben plays on the host's device again."]);
   });
