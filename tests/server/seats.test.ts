@@ -102,6 +102,8 @@ describe('phones with the seat key', () => {
     const cy = game(id).players[2]!;
     expect(cy).toMatchObject({ name: 'Cy', virtual: true, avatar: '🦊', controller: carol.id });
     expect((await record(dan.request('POST', `/api/games/${id}/control`, { key: 'wrong-key-wrong-key-0001', player: bo }))).body).toMatchObject({ code: 'game_not_found' });
+    // a new seat's name may not look like a seated one's (Cyrillic С and у beside "Cy"), as for the creator's join
+    expect((await record(dan.request('POST', `/api/games/${id}/control`, { key, name: '\u0421\u0443' }))).body).toMatchObject({ code: 'name_look_alike' });
     expect((await record(dan.request('POST', `/api/games/${id}/control`, { key, player: bo }))).status).toBe(200);
     expect(game(id).players[1]!.controller).toBe(dan.id);
     expect((await record(alice.request('POST', `/api/games/${id}/control`, { key, player: bo }))).body).toMatchObject({ code: 'controller_is_player' });
