@@ -10,6 +10,13 @@ import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.t
  * a11y/game-meaning.ts's `announce`, which reads the same steps.
  */
 
+/**
+ * Whether a seat of a Local game answers on the game's shared screen: a seat
+ * a phone controls (`controller` set) answers on that phone instead
+ * (docs/rules.md#local).
+ */
+export const answersOnThisDevice = (p: Pick<PlayerPayload, 'id'> & { controller?: string | null }): boolean => !p.controller;
+
 /** A player an event is about. */
 export interface Actor {
   id: string;
