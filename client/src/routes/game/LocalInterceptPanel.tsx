@@ -151,6 +151,7 @@ function SeatAnswer({
         disabled={pending}
         onValueChange={({ value: v }) => actions.chooseLocal(seat.id, v === 'none' ? 'none' : v ? Number(v) : null, 'sound')}
         onFocus={onFocus}
+        orientation="horizontal"
         colorPalette="accent"
         size="lg"
       >
@@ -185,12 +186,12 @@ function SeatAnswer({
             </RadioGroup.Item>
           </HStack>
         )}
+        {lost && (
+          <Text color="fg.warning" fontSize="sm" mt="2">
+            {t('local.lost', { slot: slotText(lost) })}
+          </Text>
+        )}
       </RadioGroup.Root>
-      {lost && (
-        <Text color="fg.warning" fontSize="sm" mt="2">
-          {t('local.lost', { slot: slotText(lost) })}
-        </Text>
-      )}
     </Box>
   );
 }
