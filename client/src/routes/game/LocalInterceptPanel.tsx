@@ -170,7 +170,7 @@ function SeatAnswer({
         ) : (
           <HStack gap="2" wrap="wrap">
             {options.map((o) => (
-              <RadioGroup.Item key={o.slot.id} value={String(o.slot.id)} disabled={o.disabled} {...pill} _disabled={{ cursor: 'not-allowed' }}>
+              <RadioGroup.Item key={o.slot.id} value={String(o.slot.id)} disabled={o.disabled} {...pill} _disabled={{ cursor: 'not-allowed', borderStyle: 'dashed' }}>
                 <RadioGroup.ItemHiddenInput />
                 <RadioGroup.ItemIndicator />
                 <RadioGroup.ItemText color={o.disabled ? 'fg.muted' : undefined}>
