@@ -77,6 +77,15 @@ describe('the local round, as a model', () => {
     expect(localRound(onlyPhone, asAna(onlyPhone))).toBeNull();
   });
 
+  it("the shared screen does not act for a seat a phone plays: the next seat it asks, or nobody (it waits)", () => {
+    const g = round4({ cleo: { controller: uuid9 } });
+    expect(asAna(g).actor?.name).toBe('Ana');
+    const onlyPhone = round4({ cleo: { controller: uuid9 }, ana: { state: 'Waiting' } });
+    expect(asAna(onlyPhone).actor).toBeNull();
+    // without phones, the first seat asked
+    expect(asAna(round4()).actor?.name).toBe('Cleo');
+  });
+
   it('a gap chosen for one seat is taken for the others, and cannot be chosen twice', () => {
     const g = round4();
     const round = localRound(g, asAna(g))!;

@@ -5,7 +5,7 @@ import { clueChoice } from '../../../shared/rules/settings.ts';
 import type { SfxName } from '../audio/sfx.ts';
 import { hitText, slotText } from '../format.ts';
 import { i18next } from '../i18n.ts';
-import { actorOf, answersOnThisDevice, nextSeen, stepOf, type Actor, type Seen } from '../stores/game-events.ts';
+import { actorOf, answersOnThisDevice, nextSeen, seatsAfterTurn, stepOf, type Actor, type Seen } from '../stores/game-events.ts';
 import type { ToastKind } from '../stores/notifications.ts';
 import type { NotificationType } from './notify.ts';
 
@@ -158,9 +158,8 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
       out.asked = null;
       return;
     }
-    const turn = game.players.findIndex((p) => p.turn_player);
-    const turner = game.players[turn];
-    const seats = [...game.players.slice(turn + 1), ...game.players.slice(0, turn)].filter((p) => p.state === 'Intercepting' && answersOnThisDevice(p));
+    const turner = game.players.find((p) => p.turn_player);
+    const seats = seatsAfterTurn(game.players).filter((p) => p.state === 'Intercepting' && answersOnThisDevice(p));
     if (!turner || seats.length === 0 || out.asked?.startsWith(`${game.draws}:`)) return;
     out.asked = `${game.draws}:${seats.map((p) => p.id).join(',')}`;
     const names = new Intl.ListFormat(i18next.language, { style: 'long', type: 'conjunction' }).format(seats.map((p) => p.name));

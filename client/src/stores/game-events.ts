@@ -15,7 +15,13 @@ import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.t
  * a phone controls (`controller` set) answers on that phone instead
  * (docs/rules.md#local).
  */
-export const answersOnThisDevice = (p: Pick<PlayerPayload, 'id'> & { controller?: string | null }): boolean => !p.controller;
+export const answersOnThisDevice = (p: Pick<PlayerPayload, 'controller'>): boolean => !p.controller;
+
+/** The seats after the turn player, in seat order, round the table (the order interceptors are listed in). */
+export function seatsAfterTurn<P extends Pick<PlayerPayload, 'turn_player'>>(players: readonly P[]): P[] {
+  const at = players.findIndex((p) => p.turn_player);
+  return [...players.slice(at + 1), ...players.slice(0, Math.max(at, 0))];
+}
 
 /** A player an event is about. */
 export interface Actor {

@@ -2,7 +2,7 @@ import type { GamePayload, PlayerPayload, Slot } from '../../../../shared/protoc
 import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, LIMITS, type NumericSetting } from '../../../../shared/rules/constants.ts';
 import type { Game } from '../../../../shared/rules/types.ts';
 import { localActingPlayer } from '../../../../shared/rules/views.ts';
-import { answersOnThisDevice } from '../../stores/game-events.ts';
+import { answersOnThisDevice, seatsAfterTurn } from '../../stores/game-events.ts';
 
 /**
  * The game screen's rules, as pure functions of the game payload: whom this
@@ -15,11 +15,14 @@ import { answersOnThisDevice } from '../../stores/game-events.ts';
 export const turnPlayerOf = (game: Pick<GamePayload, 'players'>): PlayerPayload | null => game.players.find((p) => p.turn_player) ?? null;
 
 /**
- * The seat a Local game's device acts for (docs/product.md#screens), by the engine's own rule.
- * `localActingPlayer` reads only the state and the seats' flags, which a
- * payload has in the same shape as the engine's Game.
+ * The seat a Local game's device acts for (docs/product.md#screens), by the engine's own rule
+ * (`localActingPlayer` reads only the state and the seats' flags, which a
+ * payload has in the same shape as the engine's Game), except that while
+ * Intercepting the seats phones play are not the shared screen's.
  */
 export function localActor(game: Pick<GamePayload, 'state' | 'players'>): PlayerPayload | null {
+  // while Intercepting the shared screen answers for its own seats only: a seat a phone plays answers there
+  if (game.state === 'Intercepting') return seatsAfterTurn(game.players).find((p) => p.state === 'Intercepting' && answersOnThisDevice(p)) ?? null;
   const seat = localActingPlayer({ state: game.state, players: game.players } as unknown as Game);
   return seat ? (game.players.find((p) => p.id === seat.id) ?? null) : null;
 }
@@ -165,8 +168,7 @@ export function localRound(game: Pick<GamePayload, 'state' | 'players'>, perspec
   if (!perspective.local || !perspective.me || game.state !== 'Intercepting') return null;
   const turn = turnPlayerOf(game);
   if (!turn) return null;
-  const at = game.players.indexOf(turn);
-  const here = [...game.players.slice(at + 1), ...game.players.slice(0, at)].filter(answersOnThisDevice);
+  const here = seatsAfterTurn(game.players).filter(answersOnThisDevice);
   const seats = here.filter((p) => p.state === 'Intercepting');
   if (seats.length === 0) return null;
   const noToken = here.filter((p) => p.state === 'Waiting' && !p.guess && p.tokens < COST_INTERCEPT);
