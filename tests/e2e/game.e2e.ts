@@ -542,6 +542,8 @@ for (const lang of ['en', 'de'] as const) {
       await page.getByRole('button', { name: tr('game.settings_button') }).click();
       const settings = page.getByRole('dialog', { name: tr('game.settings.title') });
       await settings.getByLabel(tr('game.settings.start_tokens')).fill('8');
+      // time for the screenshots while the round waits (the countdown shows meanwhile)
+      await settings.getByLabel(tr('game.settings.intercept_timeout')).fill('240');
       await settings.getByRole('button', { name: tr('game.settings.save') }).click();
       await settings.waitFor({ state: 'detached' });
       for (const name of ['Ana', 'Ben', 'Cem']) {
@@ -594,6 +596,9 @@ for (const lang of ['en', 'de'] as const) {
       assertEqual(await group(second).getByText(t(lang, 'game.guess.taken_by', { names: first.name }), { exact: false }).count(), 1, 'named as taken by the first seat');
       await choose(second, words(secondGap));
       await choose(third, `${t(lang, 'table:local.no')}$`);
+      // from the top of the page: axe judges targets where the page is scrolled, and the panel's arrival scrolled
+      // the card into view, leaving a sliver of a player row under the sticky header (a place, not a flaw of the panel)
+      await page.evaluate(() => window.scrollTo(0, 0));
       await checkScreen(page, lang, 'local-round', problems);
 
       await page.getByRole('button', { name: t(lang, 'table:local.send', { count: 3 }), exact: true }).click();
