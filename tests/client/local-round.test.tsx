@@ -206,7 +206,10 @@ describe('the local round, on the screen', () => {
     expect(sendButton().textContent).toBe('Send 1 answer');
     await pick('Ana', 'No');
     expect(sendButton().textContent).toBe('Send 2 answers');
+    act(() => sendButton().focus());
     fireEvent.click(sendButton());
+    // the button has nothing left to send: the focus stays in the panel, on its heading
+    expect(document.activeElement?.id).toBe('guess-heading');
     expect(sent).toEqual([
       { type: 'guess', payload: { slot: 2, player: ids.cleo } },
       { type: 'guess', payload: { slot: null, player: ids.ana } },

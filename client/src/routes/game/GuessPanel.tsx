@@ -51,7 +51,8 @@ export function guessHeading(model: GuessModel, t: (key: string, params?: Record
  * same choice in the game store, so the list is visually hidden unless the
  * player prefers it (Settings). "Place it here" (or "Intercept here") sends a
  * chosen gap, "Don't intercept" declines; Confirming has yes and no. On a
- * phone the panel is the bottom action bar.
+ * phone the panel is the bottom action bar. A Local game's one screen asks
+ * all its interceptors at once instead (LocalInterceptPanel).
  */
 export function GuessPanel() {
   const { t } = useTranslation();

@@ -102,7 +102,11 @@ export function LocalInterceptPanel({ round }: { round: LocalRound }) {
         alignSelf={{ base: 'stretch', md: 'flex-start' }}
         aria-keyshortcuts="Alt+Shift+Enter"
         disabled={answers.length === 0}
-        onClick={actions.sendLocalAnswers}
+        onClick={() => {
+          actions.sendLocalAnswers();
+          // the button goes disabled (nothing left to send), which would drop the focus to the page's start
+          document.getElementById('guess-heading')?.focus();
+        }}
       >
         {answers.length === 0 ? t('local.send_none') : t('local.send', { count: answers.length })}
       </Button>
