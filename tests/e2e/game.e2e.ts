@@ -626,6 +626,108 @@ for (const lang of ['en', 'de'] as const) {
 }
 
 test(
+  'a local round with a seat on a phone: the screen leaves it out, and an answer the engine refuses (the phone took its gap first) is asked again while the other stands',
+  async () => {
+    const app = await getApp();
+    const a = await openBrowser(app, { width: 1366, height: 800 });
+    await recordAnnouncements(a.context);
+    const page = a.page;
+    const id = await createGame(page, 'Local');
+    await page.getByRole('button', { name: en('game.settings_button') }).click();
+    const settings = page.getByRole('dialog', { name: en('game.settings.title') });
+    await settings.getByLabel(en('game.settings.start_tokens')).fill('8');
+    await settings.getByLabel(en('game.settings.intercept_timeout')).fill('240');
+    await settings.getByRole('button', { name: en('game.settings.save') }).click();
+    await settings.waitFor({ state: 'detached' });
+    for (const name of ['Ana', 'Ben', 'Cem']) {
+      await page.getByRole('button', { name: en('game.players.add') }).click();
+      const add = page.getByRole('dialog', { name: en('game.add_player.title') });
+      await add.waitFor();
+      await page.keyboard.type(name);
+      await page.keyboard.press('Enter');
+      await add.waitFor({ state: 'detached' });
+    }
+    await page.getByRole('button', { name: en('game.start') }).click();
+    const read = async (): Promise<GamePayload> => (await (await page.request.get(`/api/games/${id}`)).json()) as GamePayload;
+    let g = await read();
+    await eventually(async () => {
+      g = await read();
+      assertEqual(g.state, 'Guessing', 'the game runs');
+    });
+    const turnOf = (x: GamePayload) => x.players.find((p) => p.turn_player) as GamePayload['players'][number];
+    for (let i = 0; i < 2 && turnOf(g).slots.length < 3; i++) {
+      assertEqual((await page.request.post(`/api/games/${id}/claim/${turnOf(g).id}`)).status(), 200, 'a claim');
+      g = await read();
+    }
+    const turn = turnOf(g);
+    assert(turn.slots.length >= 3, `three gaps on ${turn.name}'s row`);
+    // a phone takes the first name-only seat after the turn player
+    const at = g.players.findIndex((p) => p.id === turn.id);
+    const after = [...g.players.slice(at + 1), ...g.players.slice(0, at)];
+    const onPhone = after.find((p) => p.virtual) as (typeof after)[number];
+    const phone = await User.guest(app.base);
+    const { key } = (await (await page.request.get(`/api/games/${id}/seat-key`)).json()) as { key: string };
+    assertEqual((await phone.request('POST', `/api/games/${id}/control`, { key, player: onPhone.id })).status, 200, 'the phone takes a seat');
+    const [seatA, seatB] = after.filter((p) => p.id !== onPhone.id) as [typeof turn, typeof turn];
+    assertEqual((await page.request.post(`/api/games/${id}/guess/${turn.id}`, { data: { id: turn.slots[0]?.id } })).status(), 200, 'the placement');
+
+    const group = (p: typeof turn) => page.getByRole('radiogroup', { name: en('table:local.seat_label', { name: p.name, count: p.tokens }), exact: true });
+    await eventually(async () => assertEqual(await page.getByRole('radiogroup').count(), 2, 'a group for each seat at this screen, none for the phone\'s'));
+    assert(await group(seatA).isVisible(), `${seatA.name}'s group`);
+    assert(await group(seatB).isVisible(), `${seatB.name}'s group`);
+    const [, gapA, gapB] = turn.slots as [Slot, Slot, Slot];
+    const words = (sl: Slot): string => (sl.to_year === 0 ? en('slot.after', { year: sl.from_year }) : en('slot.between', { from: sl.from_year, to: sl.to_year }));
+    const choose = async (p: typeof turn, text: string): Promise<void> => {
+      await group(p).locator('label').filter({ hasText: new RegExp(`^${text}`) }).click();
+      await eventually(async () => assert(await group(p).getByRole('radio', { name: new RegExp(`^${text}`) }).isChecked(), `${p.name}: ${text} is chosen`));
+    };
+    await choose(seatA, words(gapA));
+    await choose(seatB, words(gapB));
+
+    // The phone takes A's gap within the same moment as the screen sends both answers: in one task of the page
+    // (a synchronous request, during which the page handles no room message, answered by the test once the
+    // phone has answered) the phone answers, then "Send" is pressed before the page has seen the phone's answer.
+    let phoneAnswered = 0;
+    await page.route('**/__phone-answers', async (route) => {
+      phoneAnswered = (await phone.request('POST', `/api/games/${id}/guess`, { id: gapA.id })).status;
+      await route.fulfill({ status: 204 });
+    });
+    await page.evaluate(
+      ({ label }) => {
+        const x = new XMLHttpRequest();
+        x.open('GET', '/__phone-answers', false);
+        x.send();
+        [...document.querySelectorAll('button')].find((b) => b.textContent === label)?.click();
+      },
+      { label: en('table:local.send', { count: 2 }) },
+    );
+    assertEqual(phoneAnswered, 200, "the phone's interception");
+    await eventually(async () => {
+      g = await read();
+      assertEqual(g.players.find((p) => p.id === seatB.id)?.guess?.id, gapB.id, `${seatB.name}'s answer stood`);
+    });
+    assertEqual(g.players.find((p) => p.id === seatA.id)?.state, 'Intercepting', `${seatA.name} is still asked`);
+
+    await eventually(async () => assert(await group(seatA).getByText(en('table:local.lost', { slot: words(gapA) })).isVisible(), 'the refused seat says why'));
+    assertEqual(await page.getByRole('radiogroup').count(), 1, 'only the refused seat is asked again');
+    assert(await group(seatA).getByRole('radio', { name: new RegExp(`^${words(gapA)}`) }).isDisabled(), "the phone's gap is taken");
+    const refused = en('table:local.refused', { names: seatA.name, count: 1 });
+    await eventually(async () => assert((await said(page)).some((s) => s.endsWith(refused)), `said: ${refused} (heard ${JSON.stringify((await said(page)).slice(-6))})`));
+    await choose(seatA, `${en('table:local.no')}$`);
+    await page.getByRole('button', { name: en('table:local.send', { count: 1 }), exact: true }).click();
+    await eventually(async () => {
+      g = await read();
+      assert(g.state !== 'Intercepting', `the round ended (${g.state})`);
+    });
+    const tokens = (p: typeof turn) => g.players.find((q) => q.id === p.id)?.tokens;
+    assertEqual(tokens(seatA), seatA.tokens, `${seatA.name} kept his tokens`);
+    assertEqual(tokens(seatB), seatB.tokens - 1, `${seatB.name} paid a token`);
+    assertEqual(tokens(onPhone), onPhone.tokens - 1, 'the phone paid a token');
+  },
+  { timeoutMs: 180_000 },
+);
+
+test(
   'a dropped socket reconnects and the player keeps playing',
   async () => {
     const a = await openBrowser(await getApp(), { width: 1280 });
