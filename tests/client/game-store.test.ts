@@ -282,6 +282,16 @@ describe('events → announcements', () => {
     expect(useNotifications.getState().toasts.map((t) => t.title)).toEqual([retry]);
   });
 
+  it("a Local game's shared screen leaves the refusal to its round panel, which names the seat", () => {
+    const b1 = player('ben', { years: [1990], turn_player: true, virtual: true });
+    step(game([player('ana', { creator: true, state: 'Intercepting' }), b1], { state: 'Intercepting', mode: 'Local', draws: 1 }));
+    useGame.getState().setSender(() => undefined);
+    useGame.getState().send('guess', { slot: b1.slots[0]!.id, player: ids.ana });
+    heard = [];
+    sayRefusal({ type: 'error', code: 'slot_taken', message: 'this slot is already taken' });
+    expect(texts()).toEqual([]);
+  });
+
   it('ends the game: the winner, the revealed hit, and the end dialog from the standings', () => {
     const a1 = player('ana', { creator: true, years: [1980], turn_player: true, tokens: 1 });
     const b1 = player('ben', { years: [1990], state: 'Intercepting' });
