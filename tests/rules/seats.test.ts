@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyAction, canView, seatKeyOf, viewGame, type Game } from '../../shared/rules/index.ts';
+import { applyAction, canView, isListedFor, seatKeyOf, viewGame, type Game } from '../../shared/rules/index.ts';
 import { act, makeHits, newGame, reject, SEAT_KEY, uid } from './helpers.ts';
 
 /** Phones playing the name-only seats of a Local game (docs/rules.md#local). */
@@ -62,6 +62,8 @@ describe('control', () => {
     expect(r.events).toEqual([{ event: 'update', data: { players: [expect.objectContaining({ id: bo, controller: PHONE })] } }]);
     expect(canView(r.game, PHONE)).toBe(true);
     expect(viewGame(r.game, PHONE)?.players.map((p) => p.controller)).toEqual([null, PHONE, null]);
+    // the lobby lists a Local game for its creator only: a phone opens it by its link
+    expect([isListedFor(r.game, PHONE), isListedFor(r.game, CREATOR)]).toEqual([false, true]);
     // taking it again changes nothing and says nothing
     expect(act(r.game, { type: 'control', by: PHONE, key: SEAT_KEY, player: bo }).events).toEqual([]);
   });

@@ -20,7 +20,8 @@ import type { NotificationType } from './notify.ts';
  * steps of the round this reads too.
  *
  * Texts are in the current language (i18next); "you" is the person at this
- * device, never in Local games, whose seats share one screen.
+ * device, never in Local games, whose seats share one screen, except on a
+ * phone that plays one of their seats: that seat is "you" there.
  */
 
 export type { Actor } from '../stores/game-events.ts';
@@ -97,7 +98,10 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
   const meanings: Meaning[] = [];
   const out: Announcement = { meanings, asked: previous.asked };
 
-  const actor = (p: Pick<PlayerPayload, 'id' | 'name'> & Partial<Pick<PlayerPayload, 'color' | 'avatar'>>): Actor => actorOf(p, me, mode);
+  // a phone playing a seat of a Local game is that seat: its news says "you" (docs/rules.md#local)
+  const played = mode === 'Local' && me ? game?.players.find((p) => p.virtual && p.controller === me) : undefined;
+  const actor = (p: Pick<PlayerPayload, 'id' | 'name'> & Partial<Pick<PlayerPayload, 'color' | 'avatar'>>): Actor =>
+    played ? { ...actorOf(p, me, mode), you: p.id === played.id } : actorOf(p, me, mode);
   /** The "you" form of a text when the subject is the person at this device. */
   const youOr = (a: Actor, key: string, params: Record<string, unknown> = {}): string => t(a.you ? `${key}_you` : key, { name: a.name, ...params });
   const say = (kind: MeaningKind, type: NotificationType, text: string, actors: Actor[], extra: Partial<Pick<Meaning, 'tone' | 'interrupt' | 'sfx' | 'toast'>> = {}): void => {
@@ -259,6 +263,12 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
       return out;
     case 'update':
       if (data.settings) settingsNews(previous.settings, data.settings);
+      // seats of a Local game whose phone changed (docs/rules.md#local): the table hears where each is played now
+      for (const p of data.players ?? []) {
+        const was = previous.players.find((q) => q.id === p.id);
+        if (!was || (was.controller ?? null) === p.controller) continue;
+        note('connection', t(p.controller ? 'game.announce.seat_on_phone' : 'game.announce.seat_on_host', { name: p.name }), [actor(p)]);
+      }
       return out;
     case 'change_state':
       break;
