@@ -6,7 +6,7 @@ import { slotsFor } from '../../shared/rules/slots.ts';
 export const PACK = '4c1a1c44-2c52-4f43-9d3b-6d0b1f0a0a01';
 export const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-export const ids = { ana: uuid(1), ben: uuid(2), cleo: uuid(3) };
+export const ids = { ana: uuid(1), ben: uuid(2), cleo: uuid(3), dana: uuid(4) };
 export const users = {
   ana: { id: ids.ana, name: 'Ana', virtual: true, valid_until: '2030-01-01T10:00:00.000Z', permissions: { write_hits: false, write_packs: false, read_issues: false, write_issues: true, delete_issues: false } },
 };

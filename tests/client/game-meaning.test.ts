@@ -4,7 +4,7 @@ import { applyLanguage } from '../../client/src/i18n.ts';
 import type { GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
 import { roomEvent, type RoomEvent } from '../../shared/protocol/room.ts';
 import { screenEffects, type ScreenEffects, type Seen } from '../../client/src/stores/game-events.ts';
-import { game, hit, ids, player } from './game-fixtures.ts';
+import { game, hit, ids, player, uuid } from './game-fixtures.ts';
 
 /**
  * What each kind of room event means (client/src/a11y/game-meaning.ts): the
@@ -203,13 +203,22 @@ const CASES: Case[] = [
     de: ['Du kannst den Tipp von Ben abfangen.'],
   },
   {
-    name: 'intercepting in a Local game: each seat is asked by name',
+    name: 'intercepting in a Local game: the seats at the screen are asked at once, by name',
     event: ev('change_state', { state: 'Intercepting' }),
     was: game([{ ...anaTurn, state: 'Guessing' }, { ...ben, virtual: true }, { ...cleo, virtual: true }], { state: 'Guessing', mode: 'Local', draws: 1 }),
     now: game([placed, { ...ben, virtual: true, state: 'Intercepting' }, { ...cleo, virtual: true, state: 'Intercepting' }], { state: 'Intercepting', mode: 'Local', draws: 1 }),
-    en: ["Ben may intercept Ana's guess."],
-    de: ['Ben kann den Tipp von Ana abfangen.'],
-    check: (o) => expect(o.askedLocal).toBe(`1:${ids.ben}`),
+    en: ["Ben and Cleo may intercept Ana's guess."],
+    de: ['Ben und Cleo können den Tipp von Ana abfangen.'],
+    check: (o) => expect(o.askedLocal).toBe(`1:${ids.ben},${ids.cleo}`),
+  },
+  {
+    name: 'intercepting in a Local game: a seat a phone controls answers there, the screen asks the others',
+    event: ev('change_state', { state: 'Intercepting' }),
+    was: game([{ ...anaTurn, state: 'Guessing' }, { ...ben, virtual: true }, { ...cleo, virtual: true }], { state: 'Guessing', mode: 'Local', draws: 1 }),
+    now: game([placed, { ...ben, virtual: true, state: 'Intercepting', controller: uuid(9) }, { ...cleo, virtual: true, state: 'Intercepting' }], { state: 'Intercepting', mode: 'Local', draws: 1 }),
+    en: ["Cleo may intercept Ana's guess."],
+    de: ['Cleo kann den Tipp von Ana abfangen.'],
+    check: (o) => expect(o.askedLocal).toBe(`1:${ids.cleo}`),
   },
   {
     name: 'the reveal: who scored, the card, and the question to the confirmer',

@@ -205,7 +205,7 @@ describe('events → announcements', () => {
     expect(texts()).toEqual(['Ben lost the connection.', 'Ben is back.']);
   });
 
-  it('a Local game names the seat asked to intercept, once per seat', () => {
+  it('a Local game names the seats asked to intercept at once, once per card', () => {
     const a1 = player('ana', { creator: true, years: [1980], turn_player: true, state: 'Guessing' });
     const b1 = { ...player('ben', { years: [1990] }), virtual: true };
     const c1 = { ...player('cleo', { years: [1970] }), virtual: true };
@@ -215,19 +215,20 @@ describe('events → announcements', () => {
     const c2 = { ...c1, state: 'Intercepting' as const };
     const asking = game([a2, b2, c2], { state: 'Intercepting', mode: 'Local', draws: 1 });
     step(asking, ev('guess', { players: [a2] }), ev('change_state', { state: 'Intercepting', players: asking.players }));
-    expect(texts()).toEqual(['Ana chose before 1980.', "Ben may intercept Ana's guess."]);
+    expect(texts()).toEqual(['Ana chose before 1980.', "Ben and Cleo may intercept Ana's guess."]);
     heard = [];
+    // one screen asked them both: Ben's answer asks nobody again
     const b3 = { ...b2, state: 'Waiting' as const };
     step(game([a2, b3, c2], { state: 'Intercepting', mode: 'Local', draws: 1 }), ev('guess', { players: [b3] }));
-    expect(texts()).toEqual(['Ben does not intercept.', "Cleo may intercept Ana's guess."]);
-    // the next card: Cleo asked first again (she was the last asked before) is said again
+    expect(texts()).toEqual(['Ben does not intercept.']);
+    // the next card asks afresh, in seat order after its turn player
     heard = [];
     const a3 = { ...a2, turn_player: false, state: 'Intercepting' as const, guess: null };
     const b4 = { ...b3, turn_player: true, guess: b3.slots[0] ?? null };
     const c3 = { ...c2, state: 'Intercepting' as const };
     const next = game([a3, b4, c3], { state: 'Intercepting', mode: 'Local', draws: 2 });
     step(next, ev('guess', { players: [b4] }), ev('change_state', { state: 'Intercepting', players: next.players }));
-    expect(texts()).toEqual(['Ben chose before 1990.', "Cleo may intercept Ben's guess."]);
+    expect(texts()).toEqual(['Ben chose before 1990.', "Cleo and Ana may intercept Ben's guess."]);
   });
 
   it('reads a new card aloud in card clue mode, after whose turn it is', () => {
@@ -279,6 +280,16 @@ describe('events → announcements', () => {
     const retry = "Someone took that slot a moment earlier: choose another one, or don't intercept.";
     expect(texts()).toEqual([retry]);
     expect(useNotifications.getState().toasts.map((t) => t.title)).toEqual([retry]);
+  });
+
+  it("a Local game's shared screen leaves the refusal to its round panel, which names the seat", () => {
+    const b1 = player('ben', { years: [1990], turn_player: true, virtual: true });
+    step(game([player('ana', { creator: true, state: 'Intercepting' }), b1], { state: 'Intercepting', mode: 'Local', draws: 1 }));
+    useGame.getState().setSender(() => undefined);
+    useGame.getState().send('guess', { slot: b1.slots[0]!.id, player: ids.ana });
+    heard = [];
+    sayRefusal({ type: 'error', code: 'slot_taken', message: 'this slot is already taken' });
+    expect(texts()).toEqual([]);
   });
 
   it('ends the game: the winner, the revealed hit, and the end dialog from the standings', () => {

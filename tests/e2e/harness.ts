@@ -380,7 +380,8 @@ const messages = new Map<string, Messages>();
 /**
  * A translation from locales/ (`namespace` 'hits', or a key "hits:…": locales/hits.<lang>.json, 'table' and 'people' likewise) with
  * {{name}} interpolation, {{name, number}} grouped as the app groups it ("7,184",
- * "7.184"), and _one/_other plurals when `count` is given.
+ * "7.184"), and _one/_other plurals when `count` is given. A key missing from the
+ * default namespace is looked up in 'table', as the app's fallback namespace.
  */
 export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}, namespace?: 'hits' | 'table' | 'people'): string {
   // "table:ended.title", as the app writes a key of another namespace
@@ -395,6 +396,8 @@ export function t(lang: Lang, key: string, vars: Record<string, string | number>
   const lookup = (k: string): unknown => k.split('.').reduce<unknown>((v, part) => (v && typeof v === 'object' ? (v as Messages)[part] : undefined), m);
   const plural = typeof vars.count === 'number' ? lookup(`${key}_${vars.count === 1 ? 'one' : 'other'}`) : undefined;
   const text = plural ?? lookup(key);
+  // the table namespace is the app's fallback namespace: the game screen's messages live there
+  if (typeof text !== 'string' && !namespace) return t(lang, key, vars, 'table');
   if (typeof text !== 'string') throw new Error(`no message ${key} in ${file}`);
   return text.replace(/\{\{\s*(\w+)\s*(,\s*number\s*)?\}\}/g, (whole: string, name: string, number?: string) => {
     const value = vars[name];

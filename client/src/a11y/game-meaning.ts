@@ -2,12 +2,10 @@ import type { GamePayload, HitPayload, PlayerPayload, Settings } from '../../../
 import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.ts';
 import { NUMERIC_SETTINGS } from '../../../shared/rules/constants.ts';
 import { clueChoice } from '../../../shared/rules/settings.ts';
-import { localActingPlayer } from '../../../shared/rules/views.ts';
-import type { Game } from '../../../shared/rules/types.ts';
 import type { SfxName } from '../audio/sfx.ts';
 import { hitText, slotText } from '../format.ts';
 import { i18next } from '../i18n.ts';
-import { actorOf, nextSeen, stepOf, type Actor, type Seen } from '../stores/game-events.ts';
+import { actorOf, answersOnThisDevice, nextSeen, seatsAfterTurn, stepOf, type Actor, type Seen } from '../stores/game-events.ts';
 import type { ToastKind } from '../stores/notifications.ts';
 import type { NotificationType } from './notify.ts';
 
@@ -89,12 +87,6 @@ export interface Announcement {
 
 const t = (key: string, params?: Record<string, unknown>): string => i18next.t(key, params ?? {});
 
-/** The seat a Local game's device acts for, by the engine's own rule (it reads only the state and the seats' flags). */
-function localSeat(game: Pick<GamePayload, 'state' | 'players'>): PlayerPayload | null {
-  const seat = localActingPlayer({ state: game.state, players: game.players } as unknown as Game);
-  return seat ? (game.players.find((p) => p.id === seat.id) ?? null) : null;
-}
-
 /**
  * Turns one room event into its meanings; see the module's comment. `previous`:
  * the game as the events before this one described it; `game`: the
@@ -161,19 +153,22 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
     }
   };
 
-  /** Local games ask the seats one by one whether to intercept: who is asked now, said once per seat and card. */
-  const askLocalInterceptor = (): void => {
+  /**
+   * Local games ask every seat at this screen at once (docs/rules.md#local): who may intercept, said
+   * once per card (`draws:ids`), in seat order after the turn player.
+   */
+  const askLocalInterceptors = (): void => {
     if (!game || game.mode !== 'Local' || game.state !== 'Intercepting') {
       out.asked = null;
       return;
     }
-    const seat = localSeat(game);
-    const turn = game.players.find((p) => p.turn_player);
-    // once per seat and card: the same seat may be asked first in the next turn
-    const key = seat ? `${game.draws}:${seat.id}` : null;
-    if (!seat || !turn || key === out.asked || seat.state !== 'Intercepting') return;
-    out.asked = key;
-    note('ask', t('game.announce.intercept_local', { name: seat.name, turn: turn.name }), [actor(seat), actor(turn)]);
+    const turner = game.players.find((p) => p.turn_player);
+    const seats = seatsAfterTurn(game.players).filter((p) => p.state === 'Intercepting' && answersOnThisDevice(p));
+    if (!turner || seats.length === 0 || out.asked?.startsWith(`${game.draws}:`)) return;
+    out.asked = `${game.draws}:${seats.map((p) => p.id).join(',')}`;
+    const names = new Intl.ListFormat(i18next.language, { style: 'long', type: 'conjunction' }).format(seats.map((p) => p.name));
+    const key = seats.length === 1 ? 'game.announce.intercept_local' : 'game.announce.intercept_local_many';
+    note('ask', t(key, { name: names, names, turn: turner.name }), [...seats.map(actor), actor(turner)]);
   };
 
   /**
@@ -250,7 +245,7 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
           say('declined', 'guessed', youOr(who, missed ? `notify.guessed_${missed}` : 'notify.guessed_none'), [who], { sfx: 'no_interception' });
         }
       }
-      askLocalInterceptor();
+      askLocalInterceptors();
       return out;
     case 'skip':
       if (first && data.hit) {
@@ -310,7 +305,7 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
       const turn = players.find((p) => p.turn_player);
       const mine = players.find((p) => p.state === 'Intercepting' && actor(p).you);
       if (turn && mine) note('ask', t('game.announce.intercept_you', { name: turn.name }), [actor(mine), actor(turn)]);
-      askLocalInterceptor();
+      askLocalInterceptors();
       return out;
     }
     case 'revealed':

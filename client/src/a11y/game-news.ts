@@ -46,6 +46,10 @@ export function sayRefusal(error: ErrorBody): void {
   const action = useGame.getState().lastAction;
   // an interception whose slot someone took while it was on its way: he may choose again
   if (action === 'guess' && error.code === 'slot_taken') {
+    // a Local game's shared screen says itself whose answer it was (it sends several at once)
+    const game = useGame.getState().game;
+    const userId = useSession.getState().user?.id;
+    if (game?.mode === 'Local' && game.players.some((p) => p.id === userId && !p.virtual)) return;
     notify.notification(i18next.t('game.guess.slot_taken_retry'), { interrupt: true, toast: 'warning' });
     return;
   }

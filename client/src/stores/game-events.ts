@@ -10,6 +10,19 @@ import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.t
  * a11y/game-meaning.ts's `announce`, which reads the same steps.
  */
 
+/**
+ * Whether a seat of a Local game answers on the game's shared screen: a seat
+ * a phone controls (`controller` set) answers on that phone instead
+ * (docs/rules.md#local).
+ */
+export const answersOnThisDevice = (p: Pick<PlayerPayload, 'controller'>): boolean => !p.controller;
+
+/** The seats after the turn player, in seat order, round the table (the order interceptors are listed in). */
+export function seatsAfterTurn<P extends Pick<PlayerPayload, 'turn_player'>>(players: readonly P[]): P[] {
+  const at = players.findIndex((p) => p.turn_player);
+  return [...players.slice(at + 1), ...players.slice(0, Math.max(at, 0))];
+}
+
 /** A player an event is about. */
 export interface Actor {
   id: string;

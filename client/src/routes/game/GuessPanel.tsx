@@ -5,20 +5,19 @@ import { useTranslation } from 'react-i18next';
 import { COST_INTERCEPT } from '../../../../shared/rules/constants.ts';
 import { notify } from '../../a11y/notify.ts';
 import { slotText } from '../../format.ts';
-import { i18next } from '../../i18n.ts';
 import { useGame } from '../../stores/game.ts';
 import { useSettings } from '../../stores/settings.ts';
 import { Countdown } from './Countdown.tsx';
 import * as actions from './game-actions.ts';
-import { canSubmit, choiceTaken, guessModel, keepChoice, type GuessModel, type SlotOption } from './game-logic.ts';
+import { canSubmit, choiceTaken, guessModel, keepChoice, localRound, type GuessModel, type SlotOption } from './game-logic.ts';
+import { listNames } from './list-names.ts';
+import { LocalInterceptPanel } from './LocalInterceptPanel.tsx';
 import { usePerspective } from './use-perspective.ts';
 import { OpenTable } from './table/OpenTable.tsx';
 import { keepTableInView } from './table/scroll.ts';
 import { useTable } from './table/table-store.ts';
 
-/** "Ana, Ben and Cleo" in the current language. */
-export const listNames = (names: readonly string[]): string =>
-  new Intl.ListFormat(i18next.language, { style: 'long', type: 'conjunction' }).format(names);
+export { listNames };
 
 /**
  * The panel's heading per the acting player's state (docs/product.md#screens). `card`: card clue
@@ -52,7 +51,8 @@ export function guessHeading(model: GuessModel, t: (key: string, params?: Record
  * same choice in the game store, so the list is visually hidden unless the
  * player prefers it (Settings). "Place it here" (or "Intercept here") sends a
  * chosen gap, "Don't intercept" declines; Confirming has yes and no. On a
- * phone the panel is the bottom action bar.
+ * phone the panel is the bottom action bar. A Local game's one screen asks
+ * all its interceptors at once instead (LocalInterceptPanel).
  */
 export function GuessPanel() {
   const { t } = useTranslation();
@@ -63,6 +63,8 @@ export function GuessPanel() {
   const choice = useGame((s) => s.choice);
   const perspective = usePerspective();
   const model = useMemo(() => guessModel({ state, players: players ?? [] }, perspective), [state, players, perspective]);
+  // a Local game's one screen asks every seat at once (docs/rules.md#local)
+  const round = useMemo(() => localRound({ state, players: players ?? [] }, perspective), [state, players, perspective]);
 
   // a choice that no longer fits (new turn, new phase) is dropped
   useEffect(() => {
@@ -95,7 +97,8 @@ export function GuessPanel() {
   // visually hidden unless the player prefers the list (Settings)
   const asList = useSettings((s) => s.choicesAsList);
   // on a phone the panel is the bottom action bar, in thumb reach (a list of choices is too tall for that)
-  const bar = !asList && model.phase !== 'not_started';
+  // (the one-screen round lists every seat: too tall for the bar too)
+  const bar = !asList && model.phase !== 'not_started' && !round;
 
   // The bar covers the bottom of the page: the page gets as much room below its content
   // (--action-bar-h), and focus moving behind it scrolls clear of it (scroll-padding).
@@ -130,7 +133,7 @@ export function GuessPanel() {
     keepTableInView(document.getElementById('hit-section'), [document.getElementById('turn-row'), asList ? sectionRef.current : null], barHeight.current);
   }, [actionable, model.phase, asList]);
 
-  const heading = guessHeading(model, (key, params) => t(key, params ?? {}), card);
+  const heading = round ? t('local.heading', { turn: round.turn.name }) : guessHeading(model, (key, params) => t(key, params ?? {}), card);
   const ownGuess = !perspective.local && perspective.me?.guess ? perspective.me.guess : null;
   const focusedNone = useTable((s) => s.focused === 'none');
   const chosenFree = typeof choice === 'number' && canSubmit(model, choice) && !taken;
@@ -180,7 +183,8 @@ export function GuessPanel() {
         <Text color="fg.muted">{t('game.guess.no_tokens')}</Text>
       )}
 
-      {picking && (
+      {round && <LocalInterceptPanel round={round} />}
+      {picking && !round && (
         <Stack gap="3">
           <Box srOnly={!asList}>
             <RadioGroup.Root

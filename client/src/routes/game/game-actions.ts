@@ -8,17 +8,26 @@ import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import {
   actingFor,
+  activeSeat,
   canClaim,
   canConfirm,
   canSkip,
   canSubmit,
   choiceTaken,
+  chooseFor,
+  draftAnswers,
   guessModel,
+  localRound,
   perspectiveOf,
+  seatOptions,
   stepChoice,
+  stepFor,
   submittedSlot,
+  type LocalAnswer,
+  type LocalRound,
   type Perspective,
 } from './game-logic.ts';
+import { useLocalRound } from './local-round-store.ts';
 import { currentSource, toggle } from './hit-audio.ts';
 import { toggle as toggleDj } from './dj-player.ts';
 
@@ -162,6 +171,7 @@ export function claim(playerId?: string): void {
 export function submitGuess(): void {
   const c = current();
   if (!c) return;
+  if (localRound(c.game, c.perspective)) return sendLocalAnswers();
   const model = guessModel(c.game, c.perspective);
   const choice = useGame.getState().choice;
   if (model.phase === 'guessing' && !canSubmit(model, choice)) return blocked('game.guess.select_first');
@@ -180,6 +190,7 @@ export function submitGuess(): void {
 export function decline(): void {
   const c = current();
   if (!c) return;
+  if (localRound(c.game, c.perspective)) return chooseLocal(null, 'none');
   const model = guessModel(c.game, c.perspective);
   if (model.phase !== 'intercepting') return blocked('errors.cannot_guess');
   if (!send('guess', { slot: null, ...actingFor(c.perspective) })) return;
@@ -197,6 +208,11 @@ export function confirm(yes: boolean): void {
 export function stepSlot(delta: 1 | -1): void {
   const c = current();
   if (!c) return;
+  const round = localRound(c.game, c.perspective);
+  if (round) {
+    const seat = activeSeat(round, useLocalRound.getState().active);
+    return chooseLocal(seat.id, stepFor(round, useLocalRound.getState().draft, seat.id, delta));
+  }
   const model = guessModel(c.game, c.perspective);
   if (model.phase !== 'guessing' && model.phase !== 'intercepting') return blocked('game.guess.cannot_choose');
   const next = stepChoice(model, useGame.getState().choice, delta);
@@ -206,7 +222,14 @@ export function stepSlot(delta: 1 | -1): void {
 
 /** Alt+Shift+Backspace: no slot. */
 export function clearSlot(): void {
+  const c = current();
+  const round = c && localRound(c.game, c.perspective);
   useGame.getState().setChoice(null);
+  if (round) {
+    const seat = activeSeat(round, useLocalRound.getState().active);
+    useLocalRound.getState().setDraft({ ...useLocalRound.getState().draft, [seat.id]: null });
+    return sayLocalChoice(seat.name, t('table:local.unanswered'));
+  }
   notify.slotSelected(null);
 }
 
@@ -277,4 +300,63 @@ export function togglePlay(): void {
   const source = c && !held ? currentSource(c.game, !!c.perspective.me) : null;
   if (!source) return blocked(game?.clue_mode === 'card' && game.state !== 'Open' ? 'errors.no_audio_card_mode' : 'errors.audio_not_running');
   toggle(source);
+}
+
+// ---------------------------------------------------------------------------
+// the one-screen interception round of a Local game (docs/rules.md#local)
+
+const roundNow = (): { round: LocalRound } | null => {
+  const c = current();
+  const round = c && localRound(c.game, c.perspective);
+  return round ? { round } : null;
+};
+
+/**
+ * One seat's answer in the shared screen's round (`seatId` null: the active
+ * seat), read aloud unless the control reads itself (`speak`: 'sound' for a
+ * radio button, 'quiet' for a gap of the table, which sounds itself); a gap
+ * another seat has chosen is refused and said so. The table's gaps show the
+ * active seat's choice.
+ */
+export function chooseLocal(seatId: string | null, choice: number | 'none' | null, speak: 'words' | 'sound' | 'quiet' = 'words'): void {
+  const now = roundNow();
+  if (!now) return;
+  const { draft, active } = useLocalRound.getState();
+  const seat = now.round.seats.find((s) => s.id === seatId) ?? activeSeat(now.round, active);
+  const next = chooseFor(now.round, draft, seat.id, choice);
+  useLocalRound.getState().setActive(seat.id);
+  const option = typeof choice === 'number' ? seatOptions(now.round, draft, seat.id).find((o) => o.slot.id === choice) : undefined;
+  if (next === draft && draft[seat.id] !== choice) {
+    // the table shows the seat's own choice again
+    useGame.getState().setChoice(draft[seat.id] ?? null);
+    if (option) notify.slotSelected(option.slot, true);
+    return;
+  }
+  useLocalRound.getState().setDraft(next);
+  useGame.getState().setChoice(choice);
+  if (speak === 'quiet') return;
+  notify.playSfx('select_slot');
+  if (speak === 'words') sayLocalChoice(seat.name, choice === 'none' ? t('table:local.no') : slotText(option?.slot ?? null));
+}
+
+/** "Ben: between 1975 and 1988": with several seats on one screen the choice names its seat. */
+const sayLocalChoice = (name: string, choice: string): void => {
+  notify.notification(t('table:local.seat_choice', { name, choice }), { interrupt: true, toast: false });
+};
+
+/** "Ben intercepts between 1985 and 1990; Cem: no" */
+export const answersText = (answers: readonly LocalAnswer[]): string =>
+  answers.map((a) => (a.slot ? t('table:local.sent_slot', { name: a.seat.name, slot: slotText(a.slot) }) : t('table:local.sent_no', { name: a.seat.name }))).join('; ');
+
+/** The shared screen's "send": every answered seat's gap or "no", each as that seat's guess; unanswered seats stay asked. */
+export function sendLocalAnswers(): void {
+  const now = roundNow();
+  if (!now) return blocked('errors.cannot_guess');
+  const answers = draftAnswers(now.round, useLocalRound.getState().draft);
+  if (answers.length === 0) return blocked('table:local.answer_first');
+  if (useGame.getState().status !== 'connected') return blocked('game.not_connected');
+  for (const a of answers) send('guess', { slot: a.slot?.id ?? null, player: a.seat.id });
+  useLocalRound.getState().markSent(answers);
+  useGame.getState().setChoice(null);
+  notify.notification(t('table:local.sent', { answers: answersText(answers) }), { toast: false });
 }

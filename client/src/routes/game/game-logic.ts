@@ -1,7 +1,8 @@
 import type { GamePayload, PlayerPayload, Slot } from '../../../../shared/protocol/game.ts';
-import { COST_CLAIM, COST_SKIP, LIMITS, type NumericSetting } from '../../../../shared/rules/constants.ts';
+import { COST_CLAIM, COST_INTERCEPT, COST_SKIP, LIMITS, type NumericSetting } from '../../../../shared/rules/constants.ts';
 import type { Game } from '../../../../shared/rules/types.ts';
 import { localActingPlayer } from '../../../../shared/rules/views.ts';
+import { answersOnThisDevice, seatsAfterTurn } from '../../stores/game-events.ts';
 
 /**
  * The game screen's rules, as pure functions of the game payload: whom this
@@ -14,11 +15,14 @@ import { localActingPlayer } from '../../../../shared/rules/views.ts';
 export const turnPlayerOf = (game: Pick<GamePayload, 'players'>): PlayerPayload | null => game.players.find((p) => p.turn_player) ?? null;
 
 /**
- * The seat a Local game's device acts for (docs/product.md#screens), by the engine's own rule.
- * `localActingPlayer` reads only the state and the seats' flags, which a
- * payload has in the same shape as the engine's Game.
+ * The seat a Local game's device acts for (docs/product.md#screens), by the engine's own rule
+ * (`localActingPlayer` reads only the state and the seats' flags, which a
+ * payload has in the same shape as the engine's Game), except that while
+ * Intercepting the seats phones play are not the shared screen's.
  */
 export function localActor(game: Pick<GamePayload, 'state' | 'players'>): PlayerPayload | null {
+  // while Intercepting the shared screen answers for its own seats only: a seat a phone plays answers there
+  if (game.state === 'Intercepting') return seatsAfterTurn(game.players).find((p) => p.state === 'Intercepting' && answersOnThisDevice(p)) ?? null;
   const seat = localActingPlayer({ state: game.state, players: game.players } as unknown as Game);
   return seat ? (game.players.find((p) => p.id === seat.id) ?? null) : null;
 }
@@ -124,7 +128,7 @@ export function submittedSlot(model: GuessModel, choice: Choice): number | null 
  * then "don't intercept"), wrapping around; from a slot taken meanwhile, the
  * first or last.
  */
-export function stepChoice(model: GuessModel, choice: Choice, delta: 1 | -1): Choice {
+export function stepChoice(model: Pick<GuessModel, 'options' | 'allowNone'>, choice: Choice, delta: 1 | -1): Choice {
   // a slot someone already guessed cannot be chosen (docs/product.md#validation): the keys pass over it, as the picker's arrows do
   const free = model.options.filter((o) => !o.disabled).map((o) => o.slot.id);
   const entries: Choice[] = [...free, ...(model.allowNone ? (['none'] as const) : [])];
@@ -139,6 +143,106 @@ export function keepChoice(model: GuessModel, choice: Choice): Choice {
   if (choice === 'none') return model.allowNone ? 'none' : null;
   if (choice === null) return null;
   return model.options.some((o) => o.slot.id === choice) ? choice : null;
+}
+
+// ---------------------------------------------------------------------------
+// the one-screen interception round of a Local game (docs/rules.md#local)
+
+export { answersOnThisDevice };
+
+/** Each asked seat's answer being prepared on the shared screen: its gap, 'none', or nothing yet. */
+export type Draft = Readonly<Record<string, Choice>>;
+
+export interface LocalRound {
+  turn: PlayerPayload;
+  /** The seats this screen asks now (Intercepting), in seat order after the turn player. */
+  seats: PlayerPayload[];
+  /** The other seats at this screen the engine does not ask: no token to pay with. */
+  noToken: PlayerPayload[];
+  /** The turn player's gaps, those already guessed disabled. */
+  options: SlotOption[];
+}
+
+/** The round this Local game's screen asks, or null (another game, another phase, nobody left to ask here). */
+export function localRound(game: Pick<GamePayload, 'state' | 'players'>, perspective: Perspective): LocalRound | null {
+  if (!perspective.local || !perspective.me || game.state !== 'Intercepting') return null;
+  const turn = turnPlayerOf(game);
+  if (!turn) return null;
+  const here = seatsAfterTurn(game.players).filter(answersOnThisDevice);
+  const seats = here.filter((p) => p.state === 'Intercepting');
+  if (seats.length === 0) return null;
+  const noToken = here.filter((p) => p.state === 'Waiting' && !p.guess && p.tokens < COST_INTERCEPT);
+  const options = turn.slots.map((slot) => {
+    const takenBy = game.players.filter((p) => p.guess?.id === slot.id).map((p) => p.name);
+    return { slot, takenBy, disabled: takenBy.length > 0 };
+  });
+  return { turn, seats, noToken, options };
+}
+
+/** The gaps offered to seat `seatId`: taken by a guess or by another seat's answer in the draft, disabled and named. */
+export function seatOptions(round: LocalRound, draft: Draft, seatId: string): SlotOption[] {
+  return round.options.map((o) => {
+    const drafted = round.seats.filter((s) => s.id !== seatId && draft[s.id] === o.slot.id).map((s) => s.name);
+    const takenBy = [...o.takenBy, ...drafted];
+    return { slot: o.slot, takenBy, disabled: takenBy.length > 0 };
+  });
+}
+
+/** Sets one seat's answer; a gap taken (by a guess or another seat's answer) is refused: the same draft comes back. */
+export function chooseFor(round: LocalRound, draft: Draft, seatId: string, choice: Choice): Draft {
+  if (!round.seats.some((s) => s.id === seatId) || draft[seatId] === choice) return draft;
+  if (typeof choice === 'number' && seatOptions(round, draft, seatId).find((o) => o.slot.id === choice)?.disabled !== false) return draft;
+  return { ...draft, [seatId]: choice };
+}
+
+/** The draft still fitting the round: answers of seats no longer asked, and gaps guessed since, dropped (the same object when nothing changed). */
+export function keepDraft(round: LocalRound | null, draft: Draft): Draft {
+  const kept: Record<string, Choice> = {};
+  for (const seat of round?.seats ?? []) {
+    const choice = draft[seat.id] ?? null;
+    const taken = typeof choice === 'number' && round?.options.find((o) => o.slot.id === choice)?.disabled !== false;
+    if (choice !== null && !taken) kept[seat.id] = choice;
+  }
+  const same = Object.keys(kept).length === Object.keys(draft).length && Object.entries(kept).every(([id, c]) => draft[id] === c);
+  return same ? draft : kept;
+}
+
+export interface LocalAnswer {
+  seat: PlayerPayload;
+  /** The gap, or null for "no". */
+  slot: Slot | null;
+}
+
+/** What one "send" sends: each answered seat's gap or "no", in seat order; seats without an answer keep waiting. */
+export function draftAnswers(round: LocalRound, draft: Draft): LocalAnswer[] {
+  return round.seats.flatMap((seat): LocalAnswer[] => {
+    const choice = draft[seat.id] ?? null;
+    if (choice === null) return [];
+    if (choice === 'none') return [{ seat, slot: null }];
+    const option = seatOptions(round, draft, seat.id).find((o) => o.slot.id === choice);
+    return option && !option.disabled ? [{ seat, slot: option.slot }] : [];
+  });
+}
+
+/** The seat the shortcuts and the table's gaps answer for: the one last edited while still asked, else the first asked. */
+export const activeSeat = (round: LocalRound, active: string | null): PlayerPayload =>
+  round.seats.find((s) => s.id === active) ?? (round.seats[0] as PlayerPayload);
+
+/** Alt+Shift+Down/Up for one seat: its free gaps, then "no", wrapping round. */
+export const stepFor = (round: LocalRound, draft: Draft, seatId: string, delta: 1 | -1): Choice =>
+  stepChoice({ options: seatOptions(round, draft, seatId), allowNone: true }, draft[seatId] ?? null, delta);
+
+/**
+ * Answers sent from the shared screen that the engine refused: the seat is
+ * still asked and another player holds the gap it sent (a phone's answer came
+ * first). The other answers of the same send stand.
+ */
+export function refusedAnswers(game: Pick<GamePayload, 'players'>, sent: Readonly<Record<string, number | null>>): LocalAnswer[] {
+  return Object.entries(sent).flatMap(([id, slotId]) => {
+    const seat = game.players.find((p) => p.id === id);
+    const holder = slotId === null ? undefined : game.players.find((p) => p.id !== id && p.guess?.id === slotId);
+    return seat?.state === 'Intercepting' && holder?.guess ? [{ seat, slot: holder.guess }] : [];
+  });
 }
 
 // ---------------------------------------------------------------------------
