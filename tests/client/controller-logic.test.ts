@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { perspectiveOf } from '../../client/src/routes/game/game-logic.ts';
-import { controllerView, listensOn, outcomeKey, outcomeLine, phoneAudio, rowOf } from '../../client/src/routes/game/play/controller-logic.ts';
+import { controllerView, listensOn, outcomeKey, outcomeLine, phoneAudio, rowOf, seatChoices } from '../../client/src/routes/game/play/controller-logic.ts';
 import { MAX_PLAYERS } from '../../shared/rules/constants.ts';
 import { game, hit, ids, player, uuid } from './game-fixtures.ts';
 
@@ -71,5 +71,30 @@ describe('the reveal in one line', () => {
     expect(outcomeKey(outcomeLine({ hit: card, turn: a, winner: b }, ids.ben))).toBe('controller.outcome.intercepted_you');
     expect(outcomeKey(outcomeLine({ hit: card, turn: a, winner: b }, ids.ana))).toBe('controller.outcome.intercepted');
     expect(outcomeKey(outcomeLine({ hit: card, turn: a, winner: null }, ids.ana))).toBe('controller.outcome.nobody');
+  });
+});
+
+describe('a one-device game on phones', () => {
+  // Ana hosts on her device; Ben and Cleo are name-only seats, Ben's played on the phone of user 9
+  const phone = uuid(9);
+  const other = uuid(8);
+  const local = (facts = {}) =>
+    game([ana({ state: 'Guessing' }), player('ben', { virtual: true, controller: phone }), player('cleo', { virtual: true, controller: other })], { mode: 'Local', state: 'Guessing', ...facts });
+
+  it('the phone playing a seat is that seat, speaking to "you"', () => {
+    expect(perspectiveOf(local(), phone)).toMatchObject({ me: { id: ids.ben }, actor: { id: ids.ben }, local: false });
+    // the host's device still acts for whoever's turn it is
+    expect(perspectiveOf(local(), ids.ana)).toMatchObject({ me: { id: ids.ana }, local: true });
+    expect(view(local(), phone)).toEqual({ kind: 'waiting', on: [expect.objectContaining({ id: ids.ana })] });
+  });
+
+  it('a phone with the key that plays no seat asks which one, and offers a new seat while Open', () => {
+    expect(view(local(), uuid(7))).toEqual({ kind: 'seats', canAdd: false });
+    expect(view(local({ state: 'Open' }), uuid(7))).toEqual({ kind: 'seats', canAdd: true });
+    // the name-only seats, those played on another phone marked; the host's own seat is not offered
+    expect(seatChoices(local(), phone).map(({ player: p, elsewhere }) => [p.name, elsewhere])).toEqual([
+      ['Ben', false],
+      ['Cleo', true],
+    ]);
   });
 });

@@ -35,7 +35,12 @@ export interface Perspective {
 
 export function perspectiveOf(game: Pick<GamePayload, 'state' | 'players' | 'mode'>, userId: string | undefined): Perspective {
   const me = userId ? (game.players.find((p) => p.id === userId && !p.virtual) ?? null) : null;
-  if (game.mode === 'Local') return { actor: me ? localActor(game) : null, me, local: true };
+  if (game.mode === 'Local') {
+    // a phone playing a name-only seat is that seat, and acts for it alone (docs/rules.md#local)
+    const seat = !me && userId ? game.players.find((p) => p.virtual && p.controller === userId) : undefined;
+    if (seat) return { actor: seat, me: seat, local: false };
+    return { actor: me ? localActor(game) : null, me, local: true };
+  }
   return { actor: me, me, local: false };
 }
 

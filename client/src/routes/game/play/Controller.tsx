@@ -8,11 +8,12 @@ import { notify } from '../../../a11y/notify.ts';
 import { useShortcuts } from '../../../a11y/shortcuts.ts';
 import { MenuIcon } from '../../../components/icons.tsx';
 import { useGame } from '../../../stores/game.ts';
+import { useSession } from '../../../stores/session.ts';
 import { ConfirmDialog, type Confirmation } from '../ConfirmDialog.tsx';
 import { Countdown } from '../Countdown.tsx';
 import { GameEndedDialog } from '../GameEndedDialog.tsx';
 import * as actions from '../game-actions.ts';
-import { canClaim, canSkip } from '../game-logic.ts';
+import { canClaim, canSkip, perspectiveOf } from '../game-logic.ts';
 import { GuessPanel, listNames } from '../GuessPanel.tsx';
 import { currentSource, prepare, useHitAudio } from '../hit-audio.ts';
 import { usePerspective } from '../use-perspective.ts';
@@ -27,7 +28,7 @@ import { TokenChip } from '../table/TokenChip.tsx';
 import { outcomeKey, outcomeLine, type ControllerView, type OutcomeLine } from './controller-logic.ts';
 import { useListen } from './listen.ts';
 
-type SeatedView = Exclude<ControllerView, { kind: 'join' } | { kind: 'closed' }>;
+type SeatedView = Exclude<ControllerView, { kind: 'join' } | { kind: 'closed' } | { kind: 'seats' }>;
 
 /**
  * The controller of a seated player: who he is and his tokens, the last
@@ -68,7 +69,7 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
 
   useShortcuts(
     {
-      leave_game: () => actions.requestLeave(() => setConfirming('leave')),
+      leave_game: () => leaveOrRelease(() => setConfirming('leave')),
       play_hit: () => (useListen.getState().listen ? actions.togglePlay() : notify.notification(t('controller.listen_needed'), { interrupt: true, toast: 'info' })),
       start_stop: () => actions.startStop(() => setConfirming('stop')),
       skip_hit: actions.skip,
@@ -84,6 +85,8 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
   );
 
   if (!me) return null;
+  // a phone playing a one-device game's seat gives it back instead of leaving (the seat stays in the game)
+  const seatOnPhone = me.virtual;
   const running = state !== 'Open';
   const placing = view.kind === 'act' && view.phase !== 'confirming';
   const myTurn = view.kind === 'act' && view.phase === 'guessing' && me.turn_player;
@@ -103,7 +106,7 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
         </Heading>
         <HStack gap="2" flexShrink={0}>
           <TokenChip count={me.tokens} size="md" data-testid="my-tokens" />
-          <ControllerMenu gameId={gameId} onLeave={() => actions.requestLeave(() => setConfirming('leave'))} />
+          <ControllerMenu gameId={gameId} seatOnPhone={seatOnPhone} onLeave={() => leaveOrRelease(() => setConfirming('leave'))} />
         </HStack>
       </HStack>
 
@@ -169,6 +172,14 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
   );
 }
 
+/** Leave the game (asked first while it runs), or on a one-device game's phone give the seat back to the host's device. */
+function leaveOrRelease(confirmLeave: () => void): void {
+  const game = useGame.getState().game;
+  const { me } = game ? perspectiveOf(game, useSession.getState().user?.id) : { me: null };
+  if (me?.virtual) actions.release(me.id);
+  else actions.requestLeave(confirmLeave);
+}
+
 /** "Waiting for Ana", with her face and what she does; the time she has left. */
 function WaitingFor({ on }: { on: readonly PlayerPayload[] }) {
   const { t } = useTranslation();
@@ -226,7 +237,7 @@ function ListenButton() {
 }
 
 /** Listen on this phone, the full game screen, leave. */
-function ControllerMenu({ gameId, onLeave }: { gameId: string; onLeave: () => void }) {
+function ControllerMenu({ gameId, seatOnPhone, onLeave }: { gameId: string; seatOnPhone: boolean; onLeave: () => void }) {
   const { t } = useTranslation();
   const listen = useListen((s) => s.listen);
   return (
@@ -250,11 +261,14 @@ function ControllerMenu({ gameId, onLeave }: { gameId: string; onLeave: () => vo
             {t('controller.listen')}
             <Menu.ItemIndicator />
           </Menu.CheckboxItem>
-          <Menu.Item value="game" minH="11" asChild>
-            <RouterLink to={`/game/${encodeURIComponent(gameId)}`}>{t('controller.full_screen')}</RouterLink>
-          </Menu.Item>
+          {/* a one-device game's screen is the host's: a phone sees only its own seat */}
+          {!seatOnPhone && (
+            <Menu.Item value="game" minH="11" asChild>
+              <RouterLink to={`/game/${encodeURIComponent(gameId)}`}>{t('controller.full_screen')}</RouterLink>
+            </Menu.Item>
+          )}
           <Menu.Item value="leave" minH="11" aria-keyshortcuts="Alt+Shift+Q">
-            {t('game.leave')}
+            {t(seatOnPhone ? 'controller.release' : 'game.leave')}
           </Menu.Item>
         </Menu.Content>
       </Menu.Positioner>

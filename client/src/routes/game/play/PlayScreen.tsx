@@ -2,7 +2,7 @@ import '../recipes.ts';
 import { Alert, Button, Heading, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { notify } from '../../../a11y/notify.ts';
 import { silenceSfx, unlockAudio } from '../../../audio/sfx.ts';
 import { LoadingScreen } from '../../../components/LoadingScreen.tsx';
@@ -20,6 +20,7 @@ import { isGone, useGameRoom } from '../use-game-room.ts';
 import { usePerspective } from '../use-perspective.ts';
 import { Controller } from './Controller.tsx';
 import { controllerView } from './controller-logic.ts';
+import { LocalSeats } from './LocalSeats.tsx';
 import { useListen } from './listen.ts';
 
 /**
@@ -29,12 +30,16 @@ import { useListen } from './listen.ts';
  * next one); a seated player gets the controller. The room connection is the
  * game screen's (use-game-room.ts), so a reload or a server restart comes back
  * to the same state, and its live region says every event. The phone is silent
- * unless its player listens on it (listen.ts).
+ * unless its player listens on it (listen.ts). A one-device game's phone comes
+ * with the game's seat key and picks its seat first (LocalSeats).
  */
 export default function PlayScreen() {
   const { t } = useTranslation();
   const { gameId = '' } = useParams();
-  const { retry } = useGameRoom(gameId);
+  // a one-device game's join link carries its seat key (docs/rules.md#local)
+  const [search] = useSearchParams();
+  const seatKey = search.get('key') ?? '';
+  const { retry } = useGameRoom(gameId, seatKey ? { key: seatKey } : {});
   const navigate = useNavigate();
   const hasGame = useGame((s) => s.game !== null);
   const status = useGame((s) => s.status);
@@ -118,7 +123,8 @@ export default function PlayScreen() {
         )}
         {view.kind === 'join' && <JoinForm />}
         {view.kind === 'closed' && <Closed gameId={gameId} reason={view.reason} />}
-        {view.kind !== 'join' && view.kind !== 'closed' && <Controller view={view} gameId={gameId} />}
+        {view.kind === 'seats' && <LocalSeats seatKey={seatKey} canAdd={view.canAdd} />}
+        {view.kind !== 'join' && view.kind !== 'closed' && view.kind !== 'seats' && <Controller view={view} gameId={gameId} />}
       </Stack>
     </TableMotion>
   );

@@ -13,6 +13,8 @@ import { guessModel, turnPlayerOf, type Perspective } from '../game-logic.ts';
 export type ControllerView =
   /** Not seated, the game is Open and has room: the name prompt. */
   | { kind: 'join' }
+  /** A Local game's phone (with its seat key) that plays no seat yet: "Which one are you?", and a new seat while Open with room. */
+  | { kind: 'seats'; canAdd: boolean }
   /** Not seated and cannot join now (running, or full): watch, or wait for the next game. */
   | { kind: 'closed'; reason: 'running' | 'full' }
   /** Seated, the game has not started: who starts it. */
@@ -24,6 +26,7 @@ export type ControllerView =
 
 export function controllerView(game: Pick<GamePayload, 'state' | 'players' | 'mode'>, perspective: Perspective): ControllerView {
   const { me } = perspective;
+  if (!me && game.mode === 'Local') return { kind: 'seats', canAdd: game.state === 'Open' && game.players.length < MAX_PLAYERS };
   if (!me) {
     if (game.state !== 'Open') return { kind: 'closed', reason: 'running' };
     return game.players.length >= MAX_PLAYERS ? { kind: 'closed', reason: 'full' } : { kind: 'join' };
@@ -35,6 +38,11 @@ export function controllerView(game: Pick<GamePayload, 'state' | 'players' | 'mo
   const turn = turnPlayerOf(game);
   const on = model.waitingOn.filter((p) => p.id !== me.id).sort((a, b) => Number(b.id === turn?.id) - Number(a.id === turn?.id));
   return { kind: 'waiting', on };
+}
+
+/** A Local game's seats a phone may take (the name-only ones), each with whether another phone plays it now. */
+export function seatChoices(game: Pick<GamePayload, 'players'>, userId: string | undefined): { player: PlayerPayload; elsewhere: boolean }[] {
+  return game.players.filter((p) => p.virtual).map((player) => ({ player, elsewhere: !!player.controller && player.controller !== userId }));
 }
 
 /** Whose row the controller shows: the turn player's while this phone places into it, else its own. */
