@@ -293,4 +293,94 @@ test(
   { timeoutMs: 240_000 },
 );
 
+test(
+  'a one-device game on phones: the join link lists the seats, a phone takes one or adds its own and plays it',
+  async () => {
+    const a = await getApp();
+    const host = await seat(a, 'Ana', { phone: false });
+    const ben = await seat(a, 'Ben');
+    const cleo = await seat(a, 'Cleo', { lang: 'de' });
+    const phones = [ben, cleo];
+    const problems: string[] = [];
+    try {
+      // the host creates a Local game on his screen, answers "Who is playing?" as Ana, and adds Ben (a name-only seat)
+      const hp = host.b.page;
+      await gotoReady(hp, '/');
+      await hp.getByRole('button', { name: tr(host, 'lobby.create') }).click();
+      await hp.getByRole('menuitem', { name: new RegExp(tr(host, 'lobby.create_Local')) }).click();
+      await hp.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
+      const id = hp.url().split('/').pop() as string;
+      const who = hp.getByRole('dialog', { name: people(host, 'who.title') });
+      await who.getByRole('textbox').fill('Ana');
+      await who.getByRole('button', { name: people(host, 'who.next') }).click();
+      const add = hp.getByRole('dialog', { name: tr(host, 'game.add_player.title') });
+      await add.waitFor();
+      await hp.keyboard.press('Escape');
+      await add.waitFor({ state: 'detached' });
+      assertEqual((await hp.request.patch(`/api/games/${id}/join/Ben`, { data: { avatar: '🐼' } })).status(), 200, 'Ben is seated');
+      const reply = await hp.request.get(`/api/games/${id}/seat-key`);
+      assertEqual(reply.status(), 200, 'the creator gets the seat key');
+      const { key } = (await reply.json()) as { key: string };
+
+      // Ben's phone: "Which one are you?" lists Ben; a tap plays his seat
+      await ben.b.page.goto(`/game/${id}/play?key=${key}`);
+      await ben.b.page.getByRole('heading', { level: 1, name: table(ben, 'controller.seats_title') }).waitFor();
+      await shoot(ben, 'local-seats', problems);
+      await ben.b.page.getByRole('button', { name: /Ben/ }).click();
+      await ben.b.page.getByRole('heading', { level: 1, name: 'Ben' }).waitFor();
+      // Cleo's phone: Ben's seat is marked as played on another phone; she adds her own
+      await cleo.b.page.goto(`/game/${id}/play?key=${key}`);
+      await cleo.b.page.getByRole('button', { name: `Ben ${table(cleo, 'controller.seat_elsewhere')}` }).waitFor();
+      await shoot(cleo, 'local-seats', problems);
+      await cleo.b.page.getByRole('button', { name: table(cleo, 'controller.seat_new') }).click();
+      await cleo.b.page.getByRole('textbox').fill('Cleo');
+      await cleo.b.page.getByRole('radio', { name: people(cleo, 'avatar.names.frog') }).check();
+      await shoot(cleo, 'local-new-seat', problems);
+      await cleo.b.page.getByRole('button', { name: people(cleo, 'join.submit') }).click();
+      await cleo.b.page.getByRole('heading', { level: 1, name: 'Cleo' }).waitFor();
+      await eventually(async () => assertEqual((await hp.getByText('Cleo').count()) > 0, true, 'the host screen shows Cleo'));
+
+      await hp.getByRole('button', { name: tr(host, 'game.start') }).click();
+      // the phones play their own seats; the host's screen plays Ana's and answers the confirmations
+      const moves = new Map<Seat, number>(phones.map((p) => [p, 0]));
+      for (let round = 0; round < 200 && [...moves.values()].some((n) => n === 0); round++) {
+        let acted = false;
+        for (const s of [host, ...phones]) {
+          const page = s.b.page;
+          const heading = ((await page.locator('#guess-heading').textContent({ timeout: 500 }).catch(() => '')) ?? '').trim();
+          // on the host's screen only Ana's moves and the confirmations (the phones play their own seats)
+          if (!s.phone && heading && !heading.startsWith('Ana') && !(await page.getByRole('button', { name: tr(s, 'game.guess.yes'), exact: true }).count())) continue;
+          const place = page.getByRole('button', { name: table(s, 'action.place'), exact: true });
+          const decline = page.getByRole('button', { name: tr(s, 'game.guess.dont_intercept'), exact: true });
+          const yes = page.getByRole('button', { name: tr(s, 'game.guess.yes'), exact: true });
+          if (await place.count()) {
+            await pickGap(s, 'first');
+            if (s.phone) await shoot(s, 'local-my-turn', problems);
+            await place.click();
+          } else if (await decline.count()) await decline.click();
+          else if (await yes.count()) await yes.click();
+          else continue;
+          if (s.phone) moves.set(s, (moves.get(s) ?? 0) + 1);
+          acted = true;
+        }
+        if (!acted) await hp.waitForTimeout(300);
+      }
+      for (const p of phones) assert((moves.get(p) ?? 0) > 0, `${p.name} played his seat on his phone`);
+
+      // Ben gives his seat back: the phone asks again which one
+      await ben.b.page.getByRole('button', { name: table(ben, 'controller.menu') }).click();
+      await ben.b.page.getByRole('menuitem', { name: table(ben, 'controller.release') }).click();
+      await ben.b.page.getByRole('heading', { level: 1, name: table(ben, 'controller.seats_title') }).waitFor();
+      for (const p of phones) {
+        assertEqual(p.clips, [], `${p.name}: no clip requested`);
+        assertEqual(p.b.pageErrors, [], `${p.name}: page errors`);
+      }
+      assert(problems.length === 0, problems.join('\n'));
+    } finally {
+      for (const s of [host, ...phones]) await s.b.close();
+    }
+  },
+  { timeoutMs: 180_000 },
+);
+
 await runTests(import.meta.filename);
