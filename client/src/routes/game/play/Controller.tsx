@@ -119,6 +119,7 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
       {view.kind === 'lobby' && (
         <Stack gap="3">
           <OpenTable />
+          <Text color="fg.muted">{t('controller.lobby_hint')}</Text>
           {me.creator && (
             <Button colorPalette="accent" size="xl" minH="14" aria-keyshortcuts="Alt+Shift+S" onClick={() => actions.startStop(() => setConfirming('stop'))}>
               {t('game.start')}
@@ -196,8 +197,12 @@ function WaitingFor({ on }: { on: readonly PlayerPayload[] }) {
           {on.length > 1 ? t('controller.waiting_for_many', { names: listNames(on.map((p) => p.name)) }) : t('controller.waiting_for', { name: first?.name ?? '' })}
         </Heading>
         <Text color="fg.muted">{doing}</Text>
+        {deadline !== null && (
+          <Box alignSelf="start">
+            <Countdown deadline={deadline} speak={false} />
+          </Box>
+        )}
       </Stack>
-      {deadline !== null && <Countdown deadline={deadline} speak={false} />}
     </HStack>
   );
 }
