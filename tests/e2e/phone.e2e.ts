@@ -297,6 +297,7 @@ test(
   'a one-device game on phones: the join link lists the seats, a phone takes one or adds its own and plays it',
   async () => {
     const a = await getApp();
+    await giveHitsAudio(a, 10);
     const host = await seat(a, 'Ana', { phone: false });
     const ben = await seat(a, 'Ben');
     const cleo = await seat(a, 'Cleo', { lang: 'de' });
@@ -367,14 +368,31 @@ test(
       }
       for (const p of phones) assert((moves.get(p) ?? 0) > 0, `${p.name} played his seat on his phone`);
 
+      for (const p of phones) assertEqual(p.clips, [], `${p.name}: no clip requested`);
+      // on a bigger screen the controller keeps its column
+      await ben.b.page.setViewportSize({ width: 1366, height: 800 });
+      await settle(ben.b.page);
+      await screenshot(ben.b.page, 'screens/phone-local-1366-en-light');
+      await ben.b.page.setViewportSize({ width: 390, height: 844 });
+
+      // "Listen on this phone": the hit is loaded and can be played here; the choice is remembered on the device
+      const cp = cleo.b.page;
+      await cp.getByRole('button', { name: table(cleo, 'controller.menu') }).click();
+      await cp.getByRole('menuitemcheckbox', { name: table(cleo, 'controller.listen') }).click();
+      await cp.getByRole('button', { name: new RegExp(`^(${tr(cleo, 'game.hit.play')}|${tr(cleo, 'game.hit.stop')})$`) }).waitFor();
+      await eventually(async () => assert(cleo.clips.length > 0, 'the listening phone loads the hit'));
+      await cp.reload();
+      await cp.getByRole('heading', { level: 1, name: 'Cleo' }).waitFor();
+      await cp.getByRole('button', { name: table(cleo, 'controller.menu') }).click();
+      assertEqual(await cp.getByRole('menuitemcheckbox', { name: table(cleo, 'controller.listen') }).getAttribute('aria-checked'), 'true', 'listening is remembered');
+      await cp.keyboard.press('Escape');
+
       // Ben gives his seat back: the phone asks again which one
       await ben.b.page.getByRole('button', { name: table(ben, 'controller.menu') }).click();
       await ben.b.page.getByRole('menuitem', { name: table(ben, 'controller.release') }).click();
       await ben.b.page.getByRole('heading', { level: 1, name: table(ben, 'controller.seats_title') }).waitFor();
-      for (const p of phones) {
-        assertEqual(p.clips, [], `${p.name}: no clip requested`);
-        assertEqual(p.b.pageErrors, [], `${p.name}: page errors`);
-      }
+      assertEqual(ben.clips, [], 'Ben: no clip requested');
+      for (const p of phones) assertEqual(p.b.pageErrors, [], `${p.name}: page errors`);
       assert(problems.length === 0, problems.join('\n'));
     } finally {
       for (const s of [host, ...phones]) await s.b.close();
