@@ -82,10 +82,11 @@ const people = (s: { lang: Lang }, key: string): string => t(s.lang, key, {}, 'p
 
 const CLIP = /\/api\/games\/[^/]+\/hit(\/|\?|$)/;
 
-async function seat(a: App, name: string, options: { lang?: Lang; phone?: boolean; keyboard?: boolean } = {}): Promise<Seat> {
+async function seat(a: App, name: string, options: { lang?: Lang; phone?: boolean; keyboard?: boolean; firstVisit?: boolean } = {}): Promise<Seat> {
   const phone = options.phone ?? true;
   const lang = options.lang ?? 'en';
-  const b = await openBrowser(a, phone ? { width: 390, height: 844, touch: true, locale: lang } : { width: 1366, height: 800, locale: lang });
+  const welcomeSeen = !options.firstVisit;
+  const b = await openBrowser(a, phone ? { width: 390, height: 844, touch: true, locale: lang, welcomeSeen } : { width: 1366, height: 800, locale: lang });
   await recordAnnouncements(b.context);
   const s: Seat = { name, b, lang, phone, keyboard: options.keyboard ?? false, clips: [], shot: new Set(), placed: 0 };
   b.page.on('request', (r) => {
@@ -182,7 +183,8 @@ test(
     const host = await seat(a, 'Host', { phone: false });
     const ana = await seat(a, 'Ana');
     const ben = await seat(a, 'Ben', { lang: 'de', keyboard: true });
-    const late = await seat(a, 'Cleo');
+    // a first visit: the welcome tour must not stand in front of the name prompt
+    const late = await seat(a, 'Cleo', { firstVisit: true });
     const seats = [host, ana, ben];
     const problems: string[] = [];
     try {
@@ -211,6 +213,10 @@ test(
       await shoot(ana, 'lobby', problems);
 
       await hp.getByRole('button', { name: tr(host, 'game.start') }).click();
+      // a silent phone's Alt+Shift+H says how to hear the hit here
+      await ana.b.page.getByTestId('hit-card').waitFor();
+      await ana.b.page.keyboard.press('Alt+Shift+H');
+      await eventually(async () => assert((await said(ana.b.page)).includes(table(ana, 'controller.listen_needed')), 'Alt+Shift+H on a silent phone says how to listen'));
       // once it runs, an unseated phone is told so, and can watch
       await late.b.page.getByRole('heading', { level: 1, name: table(late, 'controller.started_title') }).waitFor();
       await late.b.page.getByRole('link', { name: table(late, 'controller.watch') }).waitFor();

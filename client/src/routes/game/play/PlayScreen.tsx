@@ -11,6 +11,7 @@ import { useGuestRename } from '../../../components/GuestNameField.tsx';
 import { errorText } from '../../../i18n.ts';
 import { useGame } from '../../../stores/game.ts';
 import { useSession } from '../../../stores/session.ts';
+import { useSettings } from '../../../stores/settings.ts';
 import { EmojiChoice } from '../EmojiChoice.tsx';
 import { GameGone } from '../GameGone.tsx';
 import * as actions from '../game-actions.ts';
@@ -51,6 +52,11 @@ export default function PlayScreen() {
   const view = useMemo(() => (players && state && mode ? controllerView({ players, state, mode }, perspective) : null), [players, state, mode, perspective]);
   const listen = useListen((s) => s.listen);
   usePageTitle(t('controller.page_title'), { announce: 'once' });
+
+  // a phone that scanned the code came to play: the app's welcome tour would stand in front of the name prompt
+  useEffect(() => {
+    if (!useSettings.getState().welcome) useSettings.getState().setWelcome(true);
+  }, []);
 
   // silent by default: the TV plays the hit and the cues
   useEffect(() => {
