@@ -69,14 +69,7 @@ interface Seat {
   placed: number;
 }
 
-/** A message of the shell, or of the game screen's table namespace (the fallback namespace, as the app reads it). */
-function tr(s: { lang: Lang }, key: string, vars: Record<string, string | number> = {}): string {
-  try {
-    return t(s.lang, key, vars);
-  } catch {
-    return t(s.lang, key, vars, 'table');
-  }
-}
+const tr = (s: { lang: Lang }, key: string, vars: Record<string, string | number> = {}): string => t(s.lang, key, vars);
 const table = (s: { lang: Lang }, key: string, vars: Record<string, string | number> = {}): string => t(s.lang, key, vars, 'table');
 const people = (s: { lang: Lang }, key: string): string => t(s.lang, key, {}, 'people');
 
