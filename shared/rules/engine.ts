@@ -538,14 +538,14 @@ const HANDLERS: Handlers = {
       if (g.state !== 'Open') fail('already_running');
       seat = addLocalSeat(s, a.name ?? '', a.avatar, a.by);
     }
-    // one device plays one seat: the one it held goes back to the creator's device
-    const changed = held && held !== seat ? [seat, held] : [seat];
-    if (held && held !== seat) held.controller = null;
+    // one device plays one seat: the one it held (never this one, see above) goes back to the creator's device
+    if (held) held.controller = null;
+    const released = held ? [held] : [];
     if (a.player === undefined) {
       emit(s, 'join', { players: [playerPayload(seat)] });
-      if (held && held !== seat) emit(s, 'update', { players: [playerPayload(held)] });
+      if (held) emit(s, 'update', { players: released.map(playerPayload) });
     } else {
-      emit(s, 'update', { players: changed.map(playerPayload) });
+      emit(s, 'update', { players: [seat, ...released].map(playerPayload) });
     }
   },
 

@@ -130,7 +130,8 @@ export function isListedFor(game: Game, viewer: string | null): boolean {
   if (game.mode === 'Public') return true;
   if (viewer === null) return false;
   if (game.mode === 'Private') return game.players.some((p) => !p.virtual && p.id === viewer);
-  return canView(game, viewer);
+  // a Local game is its creator's: the phones playing its seats open it by its link, not from the lobby
+  return game.players.some((p) => p.creator && !p.virtual && p.id === viewer);
 }
 
 /** The clue of the hidden card in `card` mode, else null. */

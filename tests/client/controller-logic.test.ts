@@ -82,7 +82,7 @@ describe('a one-device game on phones', () => {
     game([ana({ state: 'Guessing' }), player('ben', { virtual: true, controller: phone }), player('cleo', { virtual: true, controller: other })], { mode: 'Local', state: 'Guessing', ...facts });
 
   it('the phone playing a seat is that seat, speaking to "you"', () => {
-    expect(perspectiveOf(local(), phone)).toMatchObject({ me: { id: ids.ben }, actor: { id: ids.ben }, local: false });
+    expect(perspectiveOf(local(), phone)).toMatchObject({ me: { id: ids.ben }, actor: { id: ids.ben }, local: false, seat: true });
     // the host's device still acts for whoever's turn it is
     expect(perspectiveOf(local(), ids.ana)).toMatchObject({ me: { id: ids.ana }, local: true });
     expect(view(local(), phone)).toEqual({ kind: 'waiting', on: [expect.objectContaining({ id: ids.ana })] });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { slotText } from '../../client/src/format.ts';
 import {
+  actingFor,
   canClaim,
   canConfirm,
   canSkip,
@@ -21,7 +22,7 @@ import {
   submittedSlot,
   toggleAll,
 } from '../../client/src/routes/game/game-logic.ts';
-import { game, ids, player } from './game-fixtures.ts';
+import { game, ids, player, uuid } from './game-fixtures.ts';
 
 /** Ana's turn on a timeline 1975, 1988: slots 1 (before 1975), 2 (1975–1988), 3 (after 1988). */
 const ana = (facts = {}) => player('ana', { years: [1975, 1988], turn_player: true, creator: true, ...facts });
@@ -38,7 +39,7 @@ describe('perspective', () => {
   it('is the own seat in Public and Private games, nobody for spectators', () => {
     const g = game([ana({ state: 'Guessing' }), player('ben')], { state: 'Guessing' });
     expect(perspectiveOf(g, ids.ben)).toMatchObject({ actor: { id: ids.ben }, me: { id: ids.ben }, local: false });
-    expect(perspectiveOf(g, ids.cleo)).toEqual({ actor: null, me: null, local: false });
+    expect(perspectiveOf(g, ids.cleo)).toEqual({ actor: null, me: null, local: false, seat: false });
     expect(perspectiveOf(g, undefined).actor).toBeNull();
   });
 
@@ -53,6 +54,29 @@ describe('perspective', () => {
     expect(perspectiveOf(intercepting, ids.ana).actor?.id).toBe(ids.cleo);
     const confirming = game([{ ...creator, state: 'Confirming' }, { ...ben, turn_player: true }, cleo], { mode: 'Local', state: 'Confirming' });
     expect(perspectiveOf(confirming, ids.ana).actor?.id).toBe(ids.ana);
+  });
+
+  it("is the seat a phone plays in a Local game, spoken to as you, whoever's turn it is; the creator's device still acts for the turn", () => {
+    const phone = uuid(9);
+    const creator = player('ana', { years: [1975], creator: true });
+    const ben = player('ben', { years: [1980], virtual: true, controller: phone });
+    const cleo = player('cleo', { years: [1990], virtual: true });
+    const cleosTurn = game([creator, ben, { ...cleo, turn_player: true, state: 'Guessing' }], { mode: 'Local', state: 'Guessing' });
+    const onPhone = perspectiveOf(cleosTurn, phone);
+    expect(onPhone).toMatchObject({ actor: { id: ids.ben }, me: { id: ids.ben }, local: false, seat: true });
+    expect(actingFor(onPhone)).toEqual({ player: ids.ben });
+    // waiting while Cleo places: nothing to choose for Ben
+    expect(guessModel(cleosTurn, onPhone)).toMatchObject({ phase: 'waiting', you: true });
+    const bensTurn = game([creator, { ...ben, turn_player: true, state: 'Guessing' }, cleo], { mode: 'Local', state: 'Guessing' });
+    expect(guessModel(bensTurn, perspectiveOf(bensTurn, phone))).toMatchObject({ phase: 'guessing', you: true, actor: { id: ids.ben } });
+    // the creator's device keeps acting for whoever's turn it is, the phone's seat too
+    const onTv = perspectiveOf(bensTurn, ids.ana);
+    expect(onTv).toMatchObject({ actor: { id: ids.ben }, me: { id: ids.ana }, local: true, seat: false });
+    expect(actingFor(onTv)).toEqual({ player: ids.ben });
+    // another phone with the key but no seat watches
+    expect(perspectiveOf(bensTurn, uuid(10))).toEqual({ actor: null, me: null, local: true, seat: false });
+    // a Public game never names a seat
+    expect(actingFor(perspectiveOf(game([{ ...creator, turn_player: true, state: 'Guessing' }], { state: 'Guessing' }), ids.ana))).toEqual({});
   });
 });
 

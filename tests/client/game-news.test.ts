@@ -39,6 +39,19 @@ describe('announce(previous, event, game, me)', () => {
     expect(announce({ ...seen(joined), asked: null }, ev('change_state', { state: 'Open' }, true), joined, ids.ana).meanings).toEqual([]);
   });
 
+  it("says where a Local game's seat is played when a phone takes it or gives it back; the seats follow", () => {
+    const phone = '00000000-0000-4000-8000-000000000050';
+    const local = { mode: 'Local' as const };
+    const bo = { ...ben, virtual: true };
+    const onHost = game([ana, bo], local);
+    const onPhone = game([ana, { ...bo, controller: phone }], local);
+    const took = ev('update', { players: [{ ...bo, controller: phone }] });
+    expect(announce({ ...seen(onHost), asked: null }, took, onPhone, ids.ana).meanings.map((m) => [m.kind, m.text])).toEqual([['connection', 'Ben now plays on a phone.']]);
+    expect(nextSeen(seen(onHost), took, onPhone).players[1]?.controller).toBe(phone);
+    const back = ev('update', { players: [bo] });
+    expect(announce({ ...seen(onPhone), asked: null }, back, onHost, ids.ana).meanings.map((m) => m.text)).toEqual(["Ben plays on the host's device again."]);
+  });
+
   it('asks each seat of a Local game once per card: what it was asked before comes in `previous.asked`', () => {
     const local = { mode: 'Local' as const, draws: 1 };
     const was = game([{ ...ana, turn_player: true, state: 'Guessing' }, { ...ben, virtual: true }], { ...local, state: 'Guessing' });

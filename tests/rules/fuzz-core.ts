@@ -49,6 +49,9 @@ const userId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, 
 const STRANGER = userId(999);
 /** Avatars the players choose: initials, emoji of every kind (a ZWJ sequence with a skin tone, a flag, a keycap). */
 const AVATARS = ['', '🦊', '👩🏽‍🎤', '🇩🇪', '#️⃣'];
+/** The seat key of the Local games, the phones that present it (or a wrong one), and who they are. */
+const SEAT_KEY = 'fuzz-seat-key_0123456789';
+const PHONES = [userId(20), userId(21), userId(22)];
 
 /** Builds the game, its catalogue and the users who will try to sit down, all from `seed`. */
 export function setupGame(seed: number): FuzzSetup {
@@ -84,7 +87,7 @@ export function setupGame(seed: number): FuzzSetup {
     playback_offset: r.int(200),
   }));
   const users = Array.from({ length: 12 }, (_, i) => userId(i + 1));
-  const created = createGame({ id: 'Fuzz0000', mode, creator: { id: users[0] as string, name: 'creator' }, seed: testSeed(seed), packIds: PACKS, settings });
+  const created = createGame({ id: 'Fuzz0000', mode, creator: { id: users[0] as string, name: 'creator' }, seed: testSeed(seed), packIds: PACKS, settings, seatKey: SEAT_KEY });
   if (!created.ok) throw new Error(`fuzz setup made invalid settings: ${created.error.message}`);
   return { seed, game: created.game, catalogue, users };
 }
@@ -127,6 +130,10 @@ function garbage(r: Rng, g: Game): unknown {
     { type: 'leave', by: someone, player: 7 },
     { type: 'skip' },
     { type: 'claim', by: someone, player: STRANGER },
+    { type: 'control', by: someone, key: SEAT_KEY },
+    { type: 'control', by: someone, key: 7, player: someone },
+    { type: 'control', by: someone, key: SEAT_KEY, player: someone, name: 'both' },
+    { type: 'release', by: someone },
   ];
   return pick(r, options);
 }
@@ -135,7 +142,11 @@ function garbage(r: Rng, g: Game): unknown {
 function wild(r: Rng, g: Game, s: FuzzSetup): unknown {
   const by = pick(r, [...g.players.filter((p) => !p.virtual).map((p) => p.id), ...s.users.slice(0, 4), STRANGER]);
   const player = r.float() < 0.5 ? undefined : pick(r, [...g.players.map((p) => p.id), STRANGER]);
-  switch (r.int(14)) {
+  const phone = pick(r, [...PHONES, by]);
+  const key = r.float() < 0.8 ? SEAT_KEY : 'wrong-key_0123456789ab';
+  switch (r.int(16)) {
+    case 14: return r.float() < 0.5 ? { type: 'control', by: phone, key, player: player ?? STRANGER } : { type: 'control', by: phone, key, name: `phone ${r.int(30)}`, avatar: pick(r, AVATARS) };
+    case 15: return { type: 'release', by: r.float() < 0.5 ? phone : by, player: player ?? STRANGER };
     case 0: return { type: 'guess', by, player, slot: r.float() < 0.2 ? null : r.int(14) };
     case 1: return { type: 'skip', by, player };
     case 2: return { type: 'claim', by, player };
@@ -157,12 +168,21 @@ function wild(r: Rng, g: Game, s: FuzzSetup): unknown {
 function legal(r: Rng, g: Game, s: FuzzSetup): unknown {
   const creator = g.players.find((p) => p.creator) as Player;
   const local = g.mode === 'Local';
-  const as = (p: Player) => (local ? { by: creator.id, player: p.id } : { by: p.id });
+  // a seat a phone plays is played on that phone most of the time, on the creator's device otherwise
+  const as = (p: Player) => (local ? { by: p.controller && r.float() < 0.7 ? p.controller : creator.id, player: p.id } : { by: p.id });
   const turn = g.players.find((p) => p.turn_player);
   if (g.state === 'Open') {
     const roll = r.float();
     const seated = g.players.length;
     const wanted = 2 + (s.seed % 9);
+    if (local && roll < 0.1) {
+      const seats = g.players.filter((p) => p.virtual);
+      const phone = pick(r, PHONES);
+      const held = seats.find((p) => p.controller);
+      if (held && roll < 0.03) return { type: 'release', by: r.float() < 0.5 ? (held.controller as string) : creator.id, player: held.id };
+      if (seats.length > 0 && roll < 0.07) return { type: 'control', by: phone, key: SEAT_KEY, player: pick(r, seats).id };
+      if (seated < wanted) return { type: 'control', by: phone, key: SEAT_KEY, name: `Phone ${seated}` };
+    }
     if (seated < wanted && roll < 0.9) {
       const avatar = pick(r, AVATARS);
       if (local) return { type: 'join_local', by: creator.id, name: `Player ${seated}`, avatar };
@@ -271,6 +291,12 @@ export function checkInvariants(g: Game, events: GameEvent[], viewers: (string |
     if (!avatarOk(p.avatar)) return `not an avatar: ${JSON.stringify(p.avatar)}`;
   }
   if (new Set(g.players.map((p) => p.color)).size !== g.players.length) return 'two seated players share a colour';
+  // phones play name-only seats of Local games, one seat each, and are never players themselves
+  const controllers = g.players.flatMap((p) => (p.controller ? [p] : []));
+  if (controllers.some((p) => !p.virtual || g.mode !== 'Local')) return 'a phone plays a real seat, or a seat outside a Local game';
+  if (new Set(controllers.map((p) => p.controller)).size !== controllers.length) return 'a phone plays two seats';
+  if (controllers.some((p) => g.players.some((q) => !q.virtual && q.id === p.controller))) return 'a player of the game also plays a seat on a phone';
+  if (g.mode === 'Local' && g.seat_key && events.some((e) => JSON.stringify(e).includes(g.seat_key as string))) return 'an event contains the seat key';
   for (const e of events) {
     if (e.data.winner && e.data.winner.hits.length < g.settings.goal) return 'a winner below the goal';
   }
@@ -301,6 +327,7 @@ export function checkInvariants(g: Game, events: GameEvent[], viewers: (string |
   }
   // the view's slots match each player's hits
   const view = viewGame(g, g.players.find((p) => p.creator)?.id ?? null);
+  if (view && g.seat_key && JSON.stringify(view).includes(g.seat_key)) return 'a view contains the seat key';
   if (view) {
     for (const [i, p] of g.players.entries()) {
       if (JSON.stringify(view.players[i]?.slots) !== JSON.stringify(slotsFor(p.hits))) return 'view slots do not match the hits';

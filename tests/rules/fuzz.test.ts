@@ -21,6 +21,31 @@ describe('seeded fuzz of the rules engine', () => {
     expect(a.failure).toBeNull();
   });
 
+  it('phones take, swap and give back the seats of Local games, and play them', () => {
+    const accepted = { control: 0, release: 0, byPhone: 0, refused: 0 };
+    for (let seed = 1; seed <= 300; seed++) {
+      const setup = setupGame(seed);
+      if (setup.game.mode !== 'Local') continue;
+      let g = setup.game;
+      for (const step of playGame(seed).steps) {
+        const r = applyAction(g, step.action, { now: step.now });
+        const a = (typeof step.action === 'object' && step.action !== null ? step.action : {}) as { type?: string; by?: string };
+        if (!r.ok) {
+          if (a.type === 'control' || a.type === 'release') accepted.refused++;
+          continue;
+        }
+        if (a.type === 'control' || a.type === 'release') accepted[a.type]++;
+        else if (g.players.some((p) => p.controller && p.controller === a.by)) accepted.byPhone++;
+        g = r.game;
+      }
+    }
+    // in the about 100 Local games among the first 300 seeds
+    expect(accepted.control).toBeGreaterThan(40);
+    expect(accepted.release).toBeGreaterThan(5);
+    expect(accepted.byPhone).toBeGreaterThan(60);
+    expect(accepted.refused).toBeGreaterThan(40);
+  });
+
   describe('the invariant checker itself catches breaches', () => {
     const running = (): Game => {
       const setup = setupGame(5);
@@ -37,6 +62,13 @@ describe('seeded fuzz of the rules engine', () => {
 
     it('a clean running game passes', () => {
       expect(checkInvariants(running(), [], [null], true)).toBeNull();
+    });
+    it('a phone playing a real seat, or two seats', () => {
+      const g = running();
+      const phone = '00000000-0000-4000-8000-000000000020';
+      expect(checkInvariants({ ...g, players: g.players.map((p, i) => (i === 0 ? { ...p, controller: phone } : p)) }, [], [null], true)).toMatch(/a phone plays a real seat/);
+      const twice = { ...g, mode: 'Local' as const, players: g.players.map((p) => ({ ...p, virtual: !p.creator, controller: p.creator ? null : phone })) };
+      expect(checkInvariants(twice, [], [null], true)).toBe('a phone plays two seats');
     });
     it('a card in two places', () => {
       const g = structuredClone(running());

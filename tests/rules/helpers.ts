@@ -28,6 +28,9 @@ export function testSeed(n: number): { deck: string; seats: string } {
   return { deck: key('deck'), seats: key('seats') };
 }
 
+/** The seat key of every Local test game (the server makes real ones from crypto). */
+export const SEAT_KEY = 'seat-key-of-the-tests_0001';
+
 export function newGame(mode: GameMode = 'Public', opts: { seed?: number | { deck: string; seats: string }; settings?: unknown; creator?: string } = {}): Game {
   const r = createGame({
     id: 'AbCd1234',
@@ -36,6 +39,7 @@ export function newGame(mode: GameMode = 'Public', opts: { seed?: number | { dec
     seed: typeof opts.seed === 'object' ? opts.seed : testSeed(opts.seed ?? 42),
     packIds: [PACK_A, PACK_B],
     settings: opts.settings,
+    seatKey: SEAT_KEY,
   });
   if (!r.ok) throw new Error(r.error.message);
   return r.game;

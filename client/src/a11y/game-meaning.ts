@@ -264,6 +264,12 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
       return out;
     case 'update':
       if (data.settings) settingsNews(previous.settings, data.settings);
+      // seats of a Local game whose phone changed (docs/rules.md#local): the table hears where each is played now
+      for (const p of data.players ?? []) {
+        const was = previous.players.find((q) => q.id === p.id);
+        if (!was || (was.controller ?? null) === p.controller) continue;
+        note('connection', t(p.controller ? 'game.announce.seat_on_phone' : 'game.announce.seat_on_host', { name: p.name }), [actor(p)]);
+      }
       return out;
     case 'change_state':
       break;

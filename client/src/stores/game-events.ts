@@ -83,7 +83,8 @@ export function nextSeen(previous: Seen, event: RoomEvent, game: GamePayload | n
     case 'claim':
       return { ...previous, players: replacePlayers(previous.players, changed) };
     case 'update':
-      return { ...previous, settings: event.data.settings ?? previous.settings };
+      // a settings change, or seats whose phone changed (docs/rules.md#local)
+      return { ...previous, settings: event.data.settings ?? previous.settings, players: replacePlayers(previous.players, changed) };
     case 'change_state':
       return { ...previous, state: event.data.state ?? previous.state, players: game?.players ?? previous.players };
   }

@@ -27,25 +27,26 @@ export function localActor(game: Pick<GamePayload, 'state' | 'players'>): Player
 export interface Perspective {
   /** The seat this device acts for now: the own seat, the Local acting player, or null for a spectator. */
   actor: PlayerPayload | null;
-  /** The own seat (Local: the creator's), null for spectators. */
+  /** The own seat (Local: the creator's, or the seat this phone plays), null for spectators. */
   me: PlayerPayload | null;
   /** Local mode: the device acts for whoever's turn it is, so texts name the player instead of saying "you". */
   local: boolean;
+  /** A phone playing one name-only seat of a Local game (docs/rules.md#local): that seat is "you", and only it. */
+  seat: boolean;
 }
 
 export function perspectiveOf(game: Pick<GamePayload, 'state' | 'players' | 'mode'>, userId: string | undefined): Perspective {
   const me = userId ? (game.players.find((p) => p.id === userId && !p.virtual) ?? null) : null;
   if (game.mode === 'Local') {
-    // a phone playing a name-only seat is that seat, and acts for it alone (docs/rules.md#local)
-    const seat = !me && userId ? game.players.find((p) => p.virtual && p.controller === userId) : undefined;
-    if (seat) return { actor: seat, me: seat, local: false };
-    return { actor: me ? localActor(game) : null, me, local: true };
+    const played = userId && !me ? game.players.find((p) => p.virtual && p.controller === userId) : undefined;
+    if (played) return { actor: played, me: played, local: false, seat: true };
+    return { actor: me ? localActor(game) : null, me, local: true, seat: false };
   }
-  return { actor: me, me, local: false };
+  return { actor: me, me, local: false, seat: false };
 }
 
-/** The `player` field of guess, skip and claim: only Local games name the seat (the engine refuses it elsewhere). */
-export const actingFor = (p: Perspective): { player?: string } => (p.local && p.actor ? { player: p.actor.id } : {});
+/** The `player` field of guess, skip and claim: only Local games name the seat (the engine refuses it elsewhere), the creator's device or a seat's phone. */
+export const actingFor = (p: Perspective): { player?: string } => ((p.local || p.seat) && p.actor ? { player: p.actor.id } : {});
 
 // ---------------------------------------------------------------------------
 // the guess panel

@@ -3,7 +3,7 @@ import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import { perspectiveOf, type Perspective } from './game-logic.ts';
 
-const NOBODY: Perspective = { actor: null, me: null, local: false };
+const NOBODY: Perspective = { actor: null, me: null, local: false, seat: false };
 
 /** Whom this device is and acts for, from the few fields that decide it. */
 export function usePerspective(): Perspective {

@@ -41,7 +41,7 @@ type SeatedView = Exclude<ControllerView, { kind: 'join' } | { kind: 'closed' } 
  */
 export function Controller({ view, gameId }: { view: SeatedView; gameId: string }) {
   const { t } = useTranslation();
-  const { me } = usePerspective();
+  const { me, seat } = usePerspective();
   const state = useGame((s) => s.game?.state ?? 'Open');
   const hit = useGame((s) => s.game?.hit ?? null);
   const draws = useGame((s) => s.game?.draws ?? 0);
@@ -86,7 +86,7 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
 
   if (!me) return null;
   // a phone playing a one-device game's seat gives it back instead of leaving (the seat stays in the game)
-  const seatOnPhone = me.virtual;
+  const seatOnPhone = seat;
   const running = state !== 'Open';
   const placing = view.kind === 'act' && view.phase !== 'confirming';
   const myTurn = view.kind === 'act' && view.phase === 'guessing' && me.turn_player;
@@ -176,8 +176,8 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
 /** Leave the game (asked first while it runs), or on a one-device game's phone give the seat back to the host's device. */
 function leaveOrRelease(confirmLeave: () => void): void {
   const game = useGame.getState().game;
-  const { me } = game ? perspectiveOf(game, useSession.getState().user?.id) : { me: null };
-  if (me?.virtual) actions.release(me.id);
+  const p = game ? perspectiveOf(game, useSession.getState().user?.id) : null;
+  if (p?.seat && p.me) actions.release(p.me.id);
   else actions.requestLeave(confirmLeave);
 }
 

@@ -33,7 +33,7 @@ export function controllerView(game: Pick<GamePayload, 'state' | 'players' | 'mo
   }
   if (game.state === 'Open') return { kind: 'lobby' };
   // the controller acts for its own seat only, also in a Local game whose seat it controls
-  const model = guessModel(game, { actor: me, me, local: false });
+  const model = guessModel(game, { ...perspective, actor: me, local: false });
   if (model.phase === 'guessing' || model.phase === 'intercepting' || model.phase === 'confirming') return { kind: 'act', phase: model.phase };
   const turn = turnPlayerOf(game);
   const on = model.waitingOn.filter((p) => p.id !== me.id).sort((a, b) => Number(b.id === turn?.id) - Number(a.id === turn?.id));
