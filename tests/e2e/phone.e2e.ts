@@ -217,6 +217,7 @@ test(
       // once it runs, an unseated phone is told so, and can watch
       await late.b.page.getByRole('heading', { level: 1, name: table(late, 'controller.started_title') }).waitFor();
       await late.b.page.getByRole('link', { name: table(late, 'controller.watch') }).waitFor();
+      await shoot(late, 'started', problems);
 
       let reloaded = false;
       let intercepted = 0;
