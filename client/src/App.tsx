@@ -25,6 +25,8 @@ import { useColorSchemeEffect } from './theme.ts';
 // SDK, howler) and the catalogue screens are big; the others are small but rare.
 // (with the messages of its `table` and `people` namespaces: a game screen without them would show keys; a failed load falls back to English ones later)
 const GameScreen = lazy(() => Promise.all([import('./routes/game/GameScreen.tsx'), loadNamespace('table').catch(() => undefined), loadNamespace('people').catch(() => undefined)]).then(([m]) => m));
+// the phone controller (the address a TV's QR code opens): its own chunk, with the game screen's namespaces
+const PlayScreen = lazy(() => Promise.all([import('./routes/game/play/PlayScreen.tsx'), loadNamespace('table').catch(() => undefined), loadNamespace('people').catch(() => undefined)]).then(([m]) => m));
 const HitsScreen = lazy(() => import('./routes/hits/HitsScreen.tsx'));
 const LoginScreen = lazy(() => import('./routes/login/LoginScreen.tsx').then((m) => ({ default: m.LoginScreen })));
 const RegisterScreen = lazy(() => import('./routes/register/RegisterScreen.tsx').then((m) => ({ default: m.RegisterScreen })));
@@ -49,6 +51,7 @@ function Screens() {
         <Routes>
           <Route path="/" element={<LobbyScreen />} />
           <Route path="/game/:gameId" element={<GameScreen />} />
+          <Route path="/game/:gameId/play" element={<PlayScreen />} />
           <Route path="/hits/*" element={<HitsScreen />} />
           <Route path="/login" element={<LoginScreen />} />
           <Route path="/register" element={<RegisterScreen />} />

@@ -35,7 +35,7 @@ export function followGameNews(): () => void {
 }
 
 /** Shown in the error dialog: start, settings save, and the seat changes (whose failure is otherwise invisible). */
-const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'join', 'join_local', 'leave', 'avatar']);
+const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'join', 'join_local', 'leave', 'avatar', 'control', 'release']);
 /** Said and shown as a toast: a blocked skip or claim names its reason. */
 const TOAST_ACTIONS = new Set<RoomMessageName>(['skip', 'claim']);
 

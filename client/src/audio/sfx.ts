@@ -64,8 +64,15 @@ export interface PlaySfxOptions {
   gain?: number;
 }
 
+let silenced = false;
+/** A phone used as a controller stays silent (the TV plays the cues) unless its player listens on it. */
+export function silenceSfx(on: boolean): void {
+  silenced = on;
+}
+
 /** Plays a cue at the effects volume; resolves when it started (or was skipped). */
 export async function playSfx(name: SfxName, options: PlaySfxOptions = {}): Promise<void> {
+  if (silenced) return;
   const volume = volumeToNumber(useSettings.getState().sfxVolume) * Math.max(0, Math.min(1, options.gain ?? 1));
   if (volume <= 0) return;
   try {

@@ -97,6 +97,16 @@ export function join(avatar = ''): boolean {
   return send('join', { avatar });
 }
 
+/** A phone takes a seat of a Local game with its seat key: `player`, or a new seat `name` while Open (docs/rules.md#local); whether it was sent. */
+export function control(body: RoomMessageInput<'control'>): boolean {
+  return send('control', body);
+}
+
+/** The seat this phone plays goes back to the host's device; whether it was sent. */
+export function release(player: string): boolean {
+  return send('release', { player });
+}
+
 /** Changes the avatar of one's own seat, or in a Local game of `playerId`'s; whether it was sent. */
 export function setAvatar(avatar: string, playerId?: string): boolean {
   return send('avatar', { avatar, ...(playerId ? { player: playerId } : {}) });
