@@ -70,7 +70,7 @@ export function TvJoin({ big }: { big: boolean }) {
         {t('tv.join_heading')}
       </Text>
       {/* dark modules on white with a quiet zone, whatever the scheme: cameras need the contrast */}
-      <Box bg="white" p={big ? '3' : '2'} borderRadius="l2" w={big ? { base: '14rem', md: '20rem' } : '10rem'} maxW="full">
+      <Box bg="white" p={big ? '3' : '2'} borderRadius="l2" w={big ? { base: '14rem', md: '24rem' } : '10rem'} maxW="full">
         {qr && qr !== 'failed' ? (
           <svg viewBox={`-2 -2 ${qr.size + 4} ${qr.size + 4}`} role="img" aria-label={t('tv.qr_label')} shapeRendering="crispEdges" style={{ display: 'block', width: '100%', height: 'auto' }}>
             <rect x="-2" y="-2" width={qr.size + 4} height={qr.size + 4} fill="#fff" />

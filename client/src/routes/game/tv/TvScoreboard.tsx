@@ -56,7 +56,7 @@ function ScoreLine({ player }: { player: PlayerPayload }) {
     >
       <PlayerAvatar name={player.name} colorIndex={player.color} avatar={player.avatar} size="lg" />
       <Stack gap="0" minW="0" flex="1" aria-hidden="true">
-        <Text fontWeight="bold" fontSize="lg" truncate>
+        <Text fontWeight="bold" fontSize="lg" lineHeight="short" lineClamp={2} overflowWrap="anywhere">
           {player.name}
         </Text>
         <HStack gap="2">

@@ -14,9 +14,6 @@ export interface TvAudio {
   silent: SilentReason;
 }
 
-/** Did the user already interact with this page (the browser then allows sound)? */
-const activated = (): boolean => (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation?.hasBeenActive ?? false;
-
 /**
  * The TV plays the hit (docs/product.md#screens "TV"): browsers allow sound only after a tap or
  * key press on the page, so until then the view asks for one; from then on each
@@ -24,7 +21,7 @@ const activated = (): boolean => (navigator as Navigator & { userActivation?: { 
  * (hit-audio.ts), as the play button does on the game screen.
  */
 export function useTvAudio(): TvAudio {
-  const [unlocked, setUnlocked] = useState(activated);
+  const [unlocked, setUnlocked] = useState(false);
   const game = useGame((s) => s.game);
   const { me } = usePerspective();
   const source = game ? currentSource(game, !!me) : null;
