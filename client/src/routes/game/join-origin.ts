@@ -28,16 +28,11 @@ export function pickJoinOrigin(pageOrigin: string, known: JoinAddress | null): J
   return other ? { origin: new URL(other).origin, loopbackOnly: false } : { origin: pageOrigin, loopbackOnly: true };
 }
 
-let asked: Promise<JoinAddress | null> | null = null;
-
-/** The join origin of this page; asks the server (once per page) only when the page is on loopback. */
+/** The join origin of this page; asks the server only when the page is on loopback (each time: its network may have changed). */
 export async function joinOrigin(pageOrigin = window.location.origin): Promise<JoinOrigin> {
   if (!isLoopbackHost(new URL(pageOrigin).hostname)) return pickJoinOrigin(pageOrigin, null);
-  asked ??= api('get', '/api/join-address', { schema: (s) => s.JoinAddressSchema }).catch(() => {
-    asked = null; // asked again next time: the server may be back
-    return null;
-  });
-  return pickJoinOrigin(pageOrigin, await asked);
+  const known = await api('get', '/api/join-address', { schema: (s) => s.JoinAddressSchema }).catch((): JoinAddress | null => null);
+  return pickJoinOrigin(pageOrigin, known);
 }
 
 /** The join origin for a component; null while the server is asked. */

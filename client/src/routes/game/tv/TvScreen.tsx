@@ -21,6 +21,7 @@ import { HitSection } from '../HitSection.tsx';
 import { TurnRow } from '../table/Rows.tsx';
 import { TableDnd } from '../table/TableDnd.tsx';
 import { TableMotion } from '../table/motion.tsx';
+import { TvStage } from '../table/stage.ts';
 import { useGameShortcuts } from '../use-game-shortcuts.ts';
 import { isGone, useGameRoom } from '../use-game-room.ts';
 import { tvFontSize } from './tv-logic.ts';
@@ -46,7 +47,7 @@ export default function TvScreen() {
   const status = useGame((s) => s.status);
   const [confirming, setConfirming] = useState<Confirmation | null>(null);
   useGameShortcuts(hasGame, { askStop: () => setConfirming('stop') });
-  useTvStage();
+  useStage();
   const audio = useTvAudio();
   useEffect(() => () => release(), []);
 
@@ -69,7 +70,9 @@ export default function TvScreen() {
   }
   return (
     <TableMotion>
-      <TvLayout gameId={gameId} audio={audio} />
+      <TvStage.Provider value>
+        <TvLayout gameId={gameId} audio={audio} />
+      </TvStage.Provider>
       <ConfirmDialog ask={confirming} onClose={() => setConfirming(null)} />
       <GameEndedDialog />
     </TableMotion>
@@ -80,7 +83,7 @@ export default function TvScreen() {
  * The page as a stage: the type scaled to the screen (every part of the table is
  * sized in rem), and the dark scheme unless the user chose light or dark himself.
  */
-function useTvStage(): void {
+function useStage(): void {
   const preference = useSettings((s) => s.colorScheme);
   useLayoutEffect(() => {
     const root = document.documentElement;
@@ -115,6 +118,8 @@ function TvLayout({ gameId, audio }: { gameId: string; audio: TvAudio }) {
       data-testid="tv-screen"
       minH="100dvh"
       p={{ base: '3', md: '5' }}
+      // room below for a phone's bottom action bar (the guess panel sets its height)
+      pb="calc(var(--action-bar-h, 0px) + 1.25rem)"
       gap={{ base: '4', md: '5' }}
       templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) minmax(18rem, 24rem)' }}
       templateRows={{ lg: 'auto minmax(0, 1fr)' }}
@@ -149,7 +154,7 @@ function TvLayout({ gameId, audio }: { gameId: string; audio: TvAudio }) {
             <TableDnd>
               <HitSection />
               <GuessPanel />
-              <TurnRow />
+              <TurnRow size="tv" />
             </TableDnd>
           </>
         )}
