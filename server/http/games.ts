@@ -37,12 +37,12 @@ async function roomExists(id: string): Promise<boolean> {
 
 /**
  * The game as `viewer` sees it (any process), or null when it does not exist for
- * him. `stream`: an SSE stream starts from it (the room publishes its events from then on).
+ * him (`key`: a Local game's seat key he presents). `stream`: an SSE stream starts from it (the room publishes its events from then on).
  */
-export async function gameSnapshot(id: string, viewer: string | null, stream = false): Promise<{ seq: number; game: GamePayload } | null> {
+export async function gameSnapshot(id: string, viewer: string | null, stream = false, key: string | null = null): Promise<{ seq: number; game: GamePayload } | null> {
   if (!(await roomExists(id))) return null;
   try {
-    return (await matchMaker.remoteRoomCall<GameRoom>(id, 'snapshot', [viewer, stream])) as { seq: number; game: GamePayload } | null;
+    return (await matchMaker.remoteRoomCall<GameRoom>(id, 'snapshot', [viewer, stream, key])) as { seq: number; game: GamePayload } | null;
   } catch {
     return null; // disposed meanwhile
   }
@@ -155,8 +155,8 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
     res.status(201).location(`/games/${id}`).json(snap?.game);
   };
 
-  mount(r, G.getGame, async ({ params }, _req, res) => {
-    const snap = await gameSnapshot(params.id, res.locals.user?.id ?? null);
+  mount(r, G.getGame, async ({ params, query }, _req, res) => {
+    const snap = await gameSnapshot(params.id, res.locals.user?.id ?? null, false, query.key ?? null);
     if (!snap) return sendError(res, gameNotFound('get'));
     res.json(snap.game);
   });
@@ -176,6 +176,22 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
     const body: DjClipBody = { ...answer.clip, player_api: deps.youtube.api, player_host: deps.youtube.host };
     res.json(body);
   });
+
+  // the creator's device puts it into the join link it shows the phones
+  mount(r, G.getSeatKey, async ({ params: { id } }, _req, res) => {
+    res.set('Cache-Control', 'no-store');
+    if (!(await roomExists(id))) return sendError(res, gameNotFound('get'));
+    let answer: { ok: true; key: string } | { ok: false; error: RuleError };
+    try {
+      answer = (await matchMaker.remoteRoomCall<GameRoom>(id, 'seatKey', [(res.locals.user as { id: string }).id])) as typeof answer;
+    } catch {
+      return sendError(res, gameNotFound('get'));
+    }
+    if (!answer.ok) return sendError(res, answer.error);
+    res.json({ key: answer.key });
+  });
+  mount(r, G.controlSeat, ({ params, body }, _req, res) => act(res, G.controlSeat, params.id, 'control', body));
+  mount(r, G.releaseSeat, ({ params, body }, _req, res) => act(res, G.releaseSeat, params.id, 'release', body));
 
   // the body is optional (the reference server's clients send none): the avatar, initials when left out
   mount(r, G.joinGame, ({ params, body }, _req, res) => act(res, G.joinGame, params.id, 'join', { name: (res.locals.user as { name: string }).name, ...body }));

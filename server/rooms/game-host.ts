@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import {
   applyAction,
@@ -7,6 +8,7 @@ import {
   djClip,
   remainingDeck,
   ruleError,
+  seatKeyOf,
   viewGame,
   type Action,
   type DjClip,
@@ -42,6 +44,9 @@ const SYSTEM_ACTIONS = new Set(['timeout', 'presence', 'replace_hit', 'rename'])
 const NOT_STORED: RuleError = { code: 'unavailable', status: 409, message: 'the action could not be saved, try again' };
 /** Storing a new game failed: it does not exist. */
 const NOT_CREATED = { code: 'unavailable', status: 503, message: 'the game could not be created, try again' };
+
+/** A Local game's seat key (docs/rules.md#local): 144 bits from the CSPRNG, base64url (24 characters). */
+export const newSeatKey = (): string => randomBytes(18).toString('base64url');
 
 /** After this many logged actions the host writes a fresh snapshot instead, so a restore never replays a long log. */
 const MAX_LOGGED = 500;
@@ -95,6 +100,8 @@ export class GameHost {
     let game: Game;
     if (options.restore) {
       game = options.restore.game;
+      // a Local game stored before phones could play its seats gets its key now (stored just below)
+      if (game.mode === 'Local' && !game.seat_key) game = { ...game, seat_key: newSeatKey() };
     } else {
       const created = createGame({
         id: options.gameId,
@@ -103,6 +110,7 @@ export class GameHost {
         seed: options.seed,
         packIds: options.packIds,
         settings: options.settings,
+        seatKey: newSeatKey(),
       });
       if (!created.ok) return created;
       game = created.game;
@@ -176,21 +184,28 @@ export class GameHost {
    * hidden from him. `stream`: an SSE stream starts from it, so the game's events
    * are published from now on.
    */
-  snapshot(viewer: string | null, stream = false): { seq: number; game: GamePayload } | null {
-    const game = viewGame(this.current, viewer);
+  snapshot(viewer: string | null, stream = false, key: string | null = null): { seq: number; game: GamePayload } | null {
+    const game = viewGame(this.current, viewer, null, key);
     if (!game) return null;
     if (stream) this.streamed = true;
     return { seq: this.lastSeq, game };
   }
 
-  /** Whether `viewer` may see the game (and so connect to it). */
-  canView(viewer: string | null): boolean {
-    return canView(this.current, viewer);
+  /** Whether `viewer` (or whoever presents `key`, a Local game's seat key) may see the game, and so connect to it. */
+  canView(viewer: string | null, key: string | null = null): boolean {
+    return canView(this.current, viewer, key);
   }
 
-  /** Logout or account deletion: the user leaves his seat. */
+  /** The seat key of a Local game, for its creator's device alone. */
+  seatKey(viewer: string | null): { ok: true; key: string } | { ok: false; error: RuleError } {
+    return seatKeyOf(this.current, viewer);
+  }
+
+  /** Logout or account deletion: the user leaves his seat, and the seat his phone played goes back to the creator's device. */
   async dropUser(userId: string): Promise<void> {
     if (this.seated(userId)) await this.enqueue({ type: 'leave', by: userId });
+    const played = this.current.players.find((p) => p.virtual && p.controller === userId);
+    if (played) await this.enqueue({ type: 'release', by: userId, player: played.id });
   }
 
   /**
@@ -294,7 +309,7 @@ export class GameHost {
       const now = Date.now();
       const result = applyAction(this.current, action, { now });
       if (!result.ok) return result;
-      if (action.type === 'join_local' && this.looksSeated(action.name)) return { ok: false, error: ruleError('name_look_alike') };
+      if ((action.type === 'join_local' || (action.type === 'control' && action.name !== undefined)) && this.looksSeated(action.name ?? '')) return { ok: false, error: ruleError('name_look_alike') };
       // stored before anybody hears of it: what a player saw accepted survives a crash
       if (!(await this.store(action, result, now))) return { ok: false, error: NOT_STORED };
       // who listed the game before this action: they must hear of its removal

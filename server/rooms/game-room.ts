@@ -75,13 +75,17 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
     this.host.start();
   }
 
-  /** Anyone who may view the game may connect (spectators too); only players may act. */
-  override async onAuth(_client: GameClient, _options: unknown, context: AuthContext): Promise<ClientAuth> {
+  /**
+   * Anyone who may view the game may connect (spectators too; a Local game's
+   * phones with its seat key, the join option `key`); only players may act.
+   */
+  override async onAuth(_client: GameClient, options: unknown, context: AuthContext): Promise<ClientAuth> {
     const cookies = parseCookie(context.headers.get('cookie') ?? '');
     const token = cookies.id ?? context.token;
     const user = token ? await roomServices().users.userForToken(token) : undefined;
     const viewer = user ? { id: user.id, name: user.name } : null;
-    if (!this.host.canView(viewer?.id ?? null)) throw new ServerError(404, 'game id not found');
+    const key = typeof options === 'object' && options !== null && typeof (options as { key?: unknown }).key === 'string' ? (options as { key: string }).key : null;
+    if (!this.host.canView(viewer?.id ?? null, key)) throw new ServerError(404, 'game id not found');
     return { user: viewer };
   }
 
@@ -136,11 +140,16 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
 
   /**
    * The game as `viewer` sees it with the current sequence number, or null if
-   * hidden from him. `stream`: an SSE stream starts from it, so the game's events
-   * are published from now on.
+   * hidden from him (`key`: a Local game's seat key he presents). `stream`: an
+   * SSE stream starts from it, so the game's events are published from now on.
    */
-  snapshot(viewer: string | null, stream = false): { seq: number; game: GamePayload } | null {
-    return this.host.snapshot(viewer, stream);
+  snapshot(viewer: string | null, stream = false, key: string | null = null): { seq: number; game: GamePayload } | null {
+    return this.host.snapshot(viewer, stream, key);
+  }
+
+  /** The seat key of a Local game, for its creator's device alone (views.ts seatKeyOf). */
+  seatKey(viewer: string | null): { ok: true; key: string } | { ok: false; error: RuleError } {
+    return this.host.seatKey(viewer);
   }
 
   /**
@@ -234,6 +243,10 @@ function messageToAction(user: { id: string; name: string }, msg: RoomMessage): 
       return { type: 'avatar', by, avatar: msg.payload.avatar, ...(msg.payload.player ? { player: msg.payload.player } : {}) };
     case 'update':
       return { type: 'update', by, settings: msg.payload.settings, pack_ids: [] };
+    case 'control':
+      return { type: 'control', by, ...msg.payload };
+    case 'release':
+      return { type: 'release', by, player: msg.payload.player };
   }
 }
 

@@ -39,6 +39,8 @@ export const PlayerState = schema(
     hits: t.string(),
     /** JSON of the Slot guessed, '' for none. */
     guess: t.string(),
+    /** User id of the phone playing this name-only seat, '' for none. */
+    controller: t.string(),
   },
   'Player',
 );
@@ -193,6 +195,7 @@ function syncPlayer(s: PlayerState, was: PlayerPayload | null, p: PlayerPayload)
   if (was?.color !== p.color) s.color = p.color;
   if (was?.avatar !== p.avatar) s.avatar = p.avatar;
   if (!was || was.hits !== p.hits) s.hits = timelineJson(p.hits);
+  if (!was || was.controller !== p.controller) s.controller = p.controller ?? '';
   if (!was || !sameSlot(was.guess, p.guess)) s.guess = p.guess ? JSON.stringify(p.guess) : '';
 }
 

@@ -157,6 +157,11 @@ export const PlayerPayloadSchema = z.strictObject({
    * client whose Unicode is older than the server's must still read the game.
    */
   avatar: z.string(),
+  /**
+   * A name-only seat of a Local game played on a phone: that phone's user id;
+   * null for real players and for seats played on the creator's device.
+   */
+  controller: UuidSchema.nullable(),
 });
 
 /** A whole game as `viewGame()` shows it: the reference server's GamePayload plus timeouts, clue mode, deadline, standings. */
@@ -308,6 +313,35 @@ export const AvatarBodySchema = z.strictObject({
   avatar: AvatarSchema,
 });
 
+/**
+ * A Local game's seat key (docs/rules.md#local): the secret in the join link the
+ * creator's device shows, letting a phone view the game and take one of its
+ * name-only seats. base64url, made by the server.
+ */
+export const SeatKeySchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, { error: 'must be the seat key the game shows' });
+
+/** `GET /api/games/{id}/seat-key` reply (the creator's device only). */
+export const SeatKeyReplySchema = z.strictObject({ key: SeatKeySchema });
+
+/**
+ * `?key=` of `GET /api/games/{id}`: a seat key presented. Any text: a wrong
+ * key is no key (the game's usual 404), not a malformed request.
+ */
+export const SeatKeyQuerySchema = z.object({ key: z.string().max(200).optional() });
+
+/**
+ * `POST /api/games/{id}/control` body and room message `control`: with the
+ * game's seat key, this phone takes the name-only seat `player`, or (while the
+ * game is Open) a new seat called `name`.
+ */
+export const ControlBodySchema = z.union([
+  z.strictObject({ key: SeatKeySchema, player: UuidSchema }),
+  z.strictObject({ key: SeatKeySchema, name: LocalPlayerNameSchema, avatar: AvatarSchema.optional() }),
+]);
+
+/** `POST /api/games/{id}/release` body and room message `release`: the seat whose phone gives it back to the creator's device. */
+export const ReleaseBodySchema = z.strictObject({ player: UuidSchema });
+
 export type SettingsUpdate = z.output<typeof SettingsUpdateSchema>;
 export type SettingsUpdateInput = z.input<typeof SettingsUpdateSchema>;
 export type CreateGameBody = z.output<typeof CreateGameBodySchema>;
@@ -317,3 +351,7 @@ export type GuessBodyInput = z.input<typeof GuessBodySchema>;
 export type ConfirmBody = z.infer<typeof ConfirmBodySchema>;
 export type JoinBody = z.output<typeof JoinBodySchema>;
 export type AvatarBody = z.infer<typeof AvatarBodySchema>;
+export type ControlBody = z.output<typeof ControlBodySchema>;
+export type ControlBodyInput = z.input<typeof ControlBodySchema>;
+export type ReleaseBody = z.infer<typeof ReleaseBodySchema>;
+export type SeatKeyReply = z.infer<typeof SeatKeyReplySchema>;

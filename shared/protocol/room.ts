@@ -4,10 +4,12 @@ import { slotsFor } from '../rules/slots.ts';
 import { GAME_EVENT_NAMES, type GameEvent } from '../rules/types.ts';
 import {
   AvatarSchema,
+  ControlBodySchema,
   GamePayloadSchema,
   GameUpdateSchema,
   LocalPlayerNameSchema,
   PlayerPayloadSchema,
+  ReleaseBodySchema,
   SettingsUpdateSchema,
   SlotIdSchema,
   type GamePayload,
@@ -18,7 +20,8 @@ import {
  * Messages of a game's Colyseus room. The message name is Colyseus' message type
  * (`room.send('guess', { slot: 3 })`), so the map below is the discriminated
  * union: name → payload schema. `player` names the seat acted for, which only the
- * creator of a Local game may do (the engine checks that).
+ * creator of a Local game (any seat) or the phone playing that seat may do (the
+ * engine checks that).
  *
  * Payloads are strict (a typo is an error, not ignored). Those whose fields are
  * all optional also accept a missing payload (`.prefault({})`), because
@@ -52,6 +55,10 @@ export const ROOM_MESSAGES = {
   leave: z.strictObject(OptionalPlayer).prefault({}),
   /** Change settings while the game is Open (creator). */
   update: z.strictObject({ settings: SettingsUpdateSchema }),
+  /** A phone takes a name-only seat of a Local game with its seat key: `player`, or a new seat `name` while Open. */
+  control: ControlBodySchema,
+  /** The seat `player` goes back to the creator's device (its phone, or the creator). */
+  release: ReleaseBodySchema,
 } as const;
 
 /**
@@ -93,7 +100,7 @@ export type RoomEvent = z.infer<(typeof ROOM_SERVER_MESSAGES)['event']>;
 
 /** A player without his cards and slots (RoomEventPlayerSchema). */
 function eventPlayer(p: PlayerPayload): RoomEventPlayer {
-  return { id: p.id, name: p.name, state: p.state, creator: p.creator, tokens: p.tokens, turn_player: p.turn_player, guess: p.guess, virtual: p.virtual, connected: p.connected, color: p.color, avatar: p.avatar };
+  return { id: p.id, name: p.name, state: p.state, creator: p.creator, tokens: p.tokens, turn_player: p.turn_player, guess: p.guess, virtual: p.virtual, connected: p.connected, color: p.color, avatar: p.avatar, controller: p.controller };
 }
 
 /** The room message of engine event `e`, number `seq` (see RoomEventDataSchema). */
@@ -165,7 +172,7 @@ function statePlayer(raw: unknown): unknown {
   if (!isRecord(raw)) return raw;
   const hits = fromJson(raw.hits) ?? [];
   const years = Array.isArray(hits) && hits.every((h) => isRecord(h) && typeof h.year === 'number') ? (hits as { year: number }[]) : [];
-  return { ...raw, hits, slots: slotsFor(years), guess: fromJson(raw.guess) };
+  return { ...raw, hits, slots: slotsFor(years), guess: fromJson(raw.guess), controller: typeof raw.controller === 'string' && raw.controller !== '' ? raw.controller : null };
 }
 
 export type RoomMessageName = keyof typeof ROOM_MESSAGES;

@@ -4,6 +4,7 @@ import { GameIdSchema, UuidSchema } from './common.ts';
 import {
   AvatarBodySchema,
   ConfirmBodySchema,
+  ControlBodySchema,
   CreateGameBodySchema,
   DjClipSchema,
   GameListSchema,
@@ -12,6 +13,9 @@ import {
   JoinAddressSchema,
   JoinBodySchema,
   LocalPlayerNameSchema,
+  ReleaseBodySchema,
+  SeatKeyQuerySchema,
+  SeatKeyReplySchema,
   SettingsUpdateSchema,
 } from './game.ts';
 import { BAD_GAME_ID, badUuid, rule, rules, type ErrorSpec, type RouteSpec } from './routes.ts';
@@ -31,7 +35,7 @@ export const GAME_HTTP_ERRORS = {
 export const gameParam = z.object({ id: GameIdSchema.meta({ description: 'The game id: 8 letters or digits.', example: 'AbCd1234' }) });
 const playerParam = z.object({
   ...gameParam.shape,
-  player: UuidSchema.meta({ description: 'The player to act for (Local games, creator only) or, for leave, to remove (creator only).' }),
+  player: UuidSchema.meta({ description: 'The player to act for (Local games: the creator any seat, a phone its own) or, for leave, to remove (creator only).' }),
 });
 
 const GAME_NOT_FOUND = rule('game_not_found');
@@ -74,8 +78,8 @@ function action<const I extends string, const M extends 'patch' | 'post', const 
   } satisfies RouteSpec;
 }
 
-/** Guess, skip and claim, by the caller or (`/{player}`) for a player of the creator's Local game. */
-const forPlayer = (kind: 'guess' | 'skip' | 'claim' | 'avatar'): ErrorCode[] => [`local_only_${kind}`, `creator_only_${kind}`, 'player_not_found'];
+/** Guess, skip and claim, by the caller or (`/{player}`) for a player of the creator's Local game (or the seat a phone plays). */
+const forPlayer = (kind: 'guess' | 'skip' | 'claim' | 'avatar'): ErrorCode[] => [`local_only_${kind}`, `creator_only_${kind}`, 'own_seat_only', 'player_not_found'];
 
 const guess = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
   action({
@@ -154,9 +158,10 @@ export const GAME_ROUTES = {
     path: '/api/games/{id}',
     tag: 'games',
     summary: 'A game',
-    description: 'Private games are visible to anyone with the id; Local games only to their players.',
+    description: 'Private games are visible to anyone with the id; Local games only to their creator, the phones playing their seats, and whoever presents the seat key (`?key=`).',
     access: 'optional',
     params: gameParam,
+    query: z.object({ key: SeatKeyQuerySchema.shape.key.meta({ description: "A Local game's seat key (from its join link): lets a phone view the game." }) }),
     reply: { status: 200, schema: GamePayloadSchema, description: 'The game as the caller sees it.' },
     invalid: { what: 'The game id', example: BAD_GAME_ID },
     errors: [rule('game_id_not_found')],
@@ -187,6 +192,45 @@ export const GAME_ROUTES = {
     invalid: { what: 'The game id', example: BAD_GAME_ID },
     errors: [...rules('dj_only', 'audio_not_running', 'no_dj_mode', 'no_hit'), GAME_NOT_FOUND],
   },
+  getSeatKey: {
+    id: 'getSeatKey',
+    method: 'get',
+    path: '/api/games/{id}/seat-key',
+    tag: 'games',
+    summary: "A Local game's seat key",
+    description:
+      "The secret that lets a phone view a Local game and take one of its name-only seats (`control`); the creator's device puts it into the join link it shows. Creator only: others who may view the game get 403 `creator_only_seat_key`, others 404. Public and Private games have none (409). `Cache-Control: no-store`.",
+    access: 'user',
+    params: gameParam,
+    reply: { status: 200, schema: SeatKeyReplySchema, description: 'The seat key.' },
+    invalid: { what: 'The game id', example: BAD_GAME_ID },
+    errors: [...rules('creator_only_seat_key', 'local_only_seat_key'), GAME_NOT_FOUND],
+  },
+  controlSeat: action({
+    id: 'controlSeat',
+    method: 'post',
+    path: '/api/games/{id}/control',
+    summary: 'Play a seat of a Local game on this phone',
+    description:
+      "With the game's seat key, the caller's device takes the name-only seat `player`, or (while the game is Open) adds a new one called `name` (the rules of name-only players apply). A device plays at most one seat: taking another gives the first back to the creator's device. Taking a seat another phone plays moves it to this one (the newest phone wins). The game's players (the creator) play on their own device. The seat's `controller` names the phone; it may then guess, skip, claim and change the avatar for that seat only.",
+    message: 'seat taken successfully',
+    body: { schema: ControlBodySchema, required: true },
+    badInput: 'key must be the seat key the game shows',
+    type: 'control',
+    // the server refuses a new seat whose name looks like a seated player's before the engine sees it
+    extra: [rule('name_look_alike')],
+  }),
+  releaseSeat: action({
+    id: 'releaseSeat',
+    method: 'post',
+    path: '/api/games/{id}/release',
+    summary: "Give a phone's seat back to the creator's device",
+    description: "By the phone playing the seat, or the creator. The seat stays at the table; the creator's device plays it again.",
+    message: 'seat released successfully',
+    body: { schema: ReleaseBodySchema, required: true },
+    badInput: badUuid('player'),
+    type: 'release',
+  }),
   joinGame: action({
     id: 'joinGame',
     method: 'patch',

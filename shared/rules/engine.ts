@@ -4,7 +4,7 @@ import { parseAction } from './parse-action.ts';
 import { Rng, streamFrom, type RngState } from './rng.ts';
 import { applySettingsPatch, defaultSettings, hitsNeeded } from './settings.ts';
 import { hitKey, isCorrect, slotsFor } from './slots.ts';
-import { clueOf, hitPayload, playerPayload } from './views.ts';
+import { canView, clueOf, hitPayload, isSeatKey, playerPayload } from './views.ts';
 import { isAvatar, isCleanName } from './names.ts';
 import type {
   Action,
@@ -70,6 +70,8 @@ export interface NewGame {
   packIds: string[];
   /** Optional settings applied like an update (validated). */
   settings?: unknown;
+  /** A Local game's seat key (docs/rules.md#local), made by the server from a CSPRNG; ignored for other modes. */
+  seatKey?: string;
 }
 
 /** Creates a game with its creator as the first and only player (docs/rules.md#create). */
@@ -103,13 +105,14 @@ export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: fals
     seat_rng: streamFrom(opts.seed.seats),
     dj: null,
   };
+  if (opts.mode === 'Local' && opts.seatKey) game.seat_key = opts.seatKey;
   const refused = djSettingError(game);
   if (refused) return { ok: false, error: refused };
   return { ok: true, game };
 }
 
 function newPlayer(id: string, name: string, seat: Pick<Player, 'virtual' | 'creator' | 'color' | 'avatar'>): Player {
-  return { id, name, ...seat, state: 'Waiting', hits: [], tokens: 0, turn_player: false, guess: null, connected: true };
+  return { id, name, ...seat, state: 'Waiting', hits: [], tokens: 0, turn_player: false, guess: null, connected: true, controller: null };
 }
 
 /** The lowest colour no seated player has (there is always one: a game has at most PLAYER_COLORS seats). */
@@ -135,9 +138,10 @@ function seatName(raw: string): string {
  * who left since: his place in the standings). Changes `game` in place.
  */
 export function fillMissingLooks(game: Game): Game {
-  const partial = (p: { color?: number; avatar?: string }, color: number): void => {
+  const partial = (p: { color?: number; avatar?: string; controller?: string | null }, color: number): void => {
     p.color ??= color;
     p.avatar ??= '';
+    p.controller ??= null;
   };
   game.players.forEach((p, i) => partial(p, i));
   const seatOf = (p: PlayerPayload) => game.players.find((q) => q.id === p.id);
@@ -227,9 +231,20 @@ function visible(g: Game, by: string, notFound: ErrorCode = 'game_not_found'): v
   if (g.mode === 'Local' && !g.players.some((p) => p.id === by && !p.virtual)) fail(notFound);
 }
 
+/** The seat of a Local game the phone of user `by` plays, if any. */
+const controlledBy = (g: Game, by: string): Player | undefined => (g.mode === 'Local' ? g.players.find((p) => p.virtual && p.controller === by) : undefined);
+
 type ActFor = 'guess' | 'skip' | 'claim' | 'avatar';
-/** The seat an action is for: the caller, or in Local games a seat the creator names. */
+/**
+ * The seat an action is for: the caller, or in Local games a seat the creator
+ * names; a phone acts for the seat it plays, and for no other.
+ */
 function actor(g: Game, by: string, target: string | undefined, kind: ActFor): Player {
+  const seat = controlledBy(g, by);
+  if (seat) {
+    if (target !== undefined && target !== seat.id) fail('own_seat_only');
+    return seat;
+  }
   const caller = member(g, by);
   if (target === undefined) return caller;
   if (g.mode !== 'Local') fail(`local_only_${kind}`);
@@ -501,13 +516,48 @@ const HANDLERS: Handlers = {
     if (g.state !== 'Open') fail('already_running');
     if (g.mode !== 'Local') fail('virtual_only_local');
     if (!member(g, a.by).creator) fail('creator_only_virtual');
-    const name = seatName(a.name);
-    if (g.players.some((p) => p.name.toLocaleLowerCase() === name.toLocaleLowerCase())) fail('name_taken');
-    if (a.avatar !== undefined && !isAvatar(a.avatar)) fail('avatar_invalid');
-    if (g.players.length >= MAX_PLAYERS) fail('game_full');
-    const p = newPlayer(s.seats.uuid(), name, { virtual: true, creator: false, color: freeColor(g), avatar: a.avatar ?? '' });
-    g.players.push(p);
+    const p = addLocalSeat(s, a.name, a.avatar, null);
     emit(s, 'join', { players: [playerPayload(p)] });
+  },
+
+  control(s, a) {
+    const g = s.g;
+    if (g.mode !== 'Local') fail('local_only_control');
+    // whoever cannot see the game without the key learns nothing of it from a wrong one
+    if (!isSeatKey(g, a.key)) fail(canView(g, a.by) ? 'seat_key_invalid' : 'game_not_found');
+    if (g.players.some((p) => p.id === a.by && !p.virtual)) fail('controller_is_player');
+    const held = controlledBy(g, a.by);
+    let seat: Player;
+    if (a.player !== undefined) {
+      seat = g.players.find((p) => p.id === a.player) ?? fail('player_not_found');
+      if (!seat.virtual) fail('seat_not_virtual');
+      if (seat.controller === a.by) return;
+      // the newest phone wins: a seat whose phone was lost or handed on must not stay locked
+      seat.controller = a.by;
+    } else {
+      if (g.state !== 'Open') fail('already_running');
+      seat = addLocalSeat(s, a.name ?? '', a.avatar, a.by);
+    }
+    // one device plays one seat: the one it held goes back to the creator's device
+    const changed = held && held !== seat ? [seat, held] : [seat];
+    if (held && held !== seat) held.controller = null;
+    if (a.player === undefined) {
+      emit(s, 'join', { players: [playerPayload(seat)] });
+      if (held && held !== seat) emit(s, 'update', { players: [playerPayload(held)] });
+    } else {
+      emit(s, 'update', { players: changed.map(playerPayload) });
+    }
+  },
+
+  release(s, a) {
+    const g = s.g;
+    const creator = g.players.some((p) => p.id === a.by && p.creator && !p.virtual);
+    if (g.mode === 'Local' && !canView(g, a.by)) fail('game_not_found');
+    const seat = g.players.find((p) => p.id === a.player) ?? fail('player_not_found');
+    if (!seat.controller) fail('seat_not_controlled');
+    if (seat.controller !== a.by && !creator) fail('creator_or_controller_release');
+    seat.controller = null;
+    emit(s, 'update', { players: [playerPayload(seat)] });
   },
 
   avatar(s, a) {
@@ -730,6 +780,23 @@ const HANDLERS: Handlers = {
     emitState(s);
   },
 };
+
+/**
+ * Seats a new name-only player of a Local game (`join_local`, or a phone's
+ * `control` with a name; `controller` is that phone): the same name rules and
+ * limits either way.
+ */
+function addLocalSeat(s: Step, rawName: string, avatar: string | undefined, controller: string | null): Player {
+  const g = s.g;
+  const name = seatName(rawName);
+  if (g.players.some((p) => p.name.toLocaleLowerCase() === name.toLocaleLowerCase())) fail('name_taken');
+  if (avatar !== undefined && !isAvatar(avatar)) fail('avatar_invalid');
+  if (g.players.length >= MAX_PLAYERS) fail('game_full');
+  const p = newPlayer(s.seats.uuid(), name, { virtual: true, creator: false, color: freeColor(g), avatar: avatar ?? '' });
+  p.controller = controller;
+  g.players.push(p);
+  return p;
+}
 
 /** Removes a player (leave, kick by `remover`, logout, expiry) as docs/rules.md#a7 says. */
 function removePlayer(s: Step, target: Player, remover?: Player): void {

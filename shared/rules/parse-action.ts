@@ -53,6 +53,11 @@ const CHECKS: Record<Action['type'], (a: Fields) => string | null> = {
   confirm: (a) => (isId(a.by) && typeof a.confirm === 'boolean' ? null : 'confirm needs by and a boolean confirm'),
   skip: (a) => (isId(a.by) && optionalId(a.player) ? null : 'skip needs by and an optional player id'),
   claim: (a) => (isId(a.by) && optionalId(a.player) ? null : 'claim needs by and an optional player id'),
+  control: (a) =>
+    isId(a.by) && typeof a.key === 'string' && optionalText(a.avatar) && (isId(a.player) ? a.name === undefined && a.avatar === undefined : typeof a.name === 'string' && a.player === undefined)
+      ? null
+      : 'control needs by, the seat key and either a player id or a new name (with an optional avatar)',
+  release: (a) => (isId(a.by) && isId(a.player) ? null : 'release needs by and a player id'),
   timeout: () => null,
   presence: (a) => (isId(a.player) && typeof a.connected === 'boolean' ? null : 'presence needs player and connected'),
   replace_hit: () => null,

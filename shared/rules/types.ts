@@ -126,6 +126,12 @@ export interface Player {
   color: number;
   /** One emoji (a single grapheme, see isAvatar), or '' for his initials. Chosen on joining, changed by `avatar`. */
   avatar: string;
+  /**
+   * A name-only seat of a Local game taken by a phone (`control`): that device's
+   * user id; null (or absent, in games stored before phones) while the
+   * creator's device plays it, and always for real players.
+   */
+  controller?: string | null;
 }
 
 /** Which phase deadline is armed; `at` is absolute epoch milliseconds. */
@@ -151,6 +157,8 @@ export interface PlayerPayload {
   color: number;
   /** One emoji, or '' for initials. */
   avatar: string;
+  /** The user id of the phone playing this name-only seat; null for real players and seats on the creator's device. */
+  controller: string | null;
 }
 
 /** A hit as shown in games (no yt_id, no playback offset). */
@@ -211,6 +219,12 @@ export interface Game {
   seat_rng?: RngState;
   /** The DJ while a `dj` round runs; null (or absent, in games stored before the mode) otherwise. */
   dj?: Dj | null;
+  /**
+   * Local games: the secret that lets a phone view the game and take one of its
+   * name-only seats (`control`, docs/rules.md#local). Made by the server; stored,
+   * never shown in any view, event or list.
+   */
+  seat_key?: string;
 }
 
 /** Partial game update carried by events (docs/rules.md#events: keys omitted when absent). */
@@ -289,6 +303,13 @@ export type Action =
   | { type: 'confirm'; by: string; confirm: boolean }
   | { type: 'skip'; by: string; player?: string }
   | { type: 'claim'; by: string; player?: string }
+  /**
+   * A phone takes a name-only seat of a Local game with the game's seat key:
+   * `player` an existing seat, or (while Open) `name` a new one.
+   */
+  | { type: 'control'; by: string; key: string; player?: string; name?: string; avatar?: string }
+  /** The seat goes back to the creator's device (its phone or the creator). */
+  | { type: 'release'; by: string; player: string }
   | { type: 'timeout' }
   | { type: 'presence'; player: string; connected: boolean }
   | { type: 'replace_hit' }

@@ -65,6 +65,7 @@ export function playerPayload(player: Player): PlayerPayload {
     connected: player.connected,
     color: player.color,
     avatar: player.avatar,
+    controller: player.controller ?? null,
   };
 }
 
@@ -89,10 +90,39 @@ export interface GamePayload extends Settings {
   dj_seat: Dj | null;
 }
 
-/** Whether `viewer` (a user id, or null when anonymous) may see the game at all. */
-export function canView(game: Game, viewer: string | null): boolean {
+/**
+ * Whether `key` is the game's seat key. Compared in constant time: how long a
+ * refusal takes says nothing of how much of a guess was right.
+ */
+export function isSeatKey(game: Pick<Game, 'seat_key'>, key: string | null | undefined): boolean {
+  const secret = game.seat_key;
+  if (!secret || typeof key !== 'string' || key.length !== secret.length) return false;
+  let diff = 0;
+  for (let i = 0; i < secret.length; i++) diff |= secret.charCodeAt(i) ^ key.charCodeAt(i);
+  return diff === 0;
+}
+
+/**
+ * Whether `viewer` (a user id, or null when anonymous) may see the game at all:
+ * a Local game only its creator, the phones playing its seats, and whoever
+ * presents its seat key (docs/rules.md#local).
+ */
+export function canView(game: Game, viewer: string | null, key?: string | null): boolean {
   if (game.mode !== 'Local') return true;
-  return viewer !== null && game.players.some((p) => p.creator && !p.virtual && p.id === viewer);
+  if (isSeatKey(game, key)) return true;
+  return viewer !== null && game.players.some((p) => (p.virtual ? p.controller === viewer : p.creator && p.id === viewer));
+}
+
+/**
+ * The seat key of a Local game, for its creator's device alone (which shows it
+ * to the phones as a join link). Others who may view the game are told only
+ * the creator gets it; those who may not, that there is no such game.
+ */
+export function seatKeyOf(game: Game, viewer: string | null): { ok: true; key: string } | { ok: false; error: RuleError } {
+  if (!canView(game, viewer)) return { ok: false, error: ruleError('game_not_found') };
+  if (game.mode !== 'Local' || !game.seat_key) return { ok: false, error: ruleError('local_only_seat_key') };
+  if (!game.players.some((p) => p.creator && !p.virtual && p.id === viewer)) return { ok: false, error: ruleError('creator_only_seat_key') };
+  return { ok: true, key: game.seat_key };
 }
 
 /** Whether the game appears in `viewer`'s lobby list (docs/rules.md#create). */
@@ -123,6 +153,7 @@ function stillShows(shown: PlayerPayload | undefined, player: Player): shown is 
     shown.connected === player.connected &&
     shown.color === player.color &&
     shown.avatar === player.avatar &&
+    shown.controller === (player.controller ?? null) &&
     shown.hits === timelinePayload(player.hits).hits &&
     (shown.guess === player.guess || (!!shown.guess && !!player.guess && shown.guess.id === player.guess.id && shown.guess.from_year === player.guess.from_year && shown.guess.to_year === player.guess.to_year))
   );
@@ -135,8 +166,8 @@ function stillShows(shown: PlayerPayload | undefined, player: Player): shown is 
  * P1: a game room makes a view on every action, which mostly changes one or two
  * players; the state mirror then skips the others by identity).
  */
-export function viewGame(game: Game, viewer: string | null, previous?: GamePayload | null): GamePayload | null {
-  if (!canView(game, viewer)) return null;
+export function viewGame(game: Game, viewer: string | null, previous?: GamePayload | null, key?: string | null): GamePayload | null {
+  if (!canView(game, viewer, key)) return null;
   const scorer = game.last_scored ? game.players.find((p) => p.id === game.last_scored) : undefined;
   const before = previous?.id === game.id ? previous.players : undefined;
   const players = game.players.map((p, i) => {

@@ -31,6 +31,7 @@ export function player(name: keyof typeof ids, facts: Partial<PlayerPayload> & {
     connected: true,
     color: Object.keys(ids).indexOf(name),
     avatar: '',
+    controller: null,
     ...rest,
     hits,
     slots: rest.slots ?? slotsFor(hits.map((h) => ({ ...h }))),

@@ -702,6 +702,9 @@ describe('request schemas', () => {
       ['avatar', { avatar: '', player: uid(2) }, { avatar: '', player: uid(2) }],
       ['leave', { player: uid(3) }, { player: uid(3) }],
       ['update', { settings: { goal: 3 } }, { settings: { goal: 3 } }],
+      ['control', { key: 'k'.repeat(24), player: uid(2) }, { key: 'k'.repeat(24), player: uid(2) }],
+      ['control', { key: 'k'.repeat(24), name: ' Bea ', avatar: '🦊' }, { key: 'k'.repeat(24), name: 'Bea', avatar: '🦊' }],
+      ['release', { player: uid(2) }, { player: uid(2) }],
     ];
     for (const [type, payload, expected] of accepted) {
       expect(P.parseRoomMessage(type, payload)).toEqual({ ok: true, data: { type, payload: expected } });
@@ -726,6 +729,8 @@ describe('request schemas', () => {
       ['leave', 'me', 'payload'],
       ['update', { settings: { goal: 500 } }, 'settings.goal'],
       ['update', { goal: 5 }, 'settings'],
+      ['control', { key: 'short', player: uid(2) }, 'key'],
+      ['release', {}, 'player'],
     ];
     for (const [type, payload, field] of refused) {
       const result = P.parseRoomMessage(type, payload);

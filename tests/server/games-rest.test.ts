@@ -433,7 +433,7 @@ describe('a whole game over REST, watched over SSE', () => {
       expectOk(await u.request('PATCH', `/api/games/${id}/join`), 'joined the game successfully');
       const join = await w.one('join');
       expect(join.data.players).toEqual([
-        { id: u.id, name: u.name, state: 'Waiting', creator: false, hits: [], tokens: 0, slots: [], turn_player: false, guess: null, virtual: false, connected: true, color: i + 1, avatar: '' },
+        { id: u.id, name: u.name, state: 'Waiting', creator: false, hits: [], tokens: 0, slots: [], turn_player: false, guess: null, virtual: false, connected: true, color: i + 1, avatar: '', controller: null },
       ]);
     }
 

@@ -133,6 +133,7 @@ function playerShape(p: PlayerPayload) {
     connected: p.connected,
     color: p.color,
     avatar: p.avatar,
+    controller: p.controller ?? '',
     hits: p.hits.map(hitShape),
     guess: p.guess ? slotShape(p.guess) : null,
   };
@@ -989,7 +990,7 @@ describe('schema projection', () => {
   const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
   const hit = (n: number, year: number, packs = [PACK]): HitPayload => ({ id: uuid(n), title: `T${n}`, artist: 'A', belongs_to: '', year, packs });
   const player = (n: number, hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}): PlayerPayload => ({
-    id: uuid(100 + n), name: `P${n}`, state: 'Waiting', creator: false, hits, tokens: 2, slots: slotsFor(hits), turn_player: false, guess, virtual: false, connected: true, color: n % 10, avatar: '', ...extra,
+    id: uuid(100 + n), name: `P${n}`, state: 'Waiting', creator: false, hits, tokens: 2, slots: slotsFor(hits), turn_player: false, guess, virtual: false, connected: true, color: n % 10, avatar: '', controller: null, ...extra,
   });
   const payload = (state: GamePayload['state'], players: PlayerPayload[], extra: Partial<GamePayload> = {}): GamePayload => ({
     id: 'AAAAAAAA', players, state, mode: 'Public', goal: 10, start_tokens: 2, hit_duration: 20, packs: [PACK], guess_timeout: 0,

@@ -30,10 +30,15 @@ export interface GameRoomConnection {
 
 let client: Client | undefined;
 
+/** How a room is opened: `key`, a Local game's seat key (a phone's join link), lets a device that plays no seat yet view it. */
+export interface GameRoomOptions {
+  key?: string;
+}
+
 /** Opens game `gameId`'s room as a viewer (the SDK room). Rejects when the game does not exist for this user. */
-export function openGameRoom(gameId: string): Promise<Room> {
+export function openGameRoom(gameId: string, options: GameRoomOptions = {}): Promise<Room> {
   client ??= new Client(location.origin);
-  return client.joinById(gameId);
+  return client.joinById(gameId, options.key ? { key: options.key } : {});
 }
 
 /** The typed messages of a joined room. */
@@ -60,6 +65,6 @@ export function connectionFor(room: Room): GameRoomConnection {
 }
 
 /** Connects to game `gameId` as a viewer. Rejects when the game does not exist for this user. */
-export async function joinGameRoom(gameId: string): Promise<GameRoomConnection> {
-  return connectionFor(await openGameRoom(gameId));
+export async function joinGameRoom(gameId: string, options: GameRoomOptions = {}): Promise<GameRoomConnection> {
+  return connectionFor(await openGameRoom(gameId, options));
 }

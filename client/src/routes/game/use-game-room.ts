@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { followGameNews, sayRefusal } from '../../a11y/game-news.ts';
 import { joinAndKeep, type RoomLink } from '../../net/rejoin.ts';
-import { connectionFor, openGameRoom } from '../../net/room.ts';
+import { connectionFor, openGameRoom, type GameRoomOptions } from '../../net/room.ts';
 import { useGame } from '../../stores/game.ts';
 
 /**
@@ -21,7 +21,9 @@ export { isGone } from '../../net/rejoin.ts';
 /** The mounted screen's "try again" (one game screen at a time). */
 const retryRef: { current: () => void } = { current: () => undefined };
 
-export function useGameRoom(gameId: string): { retry: () => void } {
+/** `options.key`: a Local game's seat key (a phone's join link); every rejoin presents it again. */
+export function useGameRoom(gameId: string, options: GameRoomOptions = {}): { retry: () => void } {
+  const key = options.key;
   useEffect(() => {
     useGame.getState().reset(gameId);
     const stopNews = followGameNews();
@@ -53,7 +55,7 @@ export function useGameRoom(gameId: string): { retry: () => void } {
     const connect = async (): Promise<void> => {
       try {
         const joined = await joinAndKeep({
-          join: () => openGameRoom(gameId),
+          join: () => openGameRoom(gameId, key ? { key } : {}),
           onRoom: (room) => {
             if (!disposed) wire(room);
           },
@@ -100,6 +102,6 @@ export function useGameRoom(gameId: string): { retry: () => void } {
       link = null;
       void l?.leave();
     };
-  }, [gameId]);
+  }, [gameId, key]);
   return { retry: () => retryRef.current() };
 }
