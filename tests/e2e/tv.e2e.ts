@@ -163,6 +163,16 @@ test(
     const host = await openBrowser(app, { width: 1920, height: 1080, colorScheme: 'dark' });
     await lockAudioUntilGesture(host);
     await recordAnnouncements(host.context);
+    // what the page asks the browser's speech to say (recorded, then spoken as asked)
+    await host.context.addInitScript(() => {
+      const w = window as unknown as { __spoken: string[] };
+      w.__spoken = [];
+      const speak = speechSynthesis.speak.bind(speechSynthesis);
+      speechSynthesis.speak = (u: SpeechSynthesisUtterance) => {
+        w.__spoken.push(`${u.lang}|${u.text}`);
+        speak(u);
+      };
+    });
     const page = host.page;
 
     // a Public game; short goal and enough tokens to end it by a claim
@@ -205,6 +215,11 @@ test(
     await shot(tv, 'open-dark-en-1920');
     await scan(tv, 'open', problems);
 
+    // spoken announcements: off until switched on, then remembered on this device
+    const speech = tv.getByRole('checkbox', { name: en('tv.speech') });
+    assertEqual(await speech.isChecked(), false, 'speech is off by default');
+    await speech.check({ force: true });
+
     // one key unlocks the sound; the creator's shortcut starts the game from the TV
     await tv.keyboard.press('Shift');
     await tv.getByTestId('tv-sound-prompt').waitFor({ state: 'detached' });
@@ -224,6 +239,11 @@ test(
     const feed = await tv.getByTestId('event-feed').locator('li').allTextContents();
     const heard = await said(tv);
     for (const entry of feed) assert(heard.some((s) => s.includes(entry.trim()) || entry.includes(s)), `shown and said: "${entry}" (said: ${JSON.stringify(heard)})`);
+    // the same text, aloud, in the UI language
+    await eventually(async () => {
+      const spoken = await tv.evaluate(() => (window as unknown as { __spoken: string[] }).__spoken);
+      assert(spoken.includes(`en|${turnText}`), `spoken: ${JSON.stringify(spoken)}`);
+    });
     await shot(tv, 'turn-dark-en-1920');
     await scan(tv, 'turn', problems);
 
@@ -233,6 +253,7 @@ test(
     await tv.getByTestId('tv-screen').waitFor();
     await eventually(async () => assertEqual(await tv.getByRole('heading', { level: 1 }).textContent(), heading, 'heading after the reload'));
     await tv.getByTestId('tv-sound-prompt').getByRole('button').click();
+    assertEqual(await tv.getByRole('checkbox', { name: en('tv.speech') }).isChecked(), true, 'speech stays on after the reload');
 
     // a German viewer on a laptop: not seated, sees the same game
     const viewer = await openBrowser(app, { width: 1366, height: 800, locale: 'de', colorScheme: 'dark' });
@@ -281,5 +302,27 @@ test(
   },
   { timeoutMs: 300_000 },
 );
+
+test('a Local game: the TV\'s QR code carries the seat key the creator\'s device has', async () => {
+  app ??= await startApp();
+  const host = await openBrowser(app, { width: 1366, height: 800, colorScheme: 'light' });
+  const page = host.page;
+  await gotoReady(page, '/');
+  await page.getByRole('button', { name: en('lobby.create') }).click();
+  await page.getByRole('menuitem', { name: new RegExp(en('lobby.create_Local')) }).click();
+  await page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
+  const id = page.url().split('/').pop() as string;
+  await gotoReady(page, `/game/${id}/tv`);
+  const reply = await host.context.request.get(`/api/games/${id}/seat-key`);
+  assertEqual(reply.status(), 200, 'the creator gets the seat key');
+  const { key } = (await reply.json()) as { key: string };
+  const join = (await (await host.context.request.get('/api/join-address')).json()) as JoinAddress;
+  const origin = new URL(join.public_url ?? join.lan[0] ?? app.base).origin;
+  await eventually(async () => assertEqual(await readQr(page), `${origin}/game/${id}/play?key=${encodeURIComponent(key)}`, 'the QR code'));
+  await shot(page, 'local-open-light-en-1366');
+  const problems: string[] = [];
+  await scan(page, 'local-open', problems);
+  assert(problems.length === 0, problems.join('\n'));
+});
 
 await runTests(import.meta.filename);

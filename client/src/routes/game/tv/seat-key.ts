@@ -1,14 +1,13 @@
+import { api } from '../../../net/api.ts';
+
 /**
- * A Local game's seat key (docs/rules.md#create), which a phone needs to take a seat from the
- * TV's QR code; only the creator's device gets it. Kept in this one place until
- * the route table has the call: null when there is none for this device.
+ * A Local game's seat key (docs/api.md#endpoints `seat-key`), which a phone needs to take a
+ * seat from the TV's QR code; only the creator's device gets it: null for
+ * anyone else, or when it cannot be had now (the code then opens the game without it).
  */
 export async function fetchSeatKey(gameId: string): Promise<string | null> {
   try {
-    const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/seat-key`, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
-    if (!res.ok) return null;
-    const body = (await res.json()) as { key?: unknown };
-    return typeof body.key === 'string' ? body.key : null;
+    return (await api('get', '/api/games/{id}/seat-key', { params: { id: gameId }, schema: (s) => s.SeatKeyReplySchema })).key;
   } catch {
     return null;
   }
