@@ -99,8 +99,18 @@ function useStage(): void {
   }, []);
   useLayoutEffect(() => {
     if (preference !== 'auto') return;
-    applyColorScheme('dark');
-    return () => applyStoredColorScheme();
+    const dark = (): void => applyColorScheme('dark');
+    dark();
+    // the shell applies `auto` in its own effect, which runs after this one when the setting changes back to it
+    const later = setTimeout(dark, 0);
+    // and it follows the system's scheme under `auto`: the stage stays dark (this listener runs after the shell's)
+    const query = window.matchMedia?.('(prefers-color-scheme: dark)');
+    query?.addEventListener('change', dark);
+    return () => {
+      clearTimeout(later);
+      query?.removeEventListener('change', dark);
+      applyStoredColorScheme();
+    };
   }, [preference]);
 }
 
