@@ -395,6 +395,8 @@ export function t(lang: Lang, key: string, vars: Record<string, string | number>
   const lookup = (k: string): unknown => k.split('.').reduce<unknown>((v, part) => (v && typeof v === 'object' ? (v as Messages)[part] : undefined), m);
   const plural = typeof vars.count === 'number' ? lookup(`${key}_${vars.count === 1 ? 'one' : 'other'}`) : undefined;
   const text = plural ?? lookup(key);
+  // the app's fallback namespace: a key the shell's messages lack is looked up in the game screen's
+  if (typeof text !== 'string' && !namespace) return t(lang, key, vars, 'table');
   if (typeof text !== 'string') throw new Error(`no message ${key} in ${file}`);
   return text.replace(/\{\{\s*(\w+)\s*(,\s*number\s*)?\}\}/g, (whole: string, name: string, number?: string) => {
     const value = vars[name];
