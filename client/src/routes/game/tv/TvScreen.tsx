@@ -223,7 +223,8 @@ function SpeechSwitch() {
   return (
     <Switch.Root checked={on} onCheckedChange={(e) => setOn(e.checked)} colorPalette="accent" minH="44px" data-testid="tv-speech">
       <Switch.HiddenInput />
-      <Switch.Control>
+      {/* an edge that shows the switch while off (the bare track is too faint on the light page, WCAG 1.4.11) */}
+      <Switch.Control borderWidth="2px" borderColor={on ? 'transparent' : 'fg.muted'}>
         <Switch.Thumb />
       </Switch.Control>
       <Switch.Label>{t('tv.speech')}</Switch.Label>
