@@ -92,18 +92,7 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
           </Field.Root>
           {/* dark modules on white with a quiet zone, whatever the colour scheme: phones' cameras need the contrast */}
           <Box bg="white" p="3" borderRadius="l2" alignSelf="center" w="full" maxW="16rem">
-            {qr === 'failed' ? (
-              <Text color="fg.muted" textAlign="center">
-                {t('game.invite.qr_failed')}
-              </Text>
-            ) : qr ? (
-              <svg viewBox={`-2 -2 ${qr.size + 4} ${qr.size + 4}`} role="img" aria-label={t('game.invite.qr_label')} shapeRendering="crispEdges" style={{ display: 'block', width: '100%', height: 'auto' }}>
-                <rect x="-2" y="-2" width={qr.size + 4} height={qr.size + 4} fill="#fff" />
-                <path d={qr.d} fill="#000" />
-              </svg>
-            ) : (
-              <Box aspectRatio="1" />
-            )}
+            <QrImage qr={qr} label={t('game.invite.qr_label')} />
           </Box>
         </Stack>
       </AppDialog>
@@ -121,5 +110,25 @@ export function LoopbackWarning() {
         <Alert.Description>{t('game.invite.loopback_warning')}</Alert.Description>
       </Alert.Content>
     </Alert.Root>
+  );
+}
+
+/** A QR code as an SVG filling its box, with a quiet zone; the failure in words, or an empty square while it is made. */
+export function QrImage({ qr, label }: { qr: QrPath | 'failed' | null; label: string }) {
+  const { t } = useTranslation();
+  if (qr === 'failed') {
+    return (
+      // on the code's white box whatever the scheme: a dark grey that reads on white
+      <Text color="#3f3f46" textAlign="center">
+        {t('game.invite.qr_failed')}
+      </Text>
+    );
+  }
+  if (!qr) return <Box aspectRatio="1" />;
+  return (
+    <svg viewBox={`-2 -2 ${qr.size + 4} ${qr.size + 4}`} role="img" aria-label={label} shapeRendering="crispEdges" style={{ display: 'block', width: '100%', height: 'auto' }}>
+      <rect x="-2" y="-2" width={qr.size + 4} height={qr.size + 4} fill="#fff" />
+      <path d={qr.d} fill="#000" />
+    </svg>
   );
 }

@@ -2,7 +2,7 @@ import { Box, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGame } from '../../../stores/game.ts';
-import { LoopbackWarning, qrPath, type QrPath } from '../InviteButton.tsx';
+import { LoopbackWarning, QrImage, qrPath, type QrPath } from '../InviteButton.tsx';
 import { playLink, useJoinOrigin } from '../join-origin.ts';
 import { usePerspective } from '../use-perspective.ts';
 import { fetchSeatKey } from './seat-key.ts';
@@ -71,16 +71,7 @@ export function TvJoin({ big }: { big: boolean }) {
       </Text>
       {/* dark modules on white with a quiet zone, whatever the scheme: cameras need the contrast */}
       <Box bg="white" p={big ? '3' : '2'} borderRadius="l2" w={big ? { base: '14rem', md: '24rem' } : '10rem'} maxW="full">
-        {qr && qr !== 'failed' ? (
-          <svg viewBox={`-2 -2 ${qr.size + 4} ${qr.size + 4}`} role="img" aria-label={t('tv.qr_label')} shapeRendering="crispEdges" style={{ display: 'block', width: '100%', height: 'auto' }}>
-            <rect x="-2" y="-2" width={qr.size + 4} height={qr.size + 4} fill="#fff" />
-            <path d={qr.d} fill="#000" />
-          </svg>
-        ) : qr === 'failed' ? (
-          <Text color="#3f3f46">{t('game.invite.qr_failed')}</Text>
-        ) : (
-          <Box aspectRatio="1" />
-        )}
+        <QrImage qr={qr} label={t('tv.qr_label')} />
       </Box>
       {link && (
         <Text fontFamily="mono" fontWeight="bold" fontSize={big ? { base: 'lg', md: '2xl' } : 'sm'} overflowWrap="anywhere" data-testid="tv-join-address">
