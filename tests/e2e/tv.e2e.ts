@@ -227,6 +227,8 @@ test(
     const expected = `${new URL(origin).origin}/game/${id}/play`;
     await eventually(async () => assertEqual(await readQr(tv), expected, 'the QR code'));
     assert(((await tv.getByTestId('tv-join-address').textContent()) ?? '').includes(`/game/${id}/play`), 'the address is written under the code');
+    // a TV does not scroll: the Open table fits 1920×1080
+    assertEqual(await tv.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight), true, 'the Open TV fits the screen');
     await shot(tv, 'open-dark-en-1920');
     await scan(tv, 'open', problems);
 
@@ -287,6 +289,7 @@ test(
     for (let step = 0; step < 40 && g.state !== 'Open'; step++) {
       if (g.state === 'Confirming' && !revealShot) {
         await tv.getByTestId('reveal-moment').waitFor();
+        assertEqual(await tv.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight), true, 'the reveal fits the screen');
         await shot(tv, 'reveal-dark-en-1920');
         await setScheme(tv, 'light');
         await shot(tv, 'reveal-light-en-1920');

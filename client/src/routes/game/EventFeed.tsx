@@ -80,7 +80,7 @@ function FeedItem({ entry, age }: { entry: FeedEntry; age: number }) {
       as="li"
       gap="2"
       align="start"
-      textStyle={tv ? (age === 0 ? 'xl' : 'md') : age === 0 ? 'sm' : 'xs'}
+      textStyle={tv ? (age === 0 ? 'lg' : 'sm') : age === 0 ? 'sm' : 'xs'}
       lineHeight="short"
       display={{ base: age < PHONE_SHOWN ? 'flex' : 'none', md: 'flex' }}
       data-kind={entry.kind}
@@ -89,7 +89,7 @@ function FeedItem({ entry, age }: { entry: FeedEntry; age: number }) {
     >
       <FeedIcon kind={entry.kind} color={TONE_COLOR[entry.tone]} mt="0.5" flexShrink={0} />
       {/* whose news it is, in his colour (decorative: the name is in the text) */}
-      {face && <PlayerAvatar name={face.name} colorIndex={face.color ?? 0} avatar={face.avatar} size={tv ? 'sm' : 'xs'} mt="-0.5" />}
+      {face && <PlayerAvatar name={face.name} colorIndex={face.color ?? 0} avatar={face.avatar} size={tv && age === 0 ? 'sm' : 'xs'} mt="-0.5" />}
       <Text color={style.color} fontWeight={style.fontWeight} minW="0" overflowWrap="anywhere">
         {withNames(entry.text, entry.actors)}
       </Text>

@@ -67,7 +67,7 @@ const SIZES: Record<HitCardSize, SizeStyle> = {
     mark: { base: '2rem', '2xl': '2.5rem' },
   },
   // the turn player's row on the TV (the page's type is scaled to the screen there)
-  xl: { box: '12rem', year: '3.75rem', meta: '1rem', lines: 2, pad: '3', mark: '2rem' },
+  xl: { box: '11rem', year: '3.5rem', meta: '1rem', lines: 2, pad: '3', mark: '2rem' },
 };
 
 /** The card's accessible name. */

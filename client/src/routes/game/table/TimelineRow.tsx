@@ -23,7 +23,7 @@ export type RowSize = 'tv' | 'large' | 'compact';
 /** The card size of a row: the turn player's is the big one (from `md`); the others are compact. */
 type CardSize = 'sm' | 'md' | 'xl';
 /** HitCard's square sizes (rem, they follow the text size), for the gaps' height. */
-const CARD_REM: Record<CardSize, string> = { sm: '5.75rem', md: '8rem', xl: '12rem' };
+const CARD_REM: Record<CardSize, string> = { sm: '5.75rem', md: '8rem', xl: '11rem' };
 
 /**
  * A timeline as a row of cards in year order (year large, artist and title

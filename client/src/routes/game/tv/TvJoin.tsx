@@ -70,7 +70,7 @@ export function TvJoin({ big }: { big: boolean }) {
         {t('tv.join_heading')}
       </Text>
       {/* dark modules on white with a quiet zone, whatever the scheme: cameras need the contrast */}
-      <Box bg="white" p={big ? '3' : '2'} borderRadius="l2" w={big ? { base: '14rem', md: '24rem' } : '10rem'} maxW="full">
+      <Box bg="white" p={big ? '3' : '2'} borderRadius="l2" w={big ? { base: '14rem', md: '20rem' } : '10rem'} maxW="full">
         <QrImage qr={qr} label={t('tv.qr_label')} />
       </Box>
       {link && (

@@ -27,7 +27,8 @@ export function TvScoreboard() {
       ) : (
         <Stack as="ol" gap="2">
           {players.map((p) => (
-            <ScoreLine key={p.id} player={p} />
+            // a full table keeps to the screen: smaller lines from six players on
+            <ScoreLine key={p.id} player={p} compact={players.length > 5} />
           ))}
         </Stack>
       )}
@@ -35,7 +36,7 @@ export function TvScoreboard() {
   );
 }
 
-function ScoreLine({ player }: { player: PlayerPayload }) {
+function ScoreLine({ player, compact }: { player: PlayerPayload; compact: boolean }) {
   const { t } = useTranslation();
   const colour = playerColor(player.color);
   const cards = t('count.hits', { count: player.hits.length });
@@ -45,7 +46,7 @@ function ScoreLine({ player }: { player: PlayerPayload }) {
       as="li"
       gap="3"
       px="3"
-      py="2"
+      py={compact ? '1' : '2'}
       borderRadius="l3"
       borderWidth="3px"
       borderColor={player.turn_player ? { base: colour.light.bg, _dark: colour.dark.bg } : 'transparent'}
@@ -54,9 +55,9 @@ function ScoreLine({ player }: { player: PlayerPayload }) {
       data-turn={player.turn_player || undefined}
       aria-label={t(player.turn_player ? 'tv.score_line_turn' : 'tv.score_line', { name: player.name, cards, tokens }) + (player.connected ? '' : `, ${t('tv.offline')}`)}
     >
-      <PlayerAvatar name={player.name} colorIndex={player.color} avatar={player.avatar} size="lg" />
+      <PlayerAvatar name={player.name} colorIndex={player.color} avatar={player.avatar} size={compact ? 'md' : 'lg'} />
       <Stack gap="0" minW="0" flex="1" aria-hidden="true">
-        <Text fontWeight="bold" fontSize="lg" lineHeight="short" lineClamp={2} overflowWrap="anywhere">
+        <Text fontWeight="bold" fontSize="lg" lineHeight="short" lineClamp={compact ? 1 : 2} overflowWrap="anywhere">
           {player.name}
         </Text>
         <HStack gap="2">
@@ -73,7 +74,7 @@ function ScoreLine({ player }: { player: PlayerPayload }) {
         </HStack>
       </Stack>
       <Stack gap="0" align="center" aria-hidden="true">
-        <Text fontFamily="heading" fontWeight="800" fontSize="3xl" lineHeight="1" fontVariantNumeric="tabular-nums">
+        <Text fontFamily="heading" fontWeight="800" fontSize={compact ? '2xl' : '3xl'} lineHeight="1" fontVariantNumeric="tabular-nums">
           {player.hits.length}
         </Text>
         <Text fontSize="xs" color="fg.muted">

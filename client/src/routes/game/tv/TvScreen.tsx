@@ -152,7 +152,7 @@ function TvLayout({ gameId, audio }: { gameId: string; audio: TvAudio }) {
         </HStack>
       </HStack>
 
-      <Stack as="section" aria-label={t('tv.stage_label')} gap={{ base: '4', md: '6' }} minW="0" justify={open ? 'center' : 'start'}>
+      <Stack as="section" aria-label={t('tv.stage_label')} gap="4" minW="0" justify={open ? 'center' : 'start'}>
         <SoundPrompt audio={audio} />
         {open ? (
           <Stack gap="6" align="center">
@@ -170,7 +170,7 @@ function TvLayout({ gameId, audio }: { gameId: string; audio: TvAudio }) {
         )}
       </Stack>
 
-      <Stack as="aside" aria-label={t('tv.side_label')} gap="5" minW="0">
+      <Stack as="aside" aria-label={t('tv.side_label')} gap="4" minW="0">
         <TvScoreboard />
         <EventFeed at="side" />
         <EventFeed at="top" />
