@@ -1,5 +1,5 @@
 import '../recipes.ts';
-import { Alert, Button, Grid, Heading, HStack, Link, Spinner, Stack, Switch, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Grid, Heading, HStack, Link, Spinner, Stack, Switch, Text } from '@chakra-ui/react';
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -155,9 +155,12 @@ function TvLayout({ gameId, audio }: { gameId: string; audio: TvAudio }) {
       <Stack as="section" aria-label={t('tv.stage_label')} gap="4" minW="0" justify={open ? 'center' : 'start'}>
         <SoundPrompt audio={audio} />
         {open ? (
-          <Stack gap="6" align="center">
+          // side by side from a laptop's width: the way in and what the table waits for, on one screen
+          <Stack gap="6" align="center" justify="center" direction={{ base: 'column', lg: 'row' }}>
             <TvJoin big />
-            <GuessPanel />
+            <Box flex="1" minW="0" maxW="36rem">
+              <GuessPanel />
+            </Box>
           </Stack>
         ) : (
           <>
