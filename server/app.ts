@@ -16,6 +16,7 @@ import { catalogueIoRouter, HITS_IMPORT_PATH } from './http/catalogue-io.ts';
 import { catalogueRouter } from './http/catalogue.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { eventsRouter } from './http/events.ts';
+import { joinAddressRouter } from './http/join-address.ts';
 import { gameSnapshot, gamesRouter, leaveAllGames, listGames, renameInAllGames } from './http/games.ts';
 import { apiDocsRouter } from './http/openapi.ts';
 import { clientPageCsp, csrfGuardWith, rateLimits, securityHeaders } from './http/security.ts';
@@ -88,6 +89,7 @@ export function configureApp(app: Application, ctx: AppContext): void {
   );
   app.use('/api', catalogueRouter({ catalogue: ctx.catalogue, limits }));
   app.use('/api', gamesRouter({ catalogue: ctx.catalogue, youtube: youtubePlayer(config) }));
+  app.use('/api', joinAddressRouter({ publicUrl: config.PUBLIC_URL }));
   app.use('/api', audioRouter({ config, db: ctx.catalogue.db, log }));
   if (ctx.audio) app.use('/api', audioAdminRouter({ pipeline: ctx.audio, config, log }));
   app.use(

@@ -24,9 +24,12 @@ import { useColorSchemeEffect } from './theme.ts';
 // Budget P9: only the lobby is in the initial bundle. The game screen (Colyseus
 // SDK, howler) and the catalogue screens are big; the others are small but rare.
 // (with the messages of its `table` and `people` namespaces: a game screen without them would show keys; a failed load falls back to English ones later)
-const GameScreen = lazy(() => Promise.all([import('./routes/game/GameScreen.tsx'), loadNamespace('table').catch(() => undefined), loadNamespace('people').catch(() => undefined)]).then(([m]) => m));
+const withTable = <M,>(screen: Promise<M>): Promise<M> => Promise.all([screen, loadNamespace('table').catch(() => undefined), loadNamespace('people').catch(() => undefined)]).then(([m]) => m);
+const GameScreen = lazy(() => withTable(import('./routes/game/GameScreen.tsx')));
+// the TV view: the game screen's parts on a stage of their own (its own chunk, the same namespaces)
+const TvScreen = lazy(() => withTable(import('./routes/game/tv/TvScreen.tsx')));
 // the phone controller (the address a TV's QR code opens): its own chunk, with the game screen's namespaces
-const PlayScreen = lazy(() => Promise.all([import('./routes/game/play/PlayScreen.tsx'), loadNamespace('table').catch(() => undefined), loadNamespace('people').catch(() => undefined)]).then(([m]) => m));
+const PlayScreen = lazy(() => withTable(import('./routes/game/play/PlayScreen.tsx')));
 const HitsScreen = lazy(() => import('./routes/hits/HitsScreen.tsx'));
 const LoginScreen = lazy(() => import('./routes/login/LoginScreen.tsx').then((m) => ({ default: m.LoginScreen })));
 const RegisterScreen = lazy(() => import('./routes/register/RegisterScreen.tsx').then((m) => ({ default: m.RegisterScreen })));
@@ -52,6 +55,7 @@ function Screens() {
           <Route path="/" element={<LobbyScreen />} />
           <Route path="/game/:gameId" element={<GameScreen />} />
           <Route path="/game/:gameId/play" element={<PlayScreen />} />
+          <Route path="/game/:gameId/tv" element={<TvScreen />} />
           <Route path="/hits/*" element={<HitsScreen />} />
           <Route path="/login" element={<LoginScreen />} />
           <Route path="/register" element={<RegisterScreen />} />
@@ -81,6 +85,8 @@ export function App() {
   const ready = useDeferredValue(sessionReady);
   const userId = useSession((s) => s.user?.id);
   const language = useSettings((s) => s.language);
+  // the TV view is a stage: no header, the whole width (docs/product.md#screens "TV")
+  const tv = /^\/game\/[^/]+\/tv\/?$/.test(useLocation().pathname);
   useColorSchemeEffect();
 
   useEffect(() => {
@@ -123,9 +129,9 @@ export function App() {
           >
             {t('app.skip_to_content')}
           </Link>
-          <Header />
+          {!tv && <Header />}
           <NotificationArea />
-          <Box as="main" id="main" tabIndex={-1} maxW="7xl" mx="auto" px={{ base: '3', md: '6' }} pb="12" outline="none">
+          <Box as="main" id="main" tabIndex={-1} maxW={tv ? 'none' : '7xl'} mx="auto" px={tv ? '0' : { base: '3', md: '6' }} pb={tv ? '0' : '12'} outline="none">
             <Screens />
           </Box>
           <ShellDialogs />

@@ -110,6 +110,16 @@ export const DjClipSchema = z.strictObject({
   player_host: z.url(),
 });
 
+/**
+ * Where phones can open this server (docs/api.md#endpoints): the operator's
+ * PUBLIC_URL, and, for a browser on the server's own machine only, the
+ * server's LAN addresses with the port it listens on.
+ */
+export const JoinAddressSchema = z.strictObject({
+  public_url: z.url().nullable(),
+  lan: z.array(z.url()),
+});
+
 /** A player's colour: an index into the palette of PLAYER_COLORS (0..9). */
 export const PlayerColorSchema = z.int().min(0).max(PLAYER_COLORS - 1);
 
@@ -229,6 +239,7 @@ export type GameUpdate = z.infer<typeof GameUpdateSchema>;
 export type GameList = z.infer<typeof GameListSchema>;
 export type DjSeat = z.infer<typeof DjSeatSchema>;
 export type DjClip = z.infer<typeof DjClipSchema>;
+export type JoinAddress = z.infer<typeof JoinAddressSchema>;
 
 // ---------------------------------------------------------------------------
 // requests

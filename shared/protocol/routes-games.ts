@@ -10,6 +10,7 @@ import {
   GameListSchema,
   GamePayloadSchema,
   GuessBodySchema,
+  JoinAddressSchema,
   JoinBodySchema,
   LocalPlayerNameSchema,
   ReleaseBodySchema,
@@ -164,6 +165,18 @@ export const GAME_ROUTES = {
     reply: { status: 200, schema: GamePayloadSchema, description: 'The game as the caller sees it.' },
     invalid: { what: 'The game id', example: BAD_GAME_ID },
     errors: [rule('game_id_not_found')],
+  },
+  getJoinAddress: {
+    id: 'getJoinAddress',
+    method: 'get',
+    path: '/api/join-address',
+    tag: 'games',
+    summary: 'Where phones can join',
+    description:
+      "A browser on `localhost` cannot give phones its own address: this says what they can open instead. `public_url` is the operator's `PUBLIC_URL` (null when unset). `lan` lists the server's non-internal network addresses with the port the request came in on, as origins, and only to a request from a loopback address that no proxy forwarded (anyone else gets `[]`: the server's LAN is nobody else's business).",
+    access: 'public',
+    reply: { status: 200, schema: JoinAddressSchema, description: 'The addresses.' },
+    errors: [],
   },
   getDjClip: {
     id: 'getDjClip',

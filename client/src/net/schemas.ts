@@ -7,7 +7,7 @@
 // zod first, then a pause (budget P10), then the schemas
 import './schemas-yield.ts';
 export { ErrorBodySchema, SuccessBodySchema } from '../../../shared/protocol/common.ts';
-export { DjClipSchema, GameListSchema, GamePayloadSchema } from '../../../shared/protocol/game.ts';
+export { DjClipSchema, GameListSchema, GamePayloadSchema, JoinAddressSchema, SeatKeyReplySchema } from '../../../shared/protocol/game.ts';
 export { PackListSchema } from '../../../shared/protocol/catalogue.ts';
 // the catalogue screens (lazy, but their calls go through the same one schema module)
 export {

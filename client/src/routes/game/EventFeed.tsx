@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Actor, Tone } from '../../a11y/game-meaning.ts';
 import { useGame, type FeedEntry } from '../../stores/game.ts';
 import { FeedIcon } from './icons.tsx';
+import { useTvStage } from './table/stage.ts';
 import { PlayerAvatar } from './table/PlayerAvatar.tsx';
 
 /** Entries on screen: the newest few (phones show the first PHONE_SHOWN of them). */
@@ -71,13 +72,15 @@ function ageStyle(age: number) {
 
 function FeedItem({ entry, age }: { entry: FeedEntry; age: number }) {
   const style = ageStyle(age);
+  // on the TV the feed is read from across the room
+  const tv = useTvStage();
   const face = entry.actors.find((a) => a.color !== undefined);
   return (
     <HStack
       as="li"
       gap="2"
       align="start"
-      textStyle={age === 0 ? 'sm' : 'xs'}
+      textStyle={tv ? (age === 0 ? 'lg' : 'sm') : age === 0 ? 'sm' : 'xs'}
       lineHeight="short"
       display={{ base: age < PHONE_SHOWN ? 'flex' : 'none', md: 'flex' }}
       data-kind={entry.kind}
@@ -86,7 +89,7 @@ function FeedItem({ entry, age }: { entry: FeedEntry; age: number }) {
     >
       <FeedIcon kind={entry.kind} color={TONE_COLOR[entry.tone]} mt="0.5" flexShrink={0} />
       {/* whose news it is, in his colour (decorative: the name is in the text) */}
-      {face && <PlayerAvatar name={face.name} colorIndex={face.color ?? 0} avatar={face.avatar} size="xs" mt="-0.5" />}
+      {face && <PlayerAvatar name={face.name} colorIndex={face.color ?? 0} avatar={face.avatar} size={tv && age === 0 ? 'sm' : 'xs'} mt="-0.5" />}
       <Text color={style.color} fontWeight={style.fontWeight} minW="0" overflowWrap="anywhere">
         {withNames(entry.text, entry.actors)}
       </Text>

@@ -1,5 +1,5 @@
 import './recipes.ts';
-import { Button, Text, Wrap } from '@chakra-ui/react';
+import { Box, Button, Text, Wrap } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../../../../shared/rules/constants.ts';
 import { useGame } from '../../stores/game.ts';
@@ -12,7 +12,8 @@ import { usePerspective } from './use-perspective.ts';
  * The actions beside the heading (docs/product.md#screens): join or leave, start or stop (the
  * creator only; "not enough players" below two), the game settings, the
  * invitation (link and QR code) of a game played from several devices, and the
- * last round's results while the game is Open again.
+ * last round's results while the game is Open again; "Show on TV" opens the
+ * game's TV view in a window of its own.
  */
 export function GameActions({ onJoin, onSettings, onLeave, onStop }: { onJoin: () => void; onSettings: () => void; onLeave: () => void; onStop: () => void }) {
   const { t } = useTranslation();
@@ -67,6 +68,17 @@ export function GameActions({ onJoin, onSettings, onLeave, onStop }: { onJoin: (
         {t('game.settings_button')}
       </Button>
       {gameId && mode !== 'Local' && <InviteButton gameId={gameId} mode={mode} />}
+      {gameId && (
+        // the party's shared screen: a window of its own to put on the TV
+        <Button asChild variant="outline">
+          <a href={`/game/${encodeURIComponent(gameId)}/tv`} target="_blank" rel="noopener" data-testid="show-on-tv">
+            {t('tv.show')}
+            <Box as="span" srOnly>
+              {` ${t('tv.new_window')}`}
+            </Box>
+          </a>
+        </Button>
+      )}
       {standings && (
         <Button variant="ghost" onClick={() => useGame.getState().showEnded({ winner, standings })}>
           {t('game.show_results')}

@@ -3,7 +3,6 @@ import { Alert, Button, Grid, Heading, Spinner, Stack, Text, useMediaQuery } fro
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { useShortcuts } from '../../a11y/shortcuts.ts';
 import { notify } from '../../a11y/notify.ts';
 import { unlockAudio } from '../../audio/sfx.ts';
 import { LoadingScreen } from '../../components/LoadingScreen.tsx';
@@ -26,7 +25,7 @@ import { PlayerTable } from './PlayerTable.tsx';
 import { MyRow, OtherRows, TurnRow } from './table/Rows.tsx';
 import { TableDnd } from './table/TableDnd.tsx';
 import { TableMotion } from './table/motion.tsx';
-import * as actions from './game-actions.ts';
+import { useGameShortcuts } from './use-game-shortcuts.ts';
 import { isGone, useGameRoom } from './use-game-room.ts';
 import { release } from './hit-audio.ts';
 import { releaseDj } from './dj-player.ts';
@@ -101,24 +100,7 @@ export default function GameScreen() {
     }
   }, [status, t, navigate]);
 
-  useShortcuts(
-    {
-      game_settings: () => setSettingsOpen(true),
-      join_game: () => actions.requestJoin(askJoin),
-      leave_game: () => actions.requestLeave(() => setConfirming('leave')),
-      play_hit: actions.togglePlay,
-      start_stop: () => actions.startStop(() => setConfirming('stop')),
-      skip_hit: actions.skip,
-      confirm_yes: () => actions.confirm(true),
-      confirm_no: () => actions.confirm(false),
-      submit_guess: actions.submitGuess,
-      next_slot: () => actions.stepSlot(1),
-      previous_slot: () => actions.stepSlot(-1),
-      no_slot: actions.clearSlot,
-      player_info: ({ index }) => actions.speakPlayer(index),
-    },
-    hasGame,
-  );
+  useGameShortcuts(hasGame, { askStop: () => setConfirming('stop'), askJoin, askLeave: () => setConfirming('leave'), openSettings: () => setSettingsOpen(true) });
 
   if (!hasGame) {
     if (loadError && isGone(loadError)) return <GameGone />;

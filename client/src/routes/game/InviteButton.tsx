@@ -1,10 +1,11 @@
 import './recipes.ts';
-import { Box, Button, Field, HStack, Input, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Field, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameMode } from '../../../../shared/protocol/game.ts';
 import { notify } from '../../a11y/notify.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
+import { useJoinOrigin } from './join-origin.ts';
 
 /** The dark modules of a QR code as one SVG path (a 1×1 square per module), with its size in modules. */
 export interface QrPath {
@@ -24,8 +25,8 @@ export async function qrPath(text: string): Promise<QrPath> {
   return { size, d };
 }
 
-/** The game's address, which is its invitation: opening it shows the game and its Join button. */
-export const gameLink = (gameId: string): string => new URL(`/game/${encodeURIComponent(gameId)}`, window.location.origin).href;
+/** The game's address, which is its invitation: opening it shows the game and its Join button (`origin`: join-origin.ts). */
+export const gameLink = (gameId: string, origin = window.location.origin): string => new URL(`/game/${encodeURIComponent(gameId)}`, origin).href;
 
 /**
  * Invite players (a party: everybody scans the host's screen): the game's link
@@ -37,10 +38,11 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
   const [qr, setQr] = useState<QrPath | 'failed' | null>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const field = useRef<HTMLInputElement>(null);
-  const link = gameLink(gameId);
+  const where = useJoinOrigin();
+  const link = gameLink(gameId, where?.origin);
 
   useEffect(() => {
-    if (!open) return;
+    if (!open || !where) return;
     let live = true;
     qrPath(link).then(
       (path) => live && setQr(path),
@@ -49,7 +51,7 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
     return () => {
       live = false;
     };
-  }, [open, link]);
+  }, [open, link, where]);
 
   const copy = async (): Promise<void> => {
     try {
@@ -78,6 +80,7 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
               {gameId}
             </Box>
           </Text>
+          {where?.loopbackOnly && <LoopbackWarning />}
           <Field.Root>
             <Field.Label>{t('game.invite.link')}</Field.Label>
             <HStack gap="2" w="full">
@@ -89,21 +92,43 @@ export function InviteButton({ gameId, mode }: { gameId: string; mode: GameMode 
           </Field.Root>
           {/* dark modules on white with a quiet zone, whatever the colour scheme: phones' cameras need the contrast */}
           <Box bg="white" p="3" borderRadius="l2" alignSelf="center" w="full" maxW="16rem">
-            {qr === 'failed' ? (
-              <Text color="fg.muted" textAlign="center">
-                {t('game.invite.qr_failed')}
-              </Text>
-            ) : qr ? (
-              <svg viewBox={`-2 -2 ${qr.size + 4} ${qr.size + 4}`} role="img" aria-label={t('game.invite.qr_label')} shapeRendering="crispEdges" style={{ display: 'block', width: '100%', height: 'auto' }}>
-                <rect x="-2" y="-2" width={qr.size + 4} height={qr.size + 4} fill="#fff" />
-                <path d={qr.d} fill="#000" />
-              </svg>
-            ) : (
-              <Box aspectRatio="1" />
-            )}
+            <QrImage qr={qr} label={t('game.invite.qr_label')} />
           </Box>
         </Stack>
       </AppDialog>
     </>
+  );
+}
+
+/** Phones cannot open the loopback address the link has: how to give them one they can. */
+export function LoopbackWarning() {
+  const { t } = useTranslation();
+  return (
+    <Alert.Root status="warning" data-testid="loopback-warning">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Description>{t('game.invite.loopback_warning')}</Alert.Description>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}
+
+/** A QR code as an SVG filling its box, with a quiet zone; the failure in words, or an empty square while it is made. */
+export function QrImage({ qr, label }: { qr: QrPath | 'failed' | null; label: string }) {
+  const { t } = useTranslation();
+  if (qr === 'failed') {
+    return (
+      // on the code's white box whatever the scheme: a dark grey that reads on white
+      <Text color="#3f3f46" textAlign="center">
+        {t('game.invite.qr_failed')}
+      </Text>
+    );
+  }
+  if (!qr) return <Box aspectRatio="1" />;
+  return (
+    <svg viewBox={`-2 -2 ${qr.size + 4} ${qr.size + 4}`} role="img" aria-label={label} shapeRendering="crispEdges" style={{ display: 'block', width: '100%', height: 'auto' }}>
+      <rect x="-2" y="-2" width={qr.size + 4} height={qr.size + 4} fill="#fff" />
+      <path d={qr.d} fill="#000" />
+    </svg>
   );
 }

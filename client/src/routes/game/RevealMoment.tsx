@@ -7,6 +7,7 @@ import type { Actor } from '../../a11y/game-meaning.ts';
 import { slotText } from '../../format.ts';
 import { useGame, type RevealShown } from '../../stores/game.ts';
 import { HitCard } from './table/HitCard.tsx';
+import { useTvStage } from './table/stage.ts';
 
 /**
  * The reveal as a moment: the card turns over to show its year,
@@ -41,6 +42,8 @@ function Moment({ reveal }: { reveal: RevealShown }) {
   const tone = won ? 'green' : 'red';
   const result = !winner ? t('table:reveal.nobody') : winner.id === turn?.id ? youOr(winner, 'table:reveal.right') : youOr(winner, 'table:reveal.intercepted');
   const destination = winner ? youOr(winner, 'table:reveal.to_timeline') : t('table:reveal.to_discard');
+  // on the TV the outcome is read from across the room
+  const tv = useTvStage();
 
   return (
     // the card beside what it means, as the mystery card stood beside its buttons: the turn row stays on a phone's first screen
@@ -66,11 +69,11 @@ function Moment({ reveal }: { reveal: RevealShown }) {
         )}
       </Stack>
       <Stack gap={{ base: '2', md: '3' }} align="start" minW="0" flexShrink={1}>
-        <Text fontSize={{ base: 'md', md: 'lg' }} lineHeight="short" fontWeight="bold" color={`${tone}.fg`} data-testid="reveal-result">
+        <Text fontSize={tv ? { base: 'xl', md: '4xl' } : { base: 'md', md: 'lg' }} fontFamily={tv ? 'heading' : undefined} lineHeight="short" fontWeight="bold" color={`${tone}.fg`} data-testid="reveal-result">
           {result}
         </Text>
         {turn && guess && (
-          <Text color="fg.muted" fontSize="sm">
+          <Text color="fg.muted" fontSize={tv ? 'xl' : 'sm'}>
             {youOr(turn, 'table:reveal.guess', { slot: slotText(guess) })}
           </Text>
         )}
@@ -78,13 +81,13 @@ function Moment({ reveal }: { reveal: RevealShown }) {
           <Text as="span" aria-hidden="true" color={`${tone}.fg`} fontWeight="bold">
             →
           </Text>
-          <Text as="span" fontSize="sm" fontWeight="medium">
+          <Text as="span" fontSize={tv ? 'xl' : 'sm'} fontWeight="medium">
             {destination}
           </Text>
         </HStack>
-        {answered !== undefined && <Text fontSize="sm">{t(answered ? 'table:reveal.answered_yes' : 'table:reveal.answered_no')}</Text>}
+        {answered !== undefined && <Text fontSize={tv ? 'xl' : 'sm'}>{t(answered ? 'table:reveal.answered_yes' : 'table:reveal.answered_no')}</Text>}
         {pauseMs > 0 && (
-          <Box w="full" maxW="sm" h="1" borderRadius="full" bg="bg.emphasized" overflow="hidden" aria-hidden="true">
+          <Box w="full" maxW="sm" h={tv ? '2' : '1'} borderRadius="full" bg="bg.emphasized" overflow="hidden" aria-hidden="true">
             <Box className="hl-shrink" h="full" bg={`${tone}.solid`} style={{ animationDuration: `${pauseMs}ms` }} />
           </Box>
         )}

@@ -43,7 +43,7 @@ export interface HitCardProps extends Omit<BoxProps, 'title' | 'children'> {
   label?: string;
 }
 
-export type HitCardSize = 'sm' | 'md' | 'lg';
+export type HitCardSize = 'sm' | 'md' | 'lg' | 'xl';
 
 interface SizeStyle {
   box: BoxProps['width'];
@@ -54,7 +54,7 @@ interface SizeStyle {
   mark: BoxProps['width'];
 }
 
-/** Sizes in rem, so they follow the user's text size; `lg` grows on a TV (≥ 1400 px). */
+/** Sizes in rem, so they follow the user's text size; `lg` grows on a TV (≥ 1400 px); `xl` is the TV view's row. */
 const SIZES: Record<HitCardSize, SizeStyle> = {
   sm: { box: '5.75rem', year: '1.625rem', meta: '0.6875rem', lines: 1, pad: '1.5', mark: '1.25rem' },
   md: { box: '8rem', year: '2.375rem', meta: '0.75rem', lines: 2, pad: '2', mark: '1.5rem' },
@@ -66,6 +66,8 @@ const SIZES: Record<HitCardSize, SizeStyle> = {
     pad: { base: '3', '2xl': '4' },
     mark: { base: '2rem', '2xl': '2.5rem' },
   },
+  // the turn player's row on the TV (the page's type is scaled to the screen there)
+  xl: { box: '11rem', year: '3.5rem', meta: '1rem', lines: 2, pad: '3', mark: '2rem' },
 };
 
 /** The card's accessible name. */

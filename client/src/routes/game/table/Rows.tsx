@@ -40,7 +40,7 @@ function RowName({ player, text }: { player: PlayerPayload; text: string }) {
  * The turn player's timeline, the big row in the middle of the table, with
  * its gaps: where this device places or intercepts the mystery card.
  */
-export function TurnRow() {
+export function TurnRow({ size = 'large' }: { size?: 'large' | 'tv' }) {
   const { t } = useTranslation();
   const players = useGame((s) => s.game?.players ?? NO_PLAYERS);
   const state = useGame((s) => s.game?.state ?? 'Open');
@@ -52,12 +52,12 @@ export function TurnRow() {
   return (
     <Box as="section" id="turn-row" aria-labelledby="turn-row-heading" minW="0">
       <HStack justify="space-between" align="baseline" gap="3" mb="1" wrap="wrap">
-        <Heading as="h2" id="turn-row-heading" size={{ base: 'sm', md: 'md' }} minW="0">
+        <Heading as="h2" id="turn-row-heading" size={size === 'tv' ? { base: 'md', md: '2xl' } : { base: 'sm', md: 'md' }} minW="0">
           <RowName player={turn} text={mine ? t('table:row.heading_you') : t('table:row.heading', { name: turn.name })} />
         </Heading>
         <Counts player={turn} />
       </HStack>
-      <TimelineRow player={turn} size="large" model={model} labelId="turn-row-heading" />
+      <TimelineRow player={turn} size={size} model={model} labelId="turn-row-heading" />
     </Box>
   );
 }

@@ -17,12 +17,13 @@ import { useTable } from './table-store.ts';
 /** One empty list: a selector must not return a new array on every call. */
 const NO_PLAYERS: readonly PlayerPayload[] = [];
 
-export type RowSize = 'large' | 'compact';
+/** `tv`: the turn player's row on the TV view, its cards bigger still. */
+export type RowSize = 'tv' | 'large' | 'compact';
 
 /** The card size of a row: the turn player's is the big one (from `md`); the others are compact. */
-type CardSize = 'sm' | 'md';
+type CardSize = 'sm' | 'md' | 'xl';
 /** HitCard's square sizes (rem, they follow the text size), for the gaps' height. */
-const CARD_REM: Record<CardSize, string> = { sm: '5.75rem', md: '8rem' };
+const CARD_REM: Record<CardSize, string> = { sm: '5.75rem', md: '8rem', xl: '11rem' };
 
 /**
  * A timeline as a row of cards in year order (year large, artist and title
@@ -44,10 +45,10 @@ export function TimelineRow({ player, size, model, labelId }: { player: PlayerPa
   const choice = useGame((s) => s.choice);
   const focused = useTable((s) => s.focused);
   const entries = useMemo(() => rowEntries(player.hits), [player.hits]);
-  const withGaps = size === 'large';
+  const withGaps = size !== 'compact';
   const scroller = useRef<HTMLDivElement>(null);
   const wide = useBreakpointValue({ base: false, md: true }) ?? false;
-  const cardSize: CardSize = size === 'large' && wide ? 'md' : 'sm';
+  const cardSize: CardSize = size === 'compact' || !wide ? 'sm' : size === 'tv' ? 'xl' : 'md';
 
   // the chosen or focused gap, else the newest card, scrolled into the row's view: sideways only,
   // the page itself never moves (scrollIntoView would scroll it too, and could push the card off screen)
