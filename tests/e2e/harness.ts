@@ -154,6 +154,8 @@ export async function openBrowser(app: App, options: BrowserOptions = {}): Promi
   context.setDefaultTimeout(10_000);
   if (options.welcomeSeen ?? true) {
     await context.addInitScript(() => {
+      // a new tab starts at about:blank, which has no storage
+      if (location.origin === 'null') return;
       if (localStorage.getItem('welcome') === null) localStorage.setItem('welcome', 'true');
     });
   }

@@ -2,9 +2,9 @@
  * A party survives a server crash (issue 10), in Chromium against the real
  * server process: two browsers play a Public game; the server is killed with
  * `kill -9` in the middle of a turn and started again on the same database and
- * port. Both pages say they reconnect, come back by themselves (session cookie,
- * seat found by user id) with the game where it was, and play on — nobody
- * touches anything until the game has continued.
+ * port. Both pages, and the creator's TV view, say they reconnect, come back by
+ * themselves (session cookie, seat found by user id) with the game where it
+ * was, and play on — nobody touches anything until the game has continued.
  *
  *   npm run build && node tests/e2e/restart.e2e.ts     (exits non-zero on failure)
  */
@@ -64,6 +64,10 @@ test(
     await a.page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
     const id = a.page.url().split('/').pop()!;
     await joinByLink(b.page, `/game/${id}`);
+    // the creator's TV view, a viewer beside his game screen
+    const tv = await a.page.context().newPage();
+    await tv.setViewportSize({ width: 1920, height: 1080 });
+    await gotoReady(tv, `/game/${id}/tv`);
     await a.page.getByRole('button', { name: en('game.start') }).click();
 
     // the turn player places a card: the game is Intercepting for the other one
@@ -74,18 +78,22 @@ test(
     await turnPage.locator('#turn-row [data-gap][data-choosable]').first().click();
     await turnPage.getByRole('button', { name: t('en', 'action.place', {}, 'table'), exact: true }).click();
     await eventually(async () => assert((await guessHeading(otherPage)).startsWith('Intercept '), 'the other player may intercept'));
-    const before = { a: await heading(a.page), b: await heading(b.page), table: await tokens(a.page), other: await guessHeading(otherPage) };
+    // the TV names the interceptor ("Ben: intercept Ana's guess?"), or waits for him when its own user placed the card
+    await eventually(async () => assert(/intercept|^Waiting for/.test(await guessHeading(tv)), `the TV shows the interception round: ${await guessHeading(tv)}`));
+    const before = { a: await heading(a.page), b: await heading(b.page), table: await tokens(a.page), other: await guessHeading(otherPage), tv: await heading(tv), tvPanel: await guessHeading(tv) };
 
     await kill();
     // both pages notice
-    for (const p of [a.page, b.page]) await p.locator('#main').getByText(en('game.reconnecting')).waitFor({ timeout: 15_000 });
+    for (const p of [a.page, b.page, tv]) await p.locator('#main').getByText(en('game.reconnecting')).first().waitFor({ timeout: 15_000 });
     await screenshot(b.page, 'flows/restart-reconnecting');
     await startServerProcess();
 
     // ... and come back by themselves: the banner goes, the game is where it was
-    for (const p of [a.page, b.page]) {
+    for (const p of [a.page, b.page, tv]) {
       await eventually(async () => assertEqual(await p.locator('#main').getByText(en('game.reconnecting')).count(), 0, 'the reconnecting banner'), 30_000);
     }
+    assertEqual(await heading(tv), before.tv, 'TV: the game heading');
+    assertEqual(await guessHeading(tv), before.tvPanel, 'TV: the pending interception');
     assertEqual(await heading(a.page), before.a, 'A: the game heading');
     assertEqual(await heading(b.page), before.b, 'B: the game heading');
     assertEqual(await tokens(a.page), before.table, 'the player table');
@@ -94,8 +102,8 @@ test(
 
     // the game goes on: the other player declines, the card is revealed for both
     await otherPage.getByRole('button', { name: en('game.guess.dont_intercept'), exact: true }).click();
-    for (const p of [a.page, b.page]) {
-      await eventually(async () => assert((await guessHeading(p)) !== before.other && !(await guessHeading(p)).startsWith('Intercept '), 'the turn moved on'), 15_000);
+    for (const p of [a.page, b.page, tv]) {
+      await eventually(async () => assert((await guessHeading(p)) !== before.other && (await guessHeading(p)) !== before.tvPanel && !(await guessHeading(p)).startsWith('Intercept '), 'the turn moved on'), 15_000);
     }
   },
   { timeoutMs: 120_000 },
