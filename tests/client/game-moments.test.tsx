@@ -8,6 +8,7 @@ import { Countdown } from '../../client/src/routes/game/Countdown.tsx';
 import { EventFeed, FEED_SHOWN } from '../../client/src/routes/game/EventFeed.tsx';
 import { GameEndedDialog } from '../../client/src/routes/game/GameEndedDialog.tsx';
 import { RevealMoment } from '../../client/src/routes/game/RevealMoment.tsx';
+import { TvStage } from '../../client/src/routes/game/table/stage.ts';
 import { shouldTick, TICK_SECONDS } from '../../client/src/routes/game/game-logic.ts';
 import { SettingsDialog } from '../../client/src/components/SettingsDialog.tsx';
 import { gameClock } from '../../client/src/stores/game-clock.ts';
@@ -169,6 +170,25 @@ describe('RevealMoment', () => {
       // it stays for the pause, and (the confirmation not yet given) after it
       act(() => vi.advanceTimersByTime(10_000));
       expect(screen.getByTestId('reveal-moment')).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('on the TV names the player, the device\'s own user too: nobody at the table is "you" there', () => {
+    vi.useFakeTimers();
+    try {
+      renderApp(
+        <TvStage.Provider value>
+          <RevealMoment />
+        </TvStage.Provider>,
+      );
+      reveal(placed);
+      const moment = screen.getByTestId('reveal-moment');
+      expect(within(moment).getByTestId('reveal-result').textContent).toBe('Ana placed it right!');
+      expect(moment.textContent).toContain('Ana guessed after 1980');
+      expect(moment.textContent).toContain("Goes to Ana's timeline");
+      expect(moment.textContent).not.toMatch(/\byour?\b/i);
     } finally {
       vi.useRealTimers();
     }

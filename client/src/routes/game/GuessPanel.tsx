@@ -137,7 +137,7 @@ export function GuessPanel() {
 
   // the TV names the player whose move it is: nobody at the table is "you" there
   const heading = round ? t('local.heading', { turn: round.turn.name }) : guessHeading(tv ? { ...model, you: false } : model, (key, params) => t(key, params ?? {}), card);
-  const ownGuess = !perspective.local && perspective.me?.guess ? perspective.me.guess : null;
+  const ownGuess = !perspective.local && !tv && perspective.me?.guess ? perspective.me.guess : null;
   const focusedNone = useTable((s) => s.focused === 'none');
   const chosenFree = typeof choice === 'number' && canSubmit(model, choice) && !taken;
   const needsChoice = model.phase === 'guessing' && !canSubmit(model, choice);

@@ -15,6 +15,7 @@ import { usePerspective } from './use-perspective.ts';
 import { ClaimDialog } from './table/ClaimDialog.tsx';
 import { HitCard } from './table/HitCard.tsx';
 import { DraggableCard } from './table/TableDnd.tsx';
+import { useTvStage } from './table/stage.ts';
 
 /**
  * The hit section (docs/product.md#screens): 'no game running', the hidden hit ('unknown', or
@@ -38,6 +39,7 @@ export function HitSection() {
   const players = useGame((s) => s.game?.players);
   const userId = useSession((s) => s.user?.id);
   const perspective = usePerspective();
+  const tv = useTvStage();
   const playing = useHitAudio((s) => s.playing);
   // the dj clue mode: the DJ's device plays the hit from YouTube (DjPanel), the others only hear it
   const djSeat = useDjSeat();
@@ -65,7 +67,8 @@ export function HitSection() {
   let scoredText: string | null = null;
   if (revealed) {
     if (!scorer) scoredText = t('game.hit.scored_nobody');
-    else if (!local && scorer.id === userId) scoredText = t('game.hit.scored_you');
+    // the TV names everybody: nobody at the table is "you" there
+    else if (!local && !tv && scorer.id === userId) scoredText = t('game.hit.scored_you');
     else scoredText = t('game.hit.scored', { name: scorer.name });
   }
 

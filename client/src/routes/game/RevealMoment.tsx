@@ -37,13 +37,13 @@ function Moment({ reveal }: { reveal: RevealShown }) {
     const frame = requestAnimationFrame(() => setTurned(true));
     return () => cancelAnimationFrame(frame);
   }, []);
-  const youOr = (a: Actor, key: string, params: Record<string, unknown> = {}): string => t(a.you ? `${key}_you` : key, { name: a.name, ...params });
+  // on the TV the outcome is read from across the room, and names everybody (nobody there is "you")
+  const tv = useTvStage();
+  const youOr = (a: Actor, key: string, params: Record<string, unknown> = {}): string => t(a.you && !tv ? `${key}_you` : key, { name: a.name, ...params });
   const won = !!winner;
   const tone = won ? 'green' : 'red';
   const result = !winner ? t('table:reveal.nobody') : winner.id === turn?.id ? youOr(winner, 'table:reveal.right') : youOr(winner, 'table:reveal.intercepted');
   const destination = winner ? youOr(winner, 'table:reveal.to_timeline') : t('table:reveal.to_discard');
-  // on the TV the outcome is read from across the room
-  const tv = useTvStage();
 
   return (
     // the card beside what it means, as the mystery card stood beside its buttons: the turn row stays on a phone's first screen
