@@ -5,9 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { notify } from '../../a11y/notify.ts';
 import { unlockAudio } from '../../audio/sfx.ts';
-import { LoadingScreen } from '../../components/LoadingScreen.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
-import { errorText } from '../../i18n.ts';
 import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import { AddPlayerDialog } from './AddPlayerDialog.tsx';
@@ -15,7 +13,7 @@ import { ConfirmDialog, type Confirmation } from './ConfirmDialog.tsx';
 import { GameActions } from './GameActions.tsx';
 import { EventFeed } from './EventFeed.tsx';
 import { GameEndedDialog } from './GameEndedDialog.tsx';
-import { GameGone } from './GameGone.tsx';
+import { GameNotThere } from './GameGone.tsx';
 import { GameSettingsDialog, useGameSettings } from './GameSettingsDialog.tsx';
 import { GuessPanel, listNames } from './GuessPanel.tsx';
 import { gameHeadline, gameTitle } from './headline.ts';
@@ -26,7 +24,7 @@ import { MyRow, OtherRows, TurnRow } from './table/Rows.tsx';
 import { TableDnd } from './table/TableDnd.tsx';
 import { TableMotion } from './table/motion.tsx';
 import { useGameShortcuts } from './use-game-shortcuts.ts';
-import { isGone, useGameRoom } from './use-game-room.ts';
+import { useGameRoom } from './use-game-room.ts';
 import { release } from './hit-audio.ts';
 import { releaseDj } from './dj-player.ts';
 import { useAskWhoIsPlaying, WhoIsPlayingDialog } from './WhoIsPlayingDialog.tsx';
@@ -102,23 +100,7 @@ export default function GameScreen() {
 
   useGameShortcuts(hasGame, { askStop: () => setConfirming('stop'), askJoin, askLeave: () => setConfirming('leave'), openSettings: () => setSettingsOpen(true) });
 
-  if (!hasGame) {
-    if (loadError && isGone(loadError)) return <GameGone />;
-    if (loadError) {
-      return (
-        <Alert.Root status="error" role="alert" mt="8">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>{errorText(loadError)}</Alert.Title>
-          </Alert.Content>
-          <Button size="sm" variant="outline" onClick={retry}>
-            {t('common.retry')}
-          </Button>
-        </Alert.Root>
-      );
-    }
-    return <LoadingScreen label={t('game.loading')} />;
-  }
+  if (!hasGame) return <GameNotThere loadError={loadError} retry={retry} />;
 
   const running = state !== undefined && state !== 'Open';
   const actionsBar = <GameActions onJoin={askJoin} onSettings={() => setSettingsOpen(true)} onLeave={() => setConfirming('leave')} onStop={() => setConfirming('stop')} />;

@@ -11,21 +11,25 @@ export interface ShortcutScreen {
   askLeave?: () => void;
   /** The game settings dialog. */
   openSettings?: () => void;
+  /** Leaving, when the screen has its own way (a phone playing a Local seat gives it back); else askLeave. */
+  leave?: () => void;
+  /** Play or stop the hit, when the screen has its own rule (a silent phone says how to listen). */
+  playHit?: () => void;
 }
 
 /**
  * The game's Alt+Shift shortcuts (docs/product.md#screens), one map for every screen that shows
- * a game (the game screen, the TV): a shortcut calls the same action as its
+ * a game (the game screen, the TV, the phone): a shortcut calls the same action as its
  * button, so it obeys the same rules and says why when it cannot.
  */
 export function useGameShortcuts(enabled: boolean, screen: ShortcutScreen): void {
-  const { askStop, askJoin, askLeave, openSettings } = screen;
+  const { askStop, askJoin, askLeave, openSettings, leave, playHit = actions.togglePlay } = screen;
   useShortcuts(
     {
       ...(openSettings ? { game_settings: openSettings } : {}),
       ...(askJoin ? { join_game: () => actions.requestJoin(askJoin) } : {}),
-      ...(askLeave ? { leave_game: () => actions.requestLeave(askLeave) } : {}),
-      play_hit: actions.togglePlay,
+      ...(leave ? { leave_game: leave } : askLeave ? { leave_game: () => actions.requestLeave(askLeave) } : {}),
+      play_hit: playHit,
       start_stop: () => actions.startStop(askStop),
       skip_hit: actions.skip,
       confirm_yes: () => actions.confirm(true),

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { PlayerPayload } from '../../../../../shared/protocol/game.ts';
 import { notify } from '../../../a11y/notify.ts';
-import { useShortcuts } from '../../../a11y/shortcuts.ts';
+import { useGameShortcuts } from '../use-game-shortcuts.ts';
 import { MenuIcon } from '../../../components/icons.tsx';
 import { useGame } from '../../../stores/game.ts';
 import { useSession } from '../../../stores/session.ts';
@@ -67,22 +67,12 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
     wasActing.current = acting;
   }, [acting]);
 
-  useShortcuts(
-    {
-      leave_game: () => leaveOrRelease(() => setConfirming('leave')),
-      play_hit: () => (useListen.getState().listen ? actions.togglePlay() : notify.notification(t('controller.listen_needed'), { interrupt: true, toast: 'info' })),
-      start_stop: () => actions.startStop(() => setConfirming('stop')),
-      skip_hit: actions.skip,
-      confirm_yes: () => actions.confirm(true),
-      confirm_no: () => actions.confirm(false),
-      submit_guess: actions.submitGuess,
-      next_slot: () => actions.stepSlot(1),
-      previous_slot: () => actions.stepSlot(-1),
-      no_slot: actions.clearSlot,
-      player_info: ({ index }) => actions.speakPlayer(index),
-    },
-    true,
-  );
+  useGameShortcuts(true, {
+    askStop: () => setConfirming('stop'),
+    leave: () => leaveOrRelease(() => setConfirming('leave')),
+    // a silent phone says how to listen instead of playing
+    playHit: () => (useListen.getState().listen ? actions.togglePlay() : notify.notification(t('controller.listen_needed'), { interrupt: true, toast: 'info' })),
+  });
 
   if (!me) return null;
   // a phone playing a one-device game's seat gives it back instead of leaving (the seat stays in the game)

@@ -5,19 +5,17 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { notify } from '../../../a11y/notify.ts';
 import { silenceSfx, unlockAudio } from '../../../audio/sfx.ts';
-import { LoadingScreen } from '../../../components/LoadingScreen.tsx';
 import { usePageTitle } from '../../../components/page-title.ts';
 import { useGuestRename } from '../../../components/GuestNameField.tsx';
-import { errorText } from '../../../i18n.ts';
 import { useGame } from '../../../stores/game.ts';
 import { useSession } from '../../../stores/session.ts';
 import { useSettings } from '../../../stores/settings.ts';
 import { EmojiChoice } from '../EmojiChoice.tsx';
-import { GameGone } from '../GameGone.tsx';
+import { GameNotThere } from '../GameGone.tsx';
 import * as actions from '../game-actions.ts';
 import { release } from '../hit-audio.ts';
 import { TableMotion } from '../table/motion.tsx';
-import { isGone, useGameRoom } from '../use-game-room.ts';
+import { useGameRoom } from '../use-game-room.ts';
 import { usePerspective } from '../use-perspective.ts';
 import { Controller } from './Controller.tsx';
 import { controllerView } from './controller-logic.ts';
@@ -93,23 +91,7 @@ export default function PlayScreen() {
     }
   }, [status, t, navigate]);
 
-  if (!hasGame || !view) {
-    if (loadError && isGone(loadError)) return <GameGone />;
-    if (loadError) {
-      return (
-        <Alert.Root status="error" role="alert" mt="8">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>{errorText(loadError)}</Alert.Title>
-          </Alert.Content>
-          <Button size="sm" variant="outline" onClick={retry}>
-            {t('common.retry')}
-          </Button>
-        </Alert.Root>
-      );
-    }
-    return <LoadingScreen label={t('game.loading')} />;
-  }
+  if (!hasGame || !view) return <GameNotThere loadError={loadError} retry={retry} />;
 
   return (
     <TableMotion>

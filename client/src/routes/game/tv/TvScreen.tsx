@@ -1,18 +1,16 @@
 import '../recipes.ts';
-import { Alert, Box, Button, Grid, Heading, HStack, Link, Spinner, Stack, Switch, Text } from '@chakra-ui/react';
+import { Box, Button, Grid, Heading, HStack, Link, Spinner, Stack, Switch, Text } from '@chakra-ui/react';
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
-import { LoadingScreen } from '../../../components/LoadingScreen.tsx';
 import { usePageTitle } from '../../../components/page-title.ts';
-import { errorText } from '../../../i18n.ts';
 import { useGame } from '../../../stores/game.ts';
 import { useSettings } from '../../../stores/settings.ts';
 import { applyColorScheme, applyStoredColorScheme } from '../../../theme.ts';
 import { ConfirmDialog, type Confirmation } from '../ConfirmDialog.tsx';
 import { EventFeed } from '../EventFeed.tsx';
 import { GameEndedDialog } from '../GameEndedDialog.tsx';
-import { GameGone } from '../GameGone.tsx';
+import { GameNotThere } from '../GameGone.tsx';
 import { GuessPanel } from '../GuessPanel.tsx';
 import { gameHeadline, gameTitle } from '../headline.ts';
 import { release } from '../hit-audio.ts';
@@ -22,7 +20,7 @@ import { TableDnd } from '../table/TableDnd.tsx';
 import { TableMotion } from '../table/motion.tsx';
 import { TvStage } from '../table/stage.ts';
 import { useGameShortcuts } from '../use-game-shortcuts.ts';
-import { isGone, useGameRoom } from '../use-game-room.ts';
+import { useGameRoom } from '../use-game-room.ts';
 import { tvFontSize } from './tv-logic.ts';
 import { TvJoin } from './TvJoin.tsx';
 import { TvScoreboard } from './TvScoreboard.tsx';
@@ -38,7 +36,6 @@ import { speechAvailable, useTvSpeech } from './use-tv-speech.ts';
  * asked), and the creator's shortcuts work here, as do a seated user's.
  */
 export default function TvScreen() {
-  const { t } = useTranslation();
   const { gameId = '' } = useParams();
   // a shared screen: its words name every player (nobody at the table is "you")
   const { retry } = useGameRoom(gameId, { named: true });
@@ -51,23 +48,7 @@ export default function TvScreen() {
   const audio = useTvAudio();
   useEffect(() => () => release(), []);
 
-  if (!hasGame) {
-    if ((loadError && isGone(loadError)) || status === 'gone') return <GameGone />;
-    if (loadError) {
-      return (
-        <Alert.Root status="error" role="alert" m="8" w="auto">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>{errorText(loadError)}</Alert.Title>
-          </Alert.Content>
-          <Button size="sm" variant="outline" onClick={retry}>
-            {t('common.retry')}
-          </Button>
-        </Alert.Root>
-      );
-    }
-    return <LoadingScreen label={t('game.loading')} />;
-  }
+  if (!hasGame) return <GameNotThere loadError={loadError} gone={status === 'gone'} retry={retry} />;
   return (
     <TableMotion>
       <TvStage.Provider value>
