@@ -251,6 +251,13 @@ test(
             await axe(s.b.page, 'party-controller-light', problems);
             await s.b.page.emulateMedia({ colorScheme: 'dark' });
             await shot(page, 'tv-phone-turn');
+            // a TV does not scroll: five players, the feed and the QR corner fit 1920×1080 mid-turn
+            const fit = await page.evaluate(() => ({
+              page: document.documentElement.scrollHeight,
+              screen: window.innerHeight,
+              side: [...(document.querySelector('[data-testid=tv-screen] aside')?.children ?? [])].map((c) => Math.round(c.getBoundingClientRect().height)),
+            }));
+            if (fit.page > fit.screen) problems.push(`the TV mid-turn is ${fit.page} px high on a ${fit.screen} px screen (side column: ${JSON.stringify(fit.side)})`);
             await s.b.page.reload();
             await s.b.page.getByTestId('controller').waitFor();
             await eventually(async () => assertEqual(await view(s), 'guessing', 'after the reload, still her move'));
