@@ -25,6 +25,10 @@ import type {
  * applyAction never mutates its input and never throws for bad input: every
  * expected failure comes back as `{ ok: false, error }`. Internally a step works on
  * a private copy and aborts with RuleFailure, which applyAction turns into a value.
+ *
+ * One file over 500 lines on purpose: every action's handler works on the private
+ * `Step` and shares its helpers (member, actor, emit, endRound); split into files,
+ * they would all have to be exported, and the engine's only door is applyAction.
  */
 
 interface Step {

@@ -126,6 +126,22 @@ describe('followGameNews: the store stores, the news is said and fed from outsid
     expect(useGame.getState().feed).toEqual([]);
   });
 
+  it('a shared screen (named) names its own user too: on a TV "You joined" would speak to whoever looks', () => {
+    // the session is Ana's, and Ana joins: her own device says "You", the TV names her
+    const own = followGameNews();
+    useGame.getState().applyState(roomJson(game([ben]), seq));
+    useGame.getState().applyState(roomJson(game([ben, ana]), seq));
+    useGame.getState().applyEvent(ev('join', { players: [ana] }));
+    own();
+    const tv = followGameNews({ named: true });
+    useGame.getState().applyState(roomJson(game([ben]), seq));
+    useGame.getState().applyEvent(ev('leave', { players: [ana] }));
+    useGame.getState().applyState(roomJson(game([ben, ana]), seq));
+    useGame.getState().applyEvent(ev('join', { players: [ana] }));
+    tv();
+    expect(heard.map((n) => n.text)).toEqual(['You joined the game.', 'Ana left the game.', 'Ana joined the game.']);
+  });
+
   it('while followed, each applied event is said and fed once; after the stop, no more', () => {
     const stop = followGameNews();
     joinBen();

@@ -15,8 +15,12 @@ import { notify } from './notify.ts';
  * log (docs/product.md#errors). The game route follows the store while its screen is up.
  */
 
-/** Says and feeds the meaning of every event the game store applies from now on; returns the stop function. */
-export function followGameNews(): () => void {
+/**
+ * Says and feeds the meaning of every event the game store applies from now on; returns the stop function.
+ * `named`: a shared screen (the TV) names every player, its own user too: "Your turn" on a TV
+ * would speak to whoever looks at it.
+ */
+export function followGameNews({ named = false }: { named?: boolean } = {}): () => void {
   /** Local games: the seat last asked to intercept (game-meaning.ts). */
   let asked: string | null = null;
   return useGame.subscribe((state, old) => {
@@ -27,7 +31,7 @@ export function followGameNews(): () => void {
       asked = null;
       return;
     }
-    const said = announce({ ...news.previous, asked }, news.event, news.game, useSession.getState().user?.id);
+    const said = announce({ ...news.previous, asked }, news.event, news.game, named ? undefined : useSession.getState().user?.id);
     asked = said.asked;
     for (const m of said.meanings) notify.meaning(m);
     if (said.meanings.length > 0) useGame.getState().addToFeed(said.meanings);

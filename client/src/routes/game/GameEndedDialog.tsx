@@ -17,6 +17,7 @@ import { usePerspective } from './use-perspective.ts';
 import { HitCard } from './table/HitCard.tsx';
 import { PlayerAvatar } from './table/PlayerAvatar.tsx';
 import { TokenChip } from './table/TokenChip.tsx';
+import { useTvStage } from './table/stage.ts';
 
 /** Whether the system asks for less motion (no confetti then). */
 const reducedMotion = (): boolean => typeof matchMedia !== 'undefined' && matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -41,11 +42,15 @@ export function GameEndedDialog() {
   const playerCount = useGame((s) => s.game?.players.length ?? 0);
   const creator = useGame((s) => s.game?.players.find((p) => p.creator) ?? null);
   const userId = useSession((s) => s.user?.id);
-  const { me } = usePerspective();
+  const perspective = usePerspective();
+  const { me } = perspective;
+  const tv = useTvStage();
   const headlineRef = useRef<HTMLParagraphElement>(null);
   const close = (): void => useGame.getState().showEnded(null);
-  const local = mode === 'Local';
-  const result = ended ? endResult(ended.standings, ended.winner, userId, local) : null;
+  // a phone playing a Local seat is that seat; the TV names the winner, whoever looks at it
+  const local = mode === 'Local' && !perspective.seat;
+  const viewer = tv ? undefined : perspective.seat ? me?.id : userId;
+  const result = ended ? endResult(ended.standings, ended.winner, viewer, local) : null;
 
   const headline = !result ? '' : result.outcome === 'you' ? t('table:ended.you') : result.outcome === 'nobody' ? t('table:ended.nobody') : t('table:ended.other', { name: result.winnerName });
   const winner = ended?.winner ?? null;

@@ -16,6 +16,7 @@ import { usePerspective } from './use-perspective.ts';
 import { OpenTable } from './table/OpenTable.tsx';
 import { keepTableInView } from './table/scroll.ts';
 import { useTable } from './table/table-store.ts';
+import { useTvStage } from './table/stage.ts';
 
 export { listNames };
 
@@ -56,6 +57,7 @@ export function guessHeading(model: GuessModel, t: (key: string, params?: Record
  */
 export function GuessPanel() {
   const { t } = useTranslation();
+  const tv = useTvStage();
   const state = useGame((s) => s.game?.state ?? 'Open');
   const players = useGame((s) => s.game?.players);
   const deadline = useGame((s) => s.game?.deadline ?? null);
@@ -133,7 +135,8 @@ export function GuessPanel() {
     keepTableInView(document.getElementById('hit-section'), [document.getElementById('turn-row'), asList ? sectionRef.current : null], barHeight.current);
   }, [actionable, model.phase, asList]);
 
-  const heading = round ? t('local.heading', { turn: round.turn.name }) : guessHeading(model, (key, params) => t(key, params ?? {}), card);
+  // the TV names the player whose move it is: nobody at the table is "you" there
+  const heading = round ? t('local.heading', { turn: round.turn.name }) : guessHeading(tv ? { ...model, you: false } : model, (key, params) => t(key, params ?? {}), card);
   const ownGuess = !perspective.local && perspective.me?.guess ? perspective.me.guess : null;
   const focusedNone = useTable((s) => s.focused === 'none');
   const chosenFree = typeof choice === 'number' && canSubmit(model, choice) && !taken;

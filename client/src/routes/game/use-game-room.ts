@@ -22,11 +22,12 @@ export { isGone } from '../../net/rejoin.ts';
 const retryRef: { current: () => void } = { current: () => undefined };
 
 /** `options.key`: a Local game's seat key (a phone's join link); every rejoin presents it again. */
-export function useGameRoom(gameId: string, options: GameRoomOptions = {}): { retry: () => void } {
+export function useGameRoom(gameId: string, options: GameRoomOptions & { named?: boolean } = {}): { retry: () => void } {
   const key = options.key;
+  const named = options.named ?? false;
   useEffect(() => {
     useGame.getState().reset(gameId);
-    const stopNews = followGameNews();
+    const stopNews = followGameNews({ named });
     let disposed = false;
     let link: RoomLink | null = null;
     let offs: (() => void)[] = [];
@@ -102,6 +103,6 @@ export function useGameRoom(gameId: string, options: GameRoomOptions = {}): { re
       link = null;
       void l?.leave();
     };
-  }, [gameId, key]);
+  }, [gameId, key, named]);
   return { retry: () => retryRef.current() };
 }

@@ -48,7 +48,8 @@ export function TurnRow({ size = 'large' }: { size?: 'large' | 'tv' }) {
   const model = useMemo(() => guessModel({ state, players }, perspective), [state, players, perspective]);
   const turn = turnPlayerOf({ players });
   if (state === 'Open' || !turn) return null;
-  const mine = !perspective.local && turn.id === perspective.me?.id;
+  // the TV names every row: nobody at the table is "you" there
+  const mine = size !== 'tv' && !perspective.local && turn.id === perspective.me?.id;
   return (
     <Box as="section" id="turn-row" aria-labelledby="turn-row-heading" minW="0">
       <HStack justify="space-between" align="baseline" gap="3" mb="1" wrap="wrap">

@@ -7,7 +7,6 @@ import { LoadingScreen } from '../../../components/LoadingScreen.tsx';
 import { usePageTitle } from '../../../components/page-title.ts';
 import { errorText } from '../../../i18n.ts';
 import { useGame } from '../../../stores/game.ts';
-import { useSession } from '../../../stores/session.ts';
 import { useSettings } from '../../../stores/settings.ts';
 import { applyColorScheme, applyStoredColorScheme } from '../../../theme.ts';
 import { ConfirmDialog, type Confirmation } from '../ConfirmDialog.tsx';
@@ -41,7 +40,8 @@ import { speechAvailable, useTvSpeech } from './use-tv-speech.ts';
 export default function TvScreen() {
   const { t } = useTranslation();
   const { gameId = '' } = useParams();
-  const { retry } = useGameRoom(gameId);
+  // a shared screen: its words name every player (nobody at the table is "you")
+  const { retry } = useGameRoom(gameId, { named: true });
   const hasGame = useGame((s) => s.game !== null);
   const loadError = useGame((s) => s.loadError);
   const status = useGame((s) => s.status);
@@ -116,9 +116,8 @@ function useStage(): void {
 
 function TvLayout({ gameId, audio }: { gameId: string; audio: TvAudio }) {
   const { t } = useTranslation();
-  const userId = useSession((s) => s.user?.id);
-  const heading = useGame((s) => (s.game ? gameHeadline(s.game, userId) : ''));
-  const title = useGame((s) => (s.game ? gameTitle(s.game, userId) : ''));
+  const heading = useGame((s) => (s.game ? gameHeadline(s.game, undefined) : ''));
+  const title = useGame((s) => (s.game ? gameTitle(s.game, undefined) : ''));
   const open = useGame((s) => s.game?.state === 'Open');
   const status = useGame((s) => s.status);
   usePageTitle(t('tv.page_title', { title: title || gameId }), { announce: 'once' });
