@@ -5,7 +5,7 @@
  */
 import jsQRModule from 'jsqr';
 import type { Locator, Page } from 'playwright-core';
-import { assert, openBrowser, recordAnnouncements, t, type App, type Browser, type Lang } from './harness.ts';
+import { assert, eventually, openBrowser, recordAnnouncements, t, type App, type Browser, type Lang } from './harness.ts';
 
 /** jsqr is CommonJS: under Node's ESM its default import is the module, whose `default` is the decoder (or, when bundled, the decoder itself). */
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ?? jsQRModule) as unknown as typeof import('jsqr').default;
@@ -173,4 +173,22 @@ export async function tabAndEnter(page: Page, name: string, who: string): Promis
 export async function press(s: Seat, name: string): Promise<void> {
   if (!s.keyboard) return s.b.page.getByRole('button', { name, exact: true }).click();
   await tabAndEnter(s.b.page, name, s.name);
+}
+
+/**
+ * A player's keys on a page whose room may be a moment behind the server (the
+ * test reads the turn over REST): pressed again, up to five times, until
+ * `changed` sees the game move on; as a player who is told "not right now"
+ * presses again. Whether it moved on.
+ */
+export async function pressUntilTaken(keys: () => Promise<void>, changed: () => Promise<boolean>): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await keys();
+    const moved = await eventually(async () => assert(await changed(), 'the game moved on'), 3000).then(
+      () => true,
+      () => false,
+    );
+    if (moved) return true;
+  }
+  return false;
 }

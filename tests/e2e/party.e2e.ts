@@ -45,7 +45,7 @@ import {
   type App,
   type Browser,
 } from './harness.ts';
-import { CLIP, howl, joinOnPhone, lockAudioUntilGesture, pickGap, press, readQr, seat, setScheme, tabAndEnter, tabToTarget, table, tr, view, type Seat } from './devices.ts';
+import { CLIP, howl, joinOnPhone, lockAudioUntilGesture, pickGap, press, pressUntilTaken, readQr, seat, setScheme, tabAndEnter, tabToTarget, table, tr, view, type Seat } from './devices.ts';
 
 let app: App | undefined;
 const getApp = async (): Promise<App> => (app ??= await startApp());
@@ -358,14 +358,7 @@ test(
         const act = host && keys[host.state];
         if (act) {
           const before = JSON.stringify(g);
-          let taken = false;
-          for (let attempt = 0; attempt < 5 && !taken; attempt++) {
-            await act();
-            taken = await eventually(async () => assert(JSON.stringify(await gameOf(screen, id)) !== before, 'changed'), 3000).then(
-              () => true,
-              () => false,
-            );
-          }
+          const taken = await pressUntilTaken(act, async () => JSON.stringify(await gameOf(screen, id)) !== before);
           assert(taken, `the host's keys were taken (${host.state}): ${JSON.stringify((await said(screen)).slice(-6))}`);
           hostMoves++;
           acted = true;

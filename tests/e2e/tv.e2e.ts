@@ -39,7 +39,7 @@ import {
   type App,
   type Browser,
 } from './harness.ts';
-import { howl, lockAudioUntilGesture, readQr, setScheme } from './devices.ts';
+import { howl, lockAudioUntilGesture, pressUntilTaken, readQr, setScheme } from './devices.ts';
 
 /** A message as the app finds it: the shell's, else the game screen's `table` namespace (the fallback namespace). */
 function msg(lang: 'en' | 'de', key: string, vars: Record<string, string | number> = {}): string {
@@ -92,13 +92,19 @@ async function scan(page: Page, label: string, problems: string[]): Promise<void
 async function move(tv: Page, screen: Page, other: User, id: string, g: GamePayload): Promise<void> {
   const host = g.players.find((p) => p.id !== other.id);
   const guest = g.players.find((p) => p.id === other.id);
+  // (the TV's room may be a moment behind the REST answer: keys pressed again until taken, as a player told "not right now")
+  const before = JSON.stringify(g);
+  const changed = async (): Promise<boolean> => JSON.stringify(await gameOf(other, id)) !== before;
   if (host?.state === 'Guessing') {
-    await tv.keyboard.press('Alt+Shift+ArrowDown');
-    await tv.keyboard.press('Alt+Shift+Enter');
+    const keys = async (): Promise<void> => {
+      await tv.keyboard.press('Alt+Shift+ArrowDown');
+      await tv.keyboard.press('Alt+Shift+Enter');
+    };
+    assert(await pressUntilTaken(keys, changed), 'the host placed from the TV');
   } else if (host?.state === 'Intercepting') {
     await screen.getByRole('button', { name: en('game.guess.dont_intercept'), exact: true }).click();
   } else if (host?.state === 'Confirming') {
-    await tv.keyboard.press('Alt+Shift+Y');
+    assert(await pressUntilTaken(() => tv.keyboard.press('Alt+Shift+Y'), changed), 'the host confirmed from the TV');
   } else if (guest?.state === 'Guessing') {
     assertEqual((await other.request('POST', `/api/games/${id}/guess`, { id: guest.slots[0]?.id ?? null })).status, 200, 'guest guesses');
   } else if (guest?.state === 'Intercepting') {
