@@ -217,6 +217,8 @@ test(
     await tv.reload();
     await tv.getByTestId('tv-screen').waitFor();
     await eventually(async () => assertEqual(await tv.getByRole('heading', { level: 1 }).textContent(), heading, 'heading after the reload'));
+    // (once the reloaded table stopped moving: a click that lands beside the button would unlock the sound by itself)
+    await settle(tv);
     await tv.getByTestId('tv-sound-prompt').getByRole('button').click();
     assertEqual(await tv.getByRole('checkbox', { name: en('tv.speech') }).isChecked(), true, 'speech stays on after the reload');
 
