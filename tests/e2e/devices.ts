@@ -153,20 +153,28 @@ export async function pickGap(s: Seat, which: 'first' | 'last'): Promise<void> {
   await page.locator(`#turn-row [data-gap="${id}"][data-chosen]`).waitFor();
 }
 
-/** Tabs until `target` has the focus (keyboard only); fails after 60 presses. */
-export async function tabToTarget(page: Page, target: Locator, what: string): Promise<void> {
-  let on = await target.evaluate((el) => el === document.activeElement);
-  for (let i = 0; i < 60 && !on; i++) {
+/**
+ * Tabs until `target` has the focus (keyboard only); fails when 60 presses do
+ * not reach it. False when it went away meanwhile: the page moved on (another
+ * player's move, the room catching up), as a keyboard user would find.
+ */
+export async function tabToTarget(page: Page, target: Locator, what: string): Promise<boolean> {
+  const focused = (): Promise<boolean | null> => target.evaluate((el) => el === document.activeElement, undefined, { timeout: 2000 }).catch(() => null);
+  let on = await focused();
+  for (let i = 0; i < 60 && on === false; i++) {
     await page.keyboard.press('Tab');
-    on = await target.evaluate((el) => el === document.activeElement);
+    on = await focused();
   }
+  if (on === null) return false;
   assert(on, `${what} is reachable by Tab`);
+  return true;
 }
 
-/** Tabs to the button named `name` and presses Enter (keyboard only). */
-export async function tabAndEnter(page: Page, name: string, who: string): Promise<void> {
-  await tabToTarget(page, page.getByRole('button', { name, exact: true }), `${who}: "${name}"`);
+/** Tabs to the button named `name` and presses Enter (keyboard only); false when it went away first. */
+export async function tabAndEnter(page: Page, name: string, who: string): Promise<boolean> {
+  if (!(await tabToTarget(page, page.getByRole('button', { name, exact: true }), `${who}: "${name}"`))) return false;
   await page.keyboard.press('Enter');
+  return true;
 }
 
 /** Presses a button: a click, or by keyboard Tab to it and Enter. */

@@ -313,7 +313,7 @@ test(
       const settings = page.getByRole('dialog', { name: en('game.settings.title') });
       await settings.waitFor();
       for (const [key, value] of Object.entries(SHORT)) {
-        await tabToTarget(page, settings.getByLabel(en(`game.settings.${key}`)), `the setting ${key}`);
+        assert(await tabToTarget(page, settings.getByLabel(en(`game.settings.${key}`)), `the setting ${key}`), `the setting ${key} is there`);
         await page.keyboard.press('ControlOrMeta+A');
         await page.keyboard.type(value);
       }
@@ -323,7 +323,7 @@ test(
 
       // "Show on TV" by Tab and Enter: the TV view in a new window
       const showOnTv = page.getByRole('link', { name: new RegExp(en('tv.show')) });
-      await tabToTarget(page, showOnTv, '"Show on TV"');
+      assert(await tabToTarget(page, showOnTv, '"Show on TV"'), '"Show on TV" is there');
       const [screen] = await Promise.all([tv.b.context.waitForEvent('page'), page.keyboard.press('Enter')]);
       await screen.getByTestId('tv-screen').waitFor();
       await joinOnPhone(ben, `/game/${id}/play`, 'panda');
