@@ -22,7 +22,6 @@
  *
  *   npm run build && node tests/e2e/phone.e2e.ts
  */
-import type { Page } from 'playwright-core';
 import {
   afterAll,
   assert,
@@ -32,8 +31,6 @@ import {
   formatAxe,
   giveHitsAudio,
   gotoReady,
-  openBrowser,
-  recordAnnouncements,
   runTests,
   said,
   screenshot,
@@ -41,52 +38,16 @@ import {
   sidewaysOverflow,
   smallTouchTargets,
   startApp,
-  t,
   test,
   type App,
-  type Browser,
-  type Lang,
 } from './harness.ts';
+import { joinOnPhone, people, pickGap, press, seat, table, tr, view, type Seat } from './devices.ts';
 
 let app: App | undefined;
 const getApp = async (): Promise<App> => (app ??= await startApp());
 afterAll(async () => {
   await app?.stop();
 });
-
-interface Seat {
-  name: string;
-  b: Browser;
-  lang: Lang;
-  /** A controller phone (else the host's game screen). */
-  phone: boolean;
-  /** Plays with the keyboard only. */
-  keyboard?: boolean;
-  /** Requests of the hidden clip or a revealed hit. */
-  clips: string[];
-  /** Moments already photographed. */
-  shot: Set<string>;
-  placed: number;
-}
-
-const tr = (s: { lang: Lang }, key: string, vars: Record<string, string | number> = {}): string => t(s.lang, key, vars);
-const table = (s: { lang: Lang }, key: string, vars: Record<string, string | number> = {}): string => t(s.lang, key, vars, 'table');
-const people = (s: { lang: Lang }, key: string): string => t(s.lang, key, {}, 'people');
-
-const CLIP = /\/api\/games\/[^/]+\/hit(\/|\?|$)/;
-
-async function seat(a: App, name: string, options: { lang?: Lang; phone?: boolean; keyboard?: boolean; firstVisit?: boolean } = {}): Promise<Seat> {
-  const phone = options.phone ?? true;
-  const lang = options.lang ?? 'en';
-  const welcomeSeen = !options.firstVisit;
-  const b = await openBrowser(a, phone ? { width: 390, height: 844, touch: true, locale: lang, welcomeSeen } : { width: 1366, height: 800, locale: lang });
-  await recordAnnouncements(b.context);
-  const s: Seat = { name, b, lang, phone, keyboard: options.keyboard ?? false, clips: [], shot: new Set(), placed: 0 };
-  b.page.on('request', (r) => {
-    if (CLIP.test(r.url())) s.clips.push(r.url());
-  });
-  return s;
-}
 
 /**
  * One moment of the controller in light and dark: a screenshot each, axe,
@@ -108,64 +69,6 @@ async function shoot(s: Seat, moment: string, problems: string[]): Promise<void>
     if (scheme === 'light') for (const small of await smallTouchTargets(page)) problems.push(`${label}: touch target ${small}`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
-}
-
-/** The name prompt of /game/{id}/play: a name, an emoji, Join; then the controller. */
-async function joinOnPhone(s: Seat, id: string, emoji: string, problems: string[]): Promise<void> {
-  const page = s.b.page;
-  await page.goto(`/game/${id}/play`);
-  await page.getByRole('heading', { level: 1, name: people(s, 'join.title_guest') }).waitFor();
-  await page.getByRole('textbox').fill(s.name);
-  await page.getByRole('radio', { name: people(s, `avatar.names.${emoji}`) }).check();
-  await shoot(s, 'name-prompt', problems);
-  await page.getByRole('button', { name: people(s, 'join.submit') }).click();
-  await page.getByTestId('controller').waitFor();
-  await page.getByRole('heading', { level: 1, name: s.name }).waitFor();
-}
-
-const view = (s: Seat): Promise<string | null> => s.b.page.getByTestId('controller').getAttribute('data-view', { timeout: 1000 }).catch(() => null);
-
-/** Tabs until the focus is on an element `is` accepts (keyboard only); false after `max` presses. */
-async function tabTo(page: Page, is: string, max = 40): Promise<boolean> {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    if (await page.evaluate((sel) => !!document.activeElement?.matches(sel), is)) return true;
-  }
-  return false;
-}
-
-/** Picks a free gap: a tap on the row (the first or last free one), or by keyboard the radio group's arrows and Space. */
-async function pickGap(s: Seat, which: 'first' | 'last'): Promise<void> {
-  const page = s.b.page;
-  if (s.keyboard) {
-    await page.locator('#guess-heading').focus();
-    assert(await tabTo(page, '[aria-labelledby="guess-heading"] input[type=radio]'), `${s.name}: the gaps are reachable by Tab`);
-    // the first radio of the group has the focus; an arrow moves to the next (and checks it), Space checks the one focused
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('Space');
-    await page.locator('#turn-row [data-gap][data-chosen]').waitFor();
-    return;
-  }
-  const free = page.locator('#turn-row [data-gap][data-choosable]');
-  const gap = which === 'first' ? free.first() : free.last();
-  const id = (await gap.getAttribute('data-gap')) ?? '';
-  await gap.click();
-  await page.locator(`#turn-row [data-gap="${id}"][data-chosen]`).waitFor();
-}
-
-/** Presses a button: a click, or by keyboard Tab to it and Enter. */
-async function press(s: Seat, name: string): Promise<void> {
-  const page = s.b.page;
-  const button = page.getByRole('button', { name, exact: true });
-  if (!s.keyboard) return button.click();
-  let on = false;
-  for (let i = 0; i < 40 && !on; i++) {
-    await page.keyboard.press('Tab');
-    on = await button.evaluate((el) => el === document.activeElement);
-  }
-  assert(on, `${s.name}: "${name}" is reachable by Tab`);
-  await page.keyboard.press('Enter');
 }
 
 test(
@@ -196,10 +99,10 @@ test(
       await settings.getByRole('button', { name: tr(host, 'game.settings.save') }).click();
       await settings.waitFor({ state: 'detached' });
 
-      await joinOnPhone(ana, id, 'fox', problems);
-      await joinOnPhone(ben, id, 'panda', problems);
+      await joinOnPhone(ana, `/game/${id}/play`, 'fox', () => shoot(ana, 'name-prompt', problems));
+      await joinOnPhone(ben, `/game/${id}/play`, 'panda', () => shoot(ben, 'name-prompt', problems));
       // a late joiner scanning while the game is Open joins, and can leave again from the menu
-      await joinOnPhone(late, id, 'rocket', problems);
+      await joinOnPhone(late, `/game/${id}/play`, 'rocket', () => shoot(late, 'name-prompt', problems));
       await late.b.page.getByRole('button', { name: table(late, 'controller.menu') }).click();
       await late.b.page.getByRole('menuitem', { name: tr(late, 'game.leave') }).click();
       await late.b.page.getByRole('heading', { level: 1, name: people(late, 'join.title_guest') }).waitFor();

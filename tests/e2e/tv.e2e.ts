@@ -15,7 +15,6 @@
  *   light; screenshots of Open, mid-turn, the reveal and the win (dark/light,
  *   en/de, 1920×1080 and 1366×800) go to test-results/e2e/tv/.
  */
-import jsQRModule from 'jsqr';
 import type { Page } from 'playwright-core';
 import type { GamePayload, JoinAddress } from '../../shared/protocol/game.ts';
 import { User } from '../server/harness.ts';
@@ -40,6 +39,7 @@ import {
   type App,
   type Browser,
 } from './harness.ts';
+import { howl, lockAudioUntilGesture, pressUntilTaken, readQr, setScheme } from './devices.ts';
 
 /** A message as the app finds it: the shell's, else the game screen's `table` namespace (the fallback namespace). */
 function msg(lang: 'en' | 'de', key: string, vars: Record<string, string | number> = {}): string {
@@ -49,8 +49,6 @@ function msg(lang: 'en' | 'de', key: string, vars: Record<string, string | numbe
     return t(lang, key, vars, 'table');
   }
 }
-/** jsqr is CommonJS: under Node's ESM its default import is the module, whose `default` is the decoder (or, when bundled, the decoder itself). */
-const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ?? jsQRModule) as unknown as typeof import('jsqr').default;
 const en = (key: string, vars: Record<string, string | number> = {}): string => msg('en', key, vars);
 const de = (key: string, vars: Record<string, string | number> = {}): string => msg('de', key, vars);
 
@@ -74,67 +72,10 @@ async function until(user: User, id: string, ok: (g: GamePayload) => boolean, wh
   return now as GamePayload;
 }
 
-/** Howler's state for the sound whose URL contains `part`. */
-async function howl(page: Page, part: string): Promise<{ playing: boolean } | null> {
-  return page.evaluate((p) => {
-    type H = { _src: string | string[]; playing(): boolean };
-    const h = (window as unknown as { Howler?: { _howls: H[] } }).Howler?._howls.find((x) => String(x._src).includes(p));
-    return h ? { playing: h.playing() } : null;
-  }, part);
-}
-
-/** As game.e2e.ts: headless Chromium lets every page play, so a phone's autoplay rule is emulated (sound only after a trusted gesture). */
-async function lockAudioUntilGesture(b: Browser): Promise<void> {
-  await b.context.addInitScript(() => {
-    const Native = window.AudioContext;
-    let gesture = false;
-    for (const type of ['pointerdown', 'keydown', 'click', 'touchend']) window.addEventListener(type, (e) => (gesture ||= e.isTrusted), true);
-    window.AudioContext = class extends Native {
-      constructor(options?: AudioContextOptions) {
-        super(options);
-        if (!gesture) void super.suspend();
-      }
-      override resume(): Promise<void> {
-        return gesture ? super.resume() : Promise.resolve();
-      }
-    };
-  });
-}
-
-/** The TV's QR code read back from the screen's pixels (an element screenshot, decoded by jsQR). */
-async function readQr(page: Page): Promise<string | null> {
-  const png = await page.getByTestId('tv-join').getByRole('img').screenshot();
-  const { data, width, height } = await page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const g = c.getContext('2d') as CanvasRenderingContext2D;
-    g.drawImage(img, 0, 0);
-    return { data: [...g.getImageData(0, 0, c.width, c.height).data], width: c.width, height: c.height };
-  }, png.toString('base64'));
-  return jsQR(Uint8ClampedArray.from(data), width, height)?.data ?? null;
-}
-
 const shot = async (page: Page, name: string): Promise<void> => {
   await settle(page);
   await screenshot(page, `tv/${name}`);
 };
-
-/**
- * The colour scheme setting, as the settings dialog of another tab stores it
- * (the page follows through the storage event the other tab would cause).
- * `auto` is the default, with which the TV view is dark whatever the system's scheme.
- */
-async function setScheme(page: Page, scheme: 'auto' | 'light'): Promise<void> {
-  await page.evaluate((s) => {
-    localStorage.setItem('colorScheme', s);
-    window.dispatchEvent(new StorageEvent('storage', { key: 'colorScheme', newValue: s }));
-  }, scheme);
-  await page.waitForFunction((s) => document.documentElement.classList.contains(s), scheme === 'light' ? 'light' : 'dark');
-}
 
 /** axe in both schemes (the default dark stage, the light setting); problems collected. */
 async function scan(page: Page, label: string, problems: string[]): Promise<void> {
@@ -151,13 +92,19 @@ async function scan(page: Page, label: string, problems: string[]): Promise<void
 async function move(tv: Page, screen: Page, other: User, id: string, g: GamePayload): Promise<void> {
   const host = g.players.find((p) => p.id !== other.id);
   const guest = g.players.find((p) => p.id === other.id);
+  // (the TV's room may be a moment behind the REST answer: keys pressed again until taken, as a player told "not right now")
+  const before = JSON.stringify(g);
+  const changed = async (): Promise<boolean> => JSON.stringify(await gameOf(other, id)) !== before;
   if (host?.state === 'Guessing') {
-    await tv.keyboard.press('Alt+Shift+ArrowDown');
-    await tv.keyboard.press('Alt+Shift+Enter');
+    const keys = async (): Promise<void> => {
+      await tv.keyboard.press('Alt+Shift+ArrowDown');
+      await tv.keyboard.press('Alt+Shift+Enter');
+    };
+    assert(await pressUntilTaken(keys, changed), 'the host placed from the TV');
   } else if (host?.state === 'Intercepting') {
     await screen.getByRole('button', { name: en('game.guess.dont_intercept'), exact: true }).click();
   } else if (host?.state === 'Confirming') {
-    await tv.keyboard.press('Alt+Shift+Y');
+    assert(await pressUntilTaken(() => tv.keyboard.press('Alt+Shift+Y'), changed), 'the host confirmed from the TV');
   } else if (guest?.state === 'Guessing') {
     assertEqual((await other.request('POST', `/api/games/${id}/guess`, { id: guest.slots[0]?.id ?? null })).status, 200, 'guest guesses');
   } else if (guest?.state === 'Intercepting') {
@@ -270,6 +217,8 @@ test(
     await tv.reload();
     await tv.getByTestId('tv-screen').waitFor();
     await eventually(async () => assertEqual(await tv.getByRole('heading', { level: 1 }).textContent(), heading, 'heading after the reload'));
+    // (once the reloaded table stopped moving: a click that lands beside the button would unlock the sound by itself)
+    await settle(tv);
     await tv.getByTestId('tv-sound-prompt').getByRole('button').click();
     assertEqual(await tv.getByRole('checkbox', { name: en('tv.speech') }).isChecked(), true, 'speech stays on after the reload');
 

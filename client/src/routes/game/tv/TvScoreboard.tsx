@@ -27,8 +27,8 @@ export function TvScoreboard() {
       ) : (
         <Stack as="ol" gap="2">
           {players.map((p) => (
-            // a full table keeps to the screen: smaller lines from six players on
-            <ScoreLine key={p.id} player={p} compact={players.length > 5} />
+            // a full table keeps to the screen (with the feed and the QR corner beside a running game): smaller lines from five players on
+            <ScoreLine key={p.id} player={p} compact={players.length > 4} />
           ))}
         </Stack>
       )}

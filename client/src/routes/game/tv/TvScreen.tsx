@@ -107,6 +107,8 @@ function TvLayout({ gameId, audio }: { gameId: string; audio: TvAudio }) {
     <Grid
       data-testid="tv-screen"
       minH="100dvh"
+      // a TV does not scroll: from a laptop's width the page is the screen, and the side column fits it (below)
+      h={{ lg: '100dvh' }}
       p={{ base: '3', md: '5' }}
       // room below for a phone's bottom action bar (the guess panel sets its height)
       pb="calc(var(--action-bar-h, 0px) + 1.25rem)"
@@ -153,11 +155,20 @@ function TvLayout({ gameId, audio }: { gameId: string; audio: TvAudio }) {
         )}
       </Stack>
 
-      <Stack as="aside" aria-label={t('tv.side_label')} gap="4" minW="0">
-        <TvScoreboard />
-        <EventFeed at="side" />
+      <Stack as="aside" aria-label={t('tv.side_label')} gap="4" minW="0" minH="0">
+        <Box flexShrink="0">
+          <TvScoreboard />
+        </Box>
+        {/* many players: the feed gives up its oldest entries (at its bottom) so the QR corner stays on the screen */}
+        <Box flex={{ lg: '1' }} minH="0" overflow={{ lg: 'hidden' }} maskImage={{ lg: 'linear-gradient(to bottom, black calc(100% - 1.5rem), transparent)' }}>
+          <EventFeed at="side" />
+        </Box>
         <EventFeed at="top" />
-        {!open && <TvJoin big={false} />}
+        {!open && (
+          <Box flexShrink="0">
+            <TvJoin big={false} />
+          </Box>
+        )}
       </Stack>
     </Grid>
   );
