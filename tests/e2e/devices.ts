@@ -116,7 +116,8 @@ export async function joinOnPhone(s: Seat, url: string, emoji: string, before?: 
   await page.getByRole('textbox').fill(s.name);
   await page.getByRole('radio', { name: people(s, `avatar.names.${emoji}`) }).check();
   await before?.();
-  await page.getByRole('button', { name: people(s, 'join.submit') }).click();
+  // exact: a toast about another phone's joining may carry "joined" in a button's name
+  await page.getByRole('button', { name: people(s, 'join.submit'), exact: true }).click();
   await page.getByTestId('controller').waitFor();
   await page.getByRole('heading', { level: 1, name: s.name }).waitFor();
 }

@@ -80,6 +80,13 @@ async function gameOf(page: Page, id: string): Promise<GamePayload> {
 
 /** The settings of a short game: goal 3 with 6 tokens (two claims end it), short clips and reveals, confirmations that wait. */
 const SHORT = { goal: '3', start_tokens: '6', hit_duration: '4', confirm_timeout: '600', reveal_time: '2' } as const;
+/**
+ * The party's game: goal 4, so nobody can reach it before the first phone's second turn
+ * (one start card, at most one interception and one placement each in the first round),
+ * and that phone claims there (after its own placement): every way of playing is met in
+ * every run, whatever the seat order and the cards.
+ */
+const PARTY = { ...SHORT, goal: '4' } as const;
 
 /** The controller's end: the ended dialog. */
 const ended = (s: Seat): Locator => s.b.page.getByRole('dialog', { name: table(s, 'ended.title') });
@@ -160,7 +167,7 @@ test(
       const id = page.url().split('/').pop() as string;
       await page.getByRole('button', { name: en('game.settings_button') }).click();
       const settings = page.getByRole('dialog', { name: en('game.settings.title') });
-      for (const [key, value] of Object.entries(SHORT)) await settings.getByLabel(en(`game.settings.${key}`)).fill(value);
+      for (const [key, value] of Object.entries(PARTY)) await settings.getByLabel(en(`game.settings.${key}`)).fill(value);
       await settings.getByRole('button', { name: en('game.settings.save') }).click();
       await settings.waitFor({ state: 'detached' });
       await gotoReady(page, `/game/${id}/tv`);
