@@ -1,3 +1,5 @@
+import { EvidenceService } from './services/evidence/index.ts';
+import { ReportsService } from './services/reports.ts';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,7 +72,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // the search index lives in the database; the typo vocabulary of each process learns other processes' changes
   const unfollow = followCatalogueChanges(presence, catalogue, log);
   const games = new GameStore(db, config.PROCESS_NAME, log);
-  setRoomServices({ config, log, bus, catalogue, users, games, clips: () => clipCache(config.AUDIO_DIR, ffmpegPath(config.FFMPEG_PATH), log) });
+  const reports = new ReportsService(db, log);
+  const evidence = new EvidenceService(db, log);
+  setRoomServices({ config, log, bus, catalogue, users, games, clips: () => clipCache(config.AUDIO_DIR, ffmpegPath(config.FFMPEG_PATH), log), evidence, reports });
   // YTDLP_PATH, else the yt-dlp on the PATH: a host who installed it needs no configuration
   const ytdlp = chooseYtdlp(config.YTDLP_PATH);
   log.info(ytdlp.command ? { ytdlp: ytdlp.command } : { ytdlp: null, reason: ytdlp.reason }, ytdlp.command ? 'YouTube downloads with yt-dlp' : 'YouTube downloads are off');

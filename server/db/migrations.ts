@@ -198,6 +198,61 @@ const migrations: Record<string, Migration> = {
       });
     },
   },
+  '0009_reports_evidence': {
+    async up(db: Kysely<unknown>) {
+      // Year disputes and problem reports (docs/disputes.md#reports): the reference
+      // server's hit_issues with Hitline's fields, a hit's year history, the outside
+      // sources' answers (cached per hit and source) and the audit's resumable queue.
+      await db.transaction().execute(async (trx) => {
+        await trx.schema
+          .createTable('hit_issues')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('hit_id', 'text', (c) => c.notNull().references('hits.id').onDelete('cascade'))
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('message', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('last_modified', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull().defaultTo('other'))
+          .addColumn('year', 'integer')
+          .addColumn('status', 'text', (c) => c.notNull().defaultTo('open'))
+          .addColumn('reporter', 'text')
+          .addColumn('game_id', 'text')
+          .addColumn('votes', 'text')
+          .addColumn('evidence', 'text')
+          .addColumn('resolved_by', 'text')
+          .addColumn('resolved_at', 'text')
+          .addColumn('reason', 'text')
+          .execute();
+        await trx.schema.createIndex('hit_issues_hit').on('hit_issues').columns(['hit_id', 'status']).execute();
+        await trx.schema.createIndex('hit_issues_open').on('hit_issues').columns(['status', 'created_at']).execute();
+        await trx.schema
+          .createTable('hit_history')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('hit_id', 'text', (c) => c.notNull())
+          .addColumn('at', 'text', (c) => c.notNull())
+          .addColumn('from_year', 'integer')
+          .addColumn('to_year', 'integer', (c) => c.notNull())
+          .addColumn('by_name', 'text')
+          .addColumn('reason', 'text', (c) => c.notNull())
+          .execute();
+        await trx.schema.createIndex('hit_history_hit').on('hit_history').columns(['hit_id', 'at']).execute();
+        await trx.schema
+          .createTable('year_evidence')
+          .addColumn('hit_key', 'text', (c) => c.notNull())
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('answer', 'text', (c) => c.notNull())
+          .addColumn('found_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('year_evidence_pk', ['hit_key', 'source'])
+          .execute();
+        await trx.schema
+          .createTable('audit_queue')
+          .addColumn('hit_id', 'text', (c) => c.primaryKey())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+      });
+    },
+  },
 };
 
 function isSqlite(db: Kysely<unknown>): boolean {

@@ -136,6 +136,58 @@ export interface CaptchaSpentTable {
   expires_at: string;
 }
 
+/**
+ * A report about a hit (docs/disputes.md#reports): the reference server's
+ * hit issue (`type`, `message`) with Hitline's fields. `kind`: dispute |
+ * wrong_year | wrong_song | bad_audio | other; `status`: open | accepted |
+ * dismissed; `votes` and `evidence` are JSON (a dispute's); `reporter` the
+ * user's name, `resolved_by` the curator's.
+ */
+export interface HitIssuesTable {
+  id: string;
+  hit_id: string;
+  type: 'auto' | 'custom';
+  message: string;
+  created_at: string;
+  last_modified: string;
+  kind: Generated<string>;
+  year: number | null;
+  status: Generated<string>;
+  reporter: string | null;
+  game_id: string | null;
+  votes: string | null;
+  evidence: string | null;
+  resolved_by: string | null;
+  resolved_at: string | null;
+  reason: string | null;
+}
+
+/** A change of a hit's year: from (null when the hit was made), to, who (a name, null for the server itself) and why. */
+export interface HitHistoryTable {
+  id: string;
+  hit_id: string;
+  at: string;
+  from_year: number | null;
+  to_year: number;
+  by_name: string | null;
+  reason: string;
+}
+
+/** An outside source's answer for a hit (`hit_key`: see services/evidence), cached; `answer` is JSON. */
+export interface YearEvidenceTable {
+  hit_key: string;
+  source: string;
+  answer: string;
+  found_at: string;
+}
+
+/** `audit-years`: each hit's place in the resumable queue (`state`: pending | done | failed). */
+export interface AuditQueueTable {
+  hit_id: string;
+  state: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -149,4 +201,8 @@ export interface Database {
   server_processes: ServerProcessesTable;
   server_secrets: ServerSecretsTable;
   captcha_spent: CaptchaSpentTable;
+  hit_issues: HitIssuesTable;
+  hit_history: HitHistoryTable;
+  year_evidence: YearEvidenceTable;
+  audit_queue: AuditQueueTable;
 }

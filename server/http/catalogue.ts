@@ -165,7 +165,7 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
   mount(r, C.createHit, async ({ body }, _req, res) => {
     const result = await catalogue.createHit(body);
     if (!result.ok) return refusal(res, result);
-    res.json(fullHit(result.hit, { downloaded: false }, true)); // 200 with the new id: the reference server
+    res.json(fullHit(result.hit, { downloaded: false, issues: false }, true)); // 200 with the new id: the reference server
   });
 
   mount(r, C.updateHit, async ({ params, body }, _req, res) => {

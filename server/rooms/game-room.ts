@@ -50,13 +50,13 @@ export class GameRoom extends Room<{ state: GameState; metadata: GameMetadata; c
   }
 
   override async onCreate(options: CreateGameOptions): Promise<void> {
-    const { config, log, bus, catalogue, games, clips } = roomServices();
+    const { config, log, bus, catalogue, games, clips, evidence, reports } = roomServices();
     const outbox: HostOutbox = {
       changed: (view, seq, events, deleted) => this.sendChange(view, seq, events, deleted),
       metadataChanged: (meta) => void this.setMetadata(meta),
       gone: () => this.disconnect(),
     };
-    const opened = await GameHost.open(options, { store: games, publisher: bus, catalogue, clips, config, log }, outbox);
+    const opened = await GameHost.open(options, { store: games, publisher: bus, catalogue, clips, evidence, reports, config, log }, outbox);
     if (!opened.ok) throw new ServerError(opened.error.status, opened.error.message);
     this.host = opened.host;
     this.roomId = options.gameId;
@@ -247,6 +247,10 @@ function messageToAction(user: { id: string; name: string }, msg: RoomMessage): 
       return { type: 'control', by, ...msg.payload };
     case 'release':
       return { type: 'release', by, player: msg.payload.player };
+    case 'dispute':
+      return { type: 'dispute', by, year: msg.payload.year, ...(msg.payload.player ? { player: msg.payload.player } : {}) };
+    case 'vote':
+      return { type: 'vote', by, take: msg.payload.take, ...(msg.payload.player ? { player: msg.payload.player } : {}) };
   }
 }
 

@@ -1,4 +1,5 @@
-import type { GameEvent, GameMode, GamePayload, Game, NewGame, RuleError } from '../../shared/rules/index.ts';
+import type { Evidence, SourceAnswer, VoteCount } from '../../shared/protocol/reports.ts';
+import type { GameEvent, GameMode, GamePayload, Game, Hit, NewGame, RuleError } from '../../shared/rules/index.ts';
 import type { Config } from '../config.ts';
 import type { EventPublisher } from '../events/bus.ts';
 import type { Logger } from '../logger.ts';
@@ -39,6 +40,37 @@ export interface HiddenClips {
   release(game: string): Promise<void>;
 }
 
+/**
+ * What is known about a hit's year (docs/disputes.md#evidence): the
+ * catalogue's year, its history and earlier reports, and the outside
+ * sources' answers (server/services/evidence).
+ */
+export interface YearEvidence {
+  /**
+   * Starts the outside sources' lookups for a card just drawn, in the
+   * background (cached answers are not asked again). Never waits, never
+   * throws: a source that fails is just missing from the evidence.
+   */
+  prefetch(hit: Pick<Hit, 'id' | 'title' | 'artist' | 'year'>): void;
+  /** What is known now (only ever shown after the card's reveal). */
+  gather(hit: Pick<Hit, 'id' | 'title' | 'artist' | 'year'>): Promise<Omit<Evidence, 'hit'>>;
+}
+
+/** Where a decided dispute goes: a report in the review queue (server/services/reports.ts). */
+export interface DisputeReports {
+  fileDispute(d: {
+    game: string;
+    hit: Pick<Hit, 'id' | 'year'>;
+    /** The year proposed. */
+    year: number;
+    outcome: 'kept' | 'changed';
+    votes: VoteCount;
+    /** The disputer's seat name. */
+    reporter: string;
+    evidence: SourceAnswer[];
+  }): Promise<void>;
+}
+
 export interface GameHostDeps {
   /** Where the game persists every accepted action (restart survival). */
   store: Pick<GameStore, 'snapshot' | 'append' | 'remove'>;
@@ -47,6 +79,10 @@ export interface GameHostDeps {
   catalogue: Pick<CatalogueService, 'packIds' | 'playableHits'>;
   /** The clip cache, asked for only by audio games. */
   clips: () => HiddenClips;
+  /** Year evidence: looked up at each draw. */
+  evidence: Pick<YearEvidence, 'prefetch' | 'gather'>;
+  /** Where a decided dispute is filed. */
+  reports: DisputeReports;
   config: Pick<Config, 'RECONNECT_SECONDS' | 'OPEN_GAME_IDLE_MINUTES' | 'GAME_IDLE_HOURS' | 'AUDIO_DIR'>;
   log: Logger;
 }

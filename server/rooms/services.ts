@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Logger } from '../logger.ts';
-import type { HiddenClips } from './host-ports.ts';
+import type { DisputeReports, HiddenClips, YearEvidence } from './host-ports.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import type { GameStore } from '../services/game-store.ts';
 import type { UsersService } from '../services/users.ts';
@@ -21,6 +21,10 @@ export interface RoomServices {
   games: GameStore;
   /** The hidden clips of audio games, shared with the audio routes (made on first use). */
   clips: () => HiddenClips;
+  /** Year evidence for disputes (docs/disputes.md#evidence). */
+  evidence: YearEvidence;
+  /** The review queue, where decided disputes are filed. */
+  reports: DisputeReports;
 }
 
 let current: RoomServices | undefined;

@@ -3,7 +3,7 @@ import { CompiledQuery, sql, type QueryCreator } from 'kysely';
 import { isoNow, isPostgres, writeNowIfIdle, writeLog, type Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { applyAction, fillMissingLooks, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
+import { applyAction, fillMissingLooks, LIMITS, type Action, type Game, type Hit } from '../../shared/rules/index.ts';
 
 /**
  * Games survive a restart. Each game is a row with a base snapshot of
@@ -81,6 +81,11 @@ function storedGame(json: string): Game {
   game.settings.dj ??= '';
   game.settings.dj_plays ??= true;
   game.dj ??= null;
+  // stored before year disputes: the defaults, and nothing disputed
+  game.settings.disputes ??= LIMITS.disputes.default;
+  game.settings.dispute_timeout ??= LIMITS.dispute_timeout.default;
+  game.dispute ??= null;
+  game.disputes_used ??= {};
   return fillMissingLooks(game);
 }
 

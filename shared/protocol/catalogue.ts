@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { latestHitYear } from '../rules/constants.ts';
 import { cleanText, CountSchema, UuidSchema } from './common.ts';
 import { HitPayloadSchema } from './game.ts';
+import { HitIssueSchema } from './reports.ts';
 
 /**
  * The hit catalogue on the wire: packs, hits, search and download progress
@@ -78,6 +79,8 @@ export const HitBodySchema = z.object({
 export const CatalogueHitSchema = z.strictObject({
   ...HitPayloadSchema.shape,
   downloaded: z.boolean().optional(),
+  /** `parts=issues` for a caller with read_issues: the hit's open reports, oldest first (the reference server's order). */
+  issues: z.array(HitIssueSchema).optional(),
 });
 
 /** Where a hit's audio stands in the pipeline (docs/api.md#b9): `ready` means playable in `audio` clue mode. */
@@ -100,12 +103,12 @@ export const FullHitPayloadSchema = z.strictObject({
 
 /**
  * `parts` of `GET /api/hits/search` and `GET /api/hits/{id}` (repeatable): `downloaded`
- * adds whether the audio is ready. Unknown parts (the reference server's `issues`, not built) are
+ * adds whether the audio is ready, `issues` the open reports (read_issues only). Unknown parts are
  * ignored, like unknown sort keys.
  */
 export const HitPartsSchema = z.preprocess(
   (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
-  z.array(z.unknown()).transform((parts) => ({ downloaded: parts.includes('downloaded') })),
+  z.array(z.unknown()).transform((parts) => ({ downloaded: parts.includes('downloaded'), issues: parts.includes('issues') })),
 );
 
 // ---------------------------------------------------------------------------

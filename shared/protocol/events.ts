@@ -4,6 +4,7 @@ import { ProcessHitsSchema } from './catalogue.ts';
 import { CountSchema, GameIdSchema, parseInput, type ParseOutcome } from './common.ts';
 import {
   ClueSchema,
+  DisputePayloadSchema,
   GamePayloadSchema,
   GameStateSchema,
   GameSummarySchema,
@@ -12,6 +13,7 @@ import {
   PlayerPayloadSchema,
   SettingsSchema,
 } from './game.ts';
+import { DeletedIssueSchema, HitIssueSchema } from './reports.ts';
 
 /**
  * Server-sent events (docs/api.md#sse, docs/rules.md#events). Each stream is a
@@ -83,6 +85,22 @@ export const UpdateEventSchema = z.strictObject({
   data: z.strictObject({ settings: SettingsSchema }),
 });
 
+/**
+ * `dispute`: a seat disputed the revealed card's year (`players`: the disputer,
+ * `deadline`: when the vote closes), or the vote was decided (`dispute.outcome`
+ * set; a `change_state` with the re-judged table follows).
+ */
+export const DisputeEventSchema = z.strictObject({
+  event: z.literal('dispute'),
+  data: z.strictObject({ dispute: DisputePayloadSchema, players: OnePlayerSchema.optional(), deadline: CountSchema.optional(), cause: z.enum(['timeout', 'absent']).optional() }),
+});
+
+/** `vote`: a seat voted on the open dispute. */
+export const VoteEventSchema = z.strictObject({
+  event: z.literal('vote'),
+  data: z.strictObject({ dispute: DisputePayloadSchema, players: OnePlayerSchema }),
+});
+
 /** Any event the engine emits for one game (its `GameEvent`). */
 export const GameEventSchema = z.discriminatedUnion('event', [
   JoinEventSchema,
@@ -92,6 +110,8 @@ export const GameEventSchema = z.discriminatedUnion('event', [
   SkipEventSchema,
   ClaimEventSchema,
   UpdateEventSchema,
+  DisputeEventSchema,
+  VoteEventSchema,
 ]);
 
 /** `snapshot`: the whole game, sent first to a new or resuming subscriber (docs/rules.md#a13); not an engine event. */
@@ -118,6 +138,10 @@ export const GlobalEventSchema = z.discriminatedUnion('event', [
   z.strictObject({ event: z.literal('game_summary'), data: GameSummarySchema }),
   /** Hits or packs changed: catalogue views should refetch. */
   z.strictObject({ event: z.literal('hits_changed'), data: z.strictObject({}) }),
+  /** A report about a hit was filed (docs/disputes.md#reports); only to subscribers whose user had read_issues when they connected. */
+  z.strictObject({ event: z.literal('create_hit_issue'), data: HitIssueSchema }),
+  /** A report left the open list (deleted, accepted or dismissed); read_issues subscribers only. */
+  z.strictObject({ event: z.literal('delete_hit_issue'), data: DeletedIssueSchema }),
 ]);
 
 /** Names on the global stream, for clients that subscribe by name. */

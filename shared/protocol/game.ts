@@ -70,6 +70,8 @@ const SETTING_NUMBERS = {
   intercept_timeout: settingInt('intercept_timeout'),
   confirm_timeout: settingInt('confirm_timeout'),
   reveal_time: settingInt('reveal_time'),
+  disputes: settingInt('disputes'),
+  dispute_timeout: settingInt('dispute_timeout'),
 };
 
 /** A game's stored settings (every field present); timeouts in seconds, 0 = off; `reveal_time`: seconds a revealed card stays on the table before the next turn. */
@@ -164,6 +166,40 @@ export const PlayerPayloadSchema = z.strictObject({
   controller: UuidSchema.nullable(),
 });
 
+/** A vote on a dispute: the seat, and whether it takes the proposed year (true) or keeps the card's (false). */
+export const DisputeVoteSchema = z.strictObject({
+  player: UuidSchema,
+  take: z.boolean(),
+});
+
+/**
+ * A year dispute of the last revealed card (docs/rules.md#disputes): the card
+ * as dealt (`hit.year` is the disputed year), the `year` proposed, the seat
+ * that raised it, the votes in order (the disputer's own first), when the vote
+ * closes (epoch ms; null = no limit), `voters` (the seated players, a majority
+ * of whom decides; a tie keeps the year) and the `outcome`: null while the
+ * table votes (the game is paused), then `kept` or `changed`.
+ */
+export const DisputePayloadSchema = z.strictObject({
+  hit: HitPayloadSchema,
+  year: YearSchema,
+  by: UuidSchema,
+  votes: z.array(DisputeVoteSchema).max(MAX_PLAYERS),
+  until: CountSchema.nullable(),
+  outcome: z.enum(['kept', 'changed']).nullable(),
+  voters: z.int().min(0).max(MAX_PLAYERS),
+});
+
+/**
+ * The last revealed card while its year may be disputed: until `until` (epoch
+ * ms, the end of the reveal time) and, after that, for as long as the game
+ * still waits for that card's confirmation.
+ */
+export const DisputableSchema = z.strictObject({
+  hit: HitPayloadSchema,
+  until: CountSchema,
+});
+
 /** A whole game as `viewGame()` shows it: the reference server's GamePayload plus timeouts, clue mode, deadline, standings. */
 export const GamePayloadSchema = z.strictObject({
   ...SettingsSchema.shape,
@@ -187,6 +223,12 @@ export const GamePayloadSchema = z.strictObject({
   draws: CountSchema,
   /** The DJ of a running `dj` round, else null (before a start the settings' `dj` says who it would be). */
   dj_seat: DjSeatSchema.nullable(),
+  /** The revealed card that may be disputed now, else null. */
+  disputable: DisputableSchema.nullable(),
+  /** The dispute being voted on, or the last decided one until the next reveal; else null. */
+  dispute: DisputePayloadSchema.nullable(),
+  /** Disputes each seat raised this round, by player id (seats without any left out). */
+  disputes_used: z.record(UuidSchema, z.int().min(0).max(LIMITS.disputes.max)),
 });
 
 /** A lobby line for one game (the engine's `summarizeGame()`): player count and the creator's name ("" if none). */
@@ -217,6 +259,8 @@ export const GameUpdateSchema = z.strictObject({
   cause: z.enum(EVENT_CAUSES).optional(),
   /** `change_state` with cause `confirmed`, `rejected` or `stopped`: the player who did it. */
   by: PlayerPayloadSchema.optional(),
+  /** `dispute` and `vote`: the dispute as it stands after the event. */
+  dispute: DisputePayloadSchema.optional(),
 });
 
 /** `GET /api/games` reply: the games the caller may see in the lobby. */
@@ -266,6 +310,8 @@ export const SettingsUpdateSchema = z.strictObject({
   intercept_timeout: unchangedIfNull(SETTING_NUMBERS.intercept_timeout),
   confirm_timeout: unchangedIfNull(SETTING_NUMBERS.confirm_timeout),
   reveal_time: unchangedIfNull(SETTING_NUMBERS.reveal_time),
+  disputes: unchangedIfNull(SETTING_NUMBERS.disputes),
+  dispute_timeout: unchangedIfNull(SETTING_NUMBERS.dispute_timeout),
   packs: unchangedIfNull(z.array(UuidSchema)),
   /** A clue mode chosen: it also turns `clue_mode_auto` off, unless the same change sets that. */
   clue_mode: unchangedIfNull(ClueModeSchema),
@@ -351,6 +397,17 @@ export type GuessBodyInput = z.input<typeof GuessBodySchema>;
 export type ConfirmBody = z.infer<typeof ConfirmBodySchema>;
 export type JoinBody = z.output<typeof JoinBodySchema>;
 export type AvatarBody = z.infer<typeof AvatarBodySchema>;
+/** `POST /api/games/{id}/dispute[/{player}]` body and room message `dispute`: the year proposed instead of the revealed card's. */
+export const DisputeBodySchema = z.strictObject({ year: YearSchema });
+
+/** `POST /api/games/{id}/vote[/{player}]` body and room message `vote`: take the proposed year (true) or keep the card's (false). */
+export const VoteBodySchema = z.strictObject({ take: z.boolean() });
+
+export type DisputePayload = z.infer<typeof DisputePayloadSchema>;
+export type DisputeVote = z.infer<typeof DisputeVoteSchema>;
+export type Disputable = z.infer<typeof DisputableSchema>;
+export type DisputeBody = z.infer<typeof DisputeBodySchema>;
+export type VoteBody = z.infer<typeof VoteBodySchema>;
 export type ControlBody = z.output<typeof ControlBodySchema>;
 export type ControlBodyInput = z.input<typeof ControlBodySchema>;
 export type ReleaseBody = z.infer<typeof ReleaseBodySchema>;

@@ -9,3 +9,4 @@ export * from './users.ts';
 export * from './catalogue.ts';
 export * from './events.ts';
 export * from './room.ts';
+export * from './reports.ts';

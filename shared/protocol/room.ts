@@ -12,6 +12,7 @@ import {
   ReleaseBodySchema,
   SettingsUpdateSchema,
   SlotIdSchema,
+  YearSchema,
   type GamePayload,
   type PlayerPayload,
 } from './game.ts';
@@ -59,6 +60,10 @@ export const ROOM_MESSAGES = {
   control: ControlBodySchema,
   /** The seat `player` goes back to the creator's device (its phone, or the creator). */
   release: ReleaseBodySchema,
+  /** Dispute the last revealed card's year, proposing `year` (docs/rules.md#disputes). */
+  dispute: z.strictObject({ year: YearSchema, ...OptionalPlayer }),
+  /** Vote on the open dispute: take the proposed year, or keep the card's. */
+  vote: z.strictObject({ take: z.boolean(), ...OptionalPlayer }),
 } as const;
 
 /**

@@ -14,6 +14,7 @@ import {
   PlayableCountsSchema,
   PlayableQuerySchema,
 } from './catalogue.ts';
+import { AcceptBodySchema, DismissBodySchema, HitHistorySchema, HitIssueSchema, IssueBodySchema, ProblemBodySchema, ReviewQueueSchema } from './reports.ts';
 import { badUuid, HTTP_ERRORS, httpError as err, invalidInput, type HttpError, type RouteSpec } from './routes.ts';
 
 /** The catalogue (docs/api.md#endpoints, #b4, #b6, #b7): packs, search, single hits, and its import and export (#b8). */
@@ -83,6 +84,8 @@ const E = CATALOGUE_HTTP_ERRORS;
 export const SORT_DIRECTION_DOC = 'Anything but `descending` means ascending.';
 const UNKNOWN_PACK = invalidInput('The body', 'packs[1] must be the id of an existing pack');
 const WRITE_HITS = { permission: ['write_hits'] } as const;
+const issueParam = z.object({ ...hitParam.shape, issueId: UuidSchema.meta({ description: 'The report (issue) id.' }) });
+const ISSUE_NOT_FOUND = err(404, 'issue_not_found', 'issue not found');
 const WRITE_PACKS = { permission: ['write_packs'] } as const;
 
 export const CATALOGUE_ROUTES = {
@@ -237,30 +240,108 @@ export const CATALOGUE_ROUTES = {
     method: 'post',
     path: '/api/hits/{hitId}/issues',
     tag: 'catalogue',
-    summary: 'Report a problem with a hit',
-    description: 'Needs the write_issues permission (every user has it). Body `{"message": string, "altcha_token"?: string}`; answers the new issue and emits `create_hit_issue` to read_issues subscribers.',
+    summary: 'Report a problem with a hit (the reference API)',
+    description:
+      'Needs the write_issues permission (every user has it, guests included) and a solved ALTCHA challenge (`GET /api/altcha`), as the registration does. Body `{"message": string, "altcha_token": string}`; Hitline\'s clients may add `kind` (wrong_year, wrong_song, bad_audio, other) and a proposed `year`. The message is trimmed and must not be empty. Checks in the reference server\'s order: permission, captcha, message, hit. Answers the new report and sends `create_hit_issue` to read_issues subscribers (docs/disputes.md#reports).',
     access: { permission: ['write_issues'] },
     rateLimit: 'writes',
     params: hitParam,
-    reply: { status: 200, description: 'The new issue (`type: "custom"`).' },
-    // its body is not written down yet, only its JSON refusals
-    errors: [{ status: 400, message: 'issue message is required' }, HTTP_ERRORS.malformedJson, HTTP_ERRORS.unsupportedMediaType, E.hitNotFound],
-    planned: true,
+    body: { schema: IssueBodySchema, required: true },
+    reply: { status: 200, schema: HitIssueSchema, description: 'The new report (`type: "custom"`).' },
+    invalid: { what: 'The hit id or body', example: 'message must be at most 2000 characters' },
+    errors: [
+      err(403, 'captcha_failed', 'altcha solution incorrect'),
+      err(400, 'issue_message_required', 'issue message is required'),
+      HTTP_ERRORS.malformedJson,
+      HTTP_ERRORS.unsupportedMediaType,
+      E.hitNotFound,
+    ],
   },
   deleteHitIssue: {
     id: 'deleteHitIssue',
     method: 'delete',
     path: '/api/hits/{hitId}/issues/{issueId}',
     tag: 'catalogue',
-    summary: 'Delete an issue',
-    description: 'Needs the delete_issues permission.',
+    summary: 'Delete a report',
+    description: 'Needs the delete_issues permission. The report is gone (an accepted or dismissed one stays in the hit\'s history: resolve it instead, `accept`/`dismiss`). Sends `delete_hit_issue`.',
     access: { permission: ['delete_issues'] },
     rateLimit: 'writes',
-    params: z.object({ ...hitParam.shape, issueId: UuidSchema.meta({ description: 'The issue id.' }) }),
+    params: issueParam,
     reply: { status: 200, message: 'issue deleted successfully' },
     invalid: { what: 'An id', example: badUuid('issueId') },
-    errors: [{ status: 404, message: 'issue not found' }],
-    planned: true,
+    errors: [ISSUE_NOT_FOUND],
+  },
+  reportProblem: {
+    id: 'reportProblem',
+    method: 'post',
+    path: '/api/hits/{hitId}/reports',
+    tag: 'catalogue',
+    summary: 'Report a problem from a hit\'s page',
+    description:
+      'Any signed-in user with write_issues (guests included), without a captcha but rate-limited per user: `kind` wrong_year (with the `year` it should be), wrong_song, bad_audio or other, and what is wrong. Lands in the review queue like every report; sends `create_hit_issue`.',
+    access: { permission: ['write_issues'] },
+    rateLimit: 'writes',
+    params: hitParam,
+    body: { schema: ProblemBodySchema, required: true },
+    reply: { status: 200, schema: HitIssueSchema, description: 'The new report.' },
+    invalid: { what: 'The hit id or body', example: 'year is required for a wrong year' },
+    errors: [E.hitNotFound],
+  },
+  getHitHistory: {
+    id: 'getHitHistory',
+    method: 'get',
+    path: '/api/hits/{hitId}/history',
+    tag: 'catalogue',
+    summary: 'A hit\'s year history and reports',
+    description: 'Anybody: the year changes (from, to, who, why), oldest first; the reports of every status, newest first, are listed for a caller with read_issues or write_hits (others get an empty list).',
+    access: 'optional',
+    rateLimit: 'search',
+    params: hitParam,
+    reply: { status: 200, schema: HitHistorySchema, description: 'The history.' },
+    invalid: { what: 'The hit id', example: badUuid('hitId') },
+    errors: [E.hitIdNotFound],
+  },
+  reviewQueue: {
+    id: 'reviewQueue',
+    method: 'get',
+    path: '/api/reports',
+    tag: 'catalogue',
+    summary: 'The review queue',
+    description: 'Needs the write_hits permission. Hits with open reports, the most reported first, then by their newest report; each with its open reports, newest first (disputes carry their votes and evidence).',
+    access: WRITE_HITS,
+    rateLimit: 'search',
+    reply: { status: 200, schema: ReviewQueueSchema, description: 'The open reports by hit.' },
+    errors: [],
+  },
+  acceptReport: {
+    id: 'acceptReport',
+    method: 'post',
+    path: '/api/hits/{hitId}/issues/{issueId}/accept',
+    tag: 'catalogue',
+    summary: 'Accept a report',
+    description: 'Needs the write_hits permission. Sets the hit\'s year to `year` (default: the report\'s proposed year; a report without one sets nothing) with a history entry naming the curator and the reason, and closes the report (and the hit\'s other open year reports that proposed the same year). Sends `delete_hit_issue` for each and `hits_changed`. Games already running keep the year they dealt; the next game deals the new one.',
+    access: WRITE_HITS,
+    rateLimit: 'writes',
+    params: issueParam,
+    body: { schema: AcceptBodySchema, required: false },
+    reply: { status: 200, schema: HitIssueSchema, description: 'The accepted report.' },
+    invalid: { what: 'An id or the body', example: 'year must be at least 1' },
+    errors: [ISSUE_NOT_FOUND, err(409, 'issue_closed', 'the report was already accepted or dismissed')],
+  },
+  dismissReport: {
+    id: 'dismissReport',
+    method: 'post',
+    path: '/api/hits/{hitId}/issues/{issueId}/dismiss',
+    tag: 'catalogue',
+    summary: 'Dismiss a report',
+    description: 'Needs the write_hits permission and a reason, which the hit\'s history keeps. Sends `delete_hit_issue`.',
+    access: WRITE_HITS,
+    rateLimit: 'writes',
+    params: issueParam,
+    body: { schema: DismissBodySchema, required: true },
+    reply: { status: 200, schema: HitIssueSchema, description: 'The dismissed report.' },
+    invalid: { what: 'An id or the body', example: 'reason must be at least 1 character' },
+    errors: [ISSUE_NOT_FOUND, err(409, 'issue_closed', 'the report was already accepted or dismissed')],
   },
   exportHits: {
     id: 'exportHits',

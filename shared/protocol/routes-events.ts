@@ -26,6 +26,8 @@ const GAME_EVENT_DOCS: Record<GameStreamEventName, string> = {
   skip: '`{players:[turn player], hit:<skipped card>}`',
   claim: '`{players:[turn player], hit:<claimed card>}`',
   update: '`{settings}`: the stored settings after a change',
+  dispute: '`{dispute, players:[disputer], deadline}`: a player disputed the revealed card\'s year and the table votes (the game is paused); again with `dispute.outcome` set (`kept` or `changed`) when the vote is decided, followed by `change_state` with the re-judged table',
+  vote: '`{dispute, players:[voter]}`: a seat voted on the open dispute',
 };
 
 const GLOBAL_EVENT_DOCS: Record<GlobalEventName, string> = {
@@ -34,6 +36,8 @@ const GLOBAL_EVENT_DOCS: Record<GlobalEventName, string> = {
   create_game: '`{"create_game":GamePayload}`: a Public game was created',
   remove_game: '`{"remove_game":"<game id>"}`: a listed game is gone',
   hits_changed: '`{"hits_changed":{}}`: hits or packs changed; catalogue views should refetch',
+  create_hit_issue: '`{"create_hit_issue":HitIssue}`: a report about a hit was filed; only to subscribers whose user had read_issues when they connected',
+  delete_hit_issue: '`{"delete_hit_issue":{hit_id, issue_id}}`: a report left the open list (deleted, accepted, dismissed); read_issues subscribers only',
 };
 
 const eventList = (docs: Record<string, string>): string =>

@@ -6,6 +6,7 @@ import {
   ConfirmBodySchema,
   ControlBodySchema,
   CreateGameBodySchema,
+  DisputeBodySchema,
   DjClipSchema,
   GameListSchema,
   GamePayloadSchema,
@@ -17,7 +18,9 @@ import {
   SeatKeyQuerySchema,
   SeatKeyReplySchema,
   SettingsUpdateSchema,
+  VoteBodySchema,
 } from './game.ts';
+import { EvidenceSchema } from './reports.ts';
 import { BAD_GAME_ID, badUuid, rule, rules, type ErrorSpec, type RouteSpec } from './routes.ts';
 
 /** The game endpoints (docs/api.md#endpoints): the lobby, a game, and the actions of a turn. */
@@ -79,7 +82,7 @@ function action<const I extends string, const M extends 'patch' | 'post', const 
 }
 
 /** Guess, skip and claim, by the caller or (`/{player}`) for a player of the creator's Local game (or the seat a phone plays). */
-const forPlayer = (kind: 'guess' | 'skip' | 'claim' | 'avatar'): ErrorCode[] => [`local_only_${kind}`, `creator_only_${kind}`, 'own_seat_only', 'player_not_found'];
+const forPlayer = (kind: 'guess' | 'skip' | 'claim' | 'avatar' | 'dispute' | 'vote'): ErrorCode[] => [`local_only_${kind}`, `creator_only_${kind}`, 'own_seat_only', 'player_not_found'];
 
 const guess = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
   action({
@@ -119,6 +122,38 @@ const claim = <const P extends string, const I extends string, const W extends b
     withPlayer,
     type: 'claim',
     except: withPlayer ? [] : forPlayer('claim'),
+  });
+
+const dispute = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
+  action({
+    id,
+    method: 'post',
+    path,
+    summary: withPlayer ? 'Dispute for a player of a Local game' : "Dispute the revealed card's year",
+    description:
+      "A seated player disputes the year of the last revealed card, proposing another (docs/rules.md#disputes): from its reveal until the reveal time is over, or longer while its confirmation is awaited. The game pauses and every seat votes (`vote`); a majority of the seated players takes the proposed year and the turn is re-judged with it, a tie keeps the card's. The disputer's own vote counts for the proposed year. Each player may dispute `disputes` times a round (a setting).",
+    message: 'dispute raised successfully',
+    body: { schema: DisputeBodySchema, required: true },
+    badInput: 'year must be a whole number from 1 to 9999',
+    withPlayer,
+    type: 'dispute',
+    except: withPlayer ? [] : forPlayer('dispute'),
+  });
+
+const vote = <const P extends string, const I extends string, const W extends boolean>(id: I, path: P, withPlayer: W) =>
+  action({
+    id,
+    method: 'post',
+    path,
+    summary: withPlayer ? 'Vote for a player of a Local game' : 'Vote on the open dispute',
+    description:
+      "`take: true` takes the proposed year, `false` keeps the card's. The vote is decided as soon as a majority of the seated players agrees or everybody voted; when its time (`dispute_timeout`) runs out, the votes cast decide and a tie keeps the year.",
+    message: 'vote cast successfully',
+    body: { schema: VoteBodySchema, required: true },
+    badInput: 'take must be true or false',
+    withPlayer,
+    type: 'vote',
+    except: withPlayer ? [] : forPlayer('vote'),
   });
 
 export const GAME_ROUTES = {
@@ -352,4 +387,22 @@ export const GAME_ROUTES = {
   skipFor: skip('skipFor', '/api/games/{id}/skip/{player}', true),
   claim: claim('claim', '/api/games/{id}/claim', false),
   claimFor: claim('claimFor', '/api/games/{id}/claim/{player}', true),
+  dispute: dispute('dispute', '/api/games/{id}/dispute', false),
+  disputeFor: dispute('disputeFor', '/api/games/{id}/dispute/{player}', true),
+  vote: vote('vote', '/api/games/{id}/vote', false),
+  voteFor: vote('voteFor', '/api/games/{id}/vote/{player}', true),
+  getEvidence: {
+    id: 'getEvidence',
+    method: 'get',
+    path: '/api/games/{id}/evidence',
+    tag: 'games',
+    summary: "The evidence about the revealed card's year",
+    description:
+      "For whoever may view the game, and only after a reveal: while its card may be disputed, while a dispute is voted on, and for the last decided dispute. The catalogue's year with its history, the hit's earlier reports and their outcomes, and the outside sources' answers (docs/disputes.md#evidence), each with its source and when it was found; sources still looking or unreachable are listed in `missing` (ask again for their answers). Never the hidden card's: 409 `no_evidence` before its reveal.",
+    access: 'optional',
+    params: gameParam,
+    reply: { status: 200, schema: EvidenceSchema, description: 'What is known about the year.' },
+    invalid: { what: 'The game id', example: BAD_GAME_ID },
+    errors: [{ status: 409, code: 'no_evidence', message: 'there is no revealed card to show evidence for' }, GAME_NOT_FOUND],
+  },
 } as const satisfies Record<string, RouteSpec>;

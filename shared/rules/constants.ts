@@ -9,6 +9,10 @@ export const LIMITS = {
   confirm_timeout: { min: 0, max: 600, default: 60 },
   /** Seconds the revealed card stays on the table before the next turn's timer starts (0 = at once). */
   reveal_time: { min: 0, max: 15, default: 3 },
+  /** Year disputes each player may raise in a round (docs/rules.md#disputes); 0 = no disputes. */
+  disputes: { min: 0, max: 10, default: 2 },
+  /** Seconds the table has to vote on a dispute, 0 = no limit. */
+  dispute_timeout: { min: 0, max: 600, default: 60 },
 } as const;
 
 export type NumericSetting = keyof typeof LIMITS;

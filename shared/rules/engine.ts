@@ -727,6 +727,14 @@ const HANDLERS: Handlers = {
     if (p.hits.length >= g.settings.goal) endRound(s, p);
   },
 
+  dispute() {
+    fail('disputes_off');
+  },
+
+  vote() {
+    fail('no_dispute');
+  },
+
   timeout(s) {
     const g = s.g;
     if (!g.deadline || s.now < g.deadline.at || g.deadline.state !== g.state) fail('no_deadline');

@@ -58,6 +58,11 @@ const CHECKS: Record<Action['type'], (a: Fields) => string | null> = {
       ? null
       : 'control needs by, the seat key and either a player id or a new name (with an optional avatar)',
   release: (a) => (isId(a.by) && isId(a.player) ? null : 'release needs by and a player id'),
+  dispute: (a) =>
+    isId(a.by) && optionalId(a.player) && Number.isInteger(a.year) && (a.year as number) >= 1 && (a.year as number) <= 9999
+      ? null
+      : 'dispute needs by, an optional player id and a year (1..9999)',
+  vote: (a) => (isId(a.by) && optionalId(a.player) && typeof a.take === 'boolean' ? null : 'vote needs by, an optional player id and a boolean take'),
   timeout: () => null,
   presence: (a) => (isId(a.player) && typeof a.connected === 'boolean' ? null : 'presence needs player and connected'),
   replace_hit: () => null,

@@ -13,6 +13,8 @@ export function defaultSettings(packIds: readonly string[]): Settings {
     intercept_timeout: LIMITS.intercept_timeout.default,
     confirm_timeout: LIMITS.confirm_timeout.default,
     reveal_time: LIMITS.reveal_time.default,
+    disputes: LIMITS.disputes.default,
+    dispute_timeout: LIMITS.dispute_timeout.default,
     clue_mode: 'audio',
     clue_mode_auto: true,
     dj: '',

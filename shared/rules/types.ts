@@ -72,6 +72,10 @@ export interface Settings {
    * after it.
    */
   reveal_time: number;
+  /** Year disputes each player may raise in a round, 0..10 (0 = none; docs/rules.md#disputes). */
+  disputes: number;
+  /** Seconds the table has to vote on a dispute, 0 = no limit. */
+  dispute_timeout: number;
   /**
    * How the hidden hit is presented in this game. While {@link clue_mode_auto} is
    * on, the start decides it (and it holds the last start's choice, or the
@@ -132,6 +136,46 @@ export interface Player {
    * creator's device plays it, and always for real players.
    */
   controller?: string | null;
+}
+
+/**
+ * A year dispute of the last revealed card (docs/rules.md#disputes). While
+ * `outcome` is null the table votes and the game is paused: no phase timer
+ * runs and only votes, leaving, stopping and presence are accepted.
+ */
+export interface Dispute {
+  /** The revealed hit as it was dealt: its `year` is the one disputed. */
+  hit: Hit;
+  /** The year the disputer proposes instead. */
+  year: number;
+  /** The seat that raised it. */
+  by: string;
+  /** Votes in the order cast; the disputer's own (take) is the first. */
+  votes: DisputeVote[];
+  /** When the vote closes (epoch ms); null when `dispute_timeout` is 0. */
+  until: number | null;
+  /** When it was raised (epoch ms): the paused phase's deadline moves by the pause. */
+  at: number;
+  /** null while the vote runs; then `kept` (the year stays) or `changed` (the turn was re-judged with `year`). */
+  outcome: 'kept' | 'changed' | null;
+}
+
+export interface DisputeVote {
+  player: string;
+  /** true: take the proposed year; false: keep the card's year. */
+  take: boolean;
+}
+
+/** A dispute as clients see it: the hit without its video, and how many seats vote. */
+export interface DisputePayload {
+  hit: HitPayload;
+  year: number;
+  by: string;
+  votes: DisputeVote[];
+  until: number | null;
+  outcome: 'kept' | 'changed' | null;
+  /** Seats that vote (every seated player; a majority of them decides). */
+  voters: number;
 }
 
 /** Which phase deadline is armed; `at` is absolute epoch milliseconds. */
@@ -225,6 +269,13 @@ export interface Game {
    * never shown in any view, event or list.
    */
   seat_key?: string;
+  /**
+   * The year dispute being voted on, or the last decided one until the next
+   * reveal or start; null (or absent, in games stored before disputes) otherwise.
+   */
+  dispute?: Dispute | null;
+  /** Disputes each seat raised this round, by player id (reset at the start). */
+  disputes_used?: Record<string, number>;
 }
 
 /** Partial game update carried by events (docs/rules.md#events: keys omitted when absent). */
@@ -246,6 +297,8 @@ export interface GameUpdate {
   cause?: EventCause;
   /** `change_state` with cause `confirmed`, `rejected` or `stopped`: the player who did it. */
   by?: PlayerPayload;
+  /** `dispute` and `vote`: the dispute as it stands after the event. */
+  dispute?: DisputePayload;
 }
 
 /**
@@ -257,7 +310,7 @@ export interface GameUpdate {
 export const EVENT_CAUSES = ['confirmed', 'rejected', 'timeout', 'absent', 'stopped'] as const;
 export type EventCause = (typeof EVENT_CAUSES)[number];
 
-export const GAME_EVENT_NAMES = ['join', 'leave', 'change_state', 'guess', 'skip', 'claim', 'update'] as const;
+export const GAME_EVENT_NAMES = ['join', 'leave', 'change_state', 'guess', 'skip', 'claim', 'update', 'dispute', 'vote'] as const;
 export type GameEventName = (typeof GAME_EVENT_NAMES)[number];
 
 export interface GameEvent {
@@ -310,6 +363,10 @@ export type Action =
   | { type: 'control'; by: string; key: string; player?: string; name?: string; avatar?: string }
   /** The seat goes back to the creator's device (its phone or the creator). */
   | { type: 'release'; by: string; player: string }
+  /** Dispute the last revealed card's year, proposing `year` (docs/rules.md#disputes). */
+  | { type: 'dispute'; by: string; player?: string; year: number }
+  /** A vote on the open dispute: take the proposed year, or keep the card's. */
+  | { type: 'vote'; by: string; player?: string; take: boolean }
   | { type: 'timeout' }
   | { type: 'presence'; player: string; connected: boolean }
   | { type: 'replace_hit' }

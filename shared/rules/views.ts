@@ -1,6 +1,6 @@
 import { ruleError } from './errors.ts';
 import { slotsFor } from './slots.ts';
-import type { Clue, Dj, Game, GameMode, GameState, Hit, HitPayload, Player, PlayerPayload, RuleError, Settings, Slot } from './types.ts';
+import type { Clue, Dispute, DisputePayload, Dj, Game, GameMode, GameState, Hit, HitPayload, Player, PlayerPayload, RuleError, Settings, Slot } from './types.ts';
 
 /**
  * The one place that decides what a viewer may see (docs/rules.md#a12). Nothing here
@@ -88,6 +88,12 @@ export interface GamePayload extends Settings {
   draws: number;
   /** The DJ of a running `dj` round (who plays the hits from YouTube, and whether he plays along), else null. */
   dj_seat: Dj | null;
+  /** The revealed card that may be disputed now (until `until`, or while its confirmation is awaited), else null. */
+  disputable: { hit: HitPayload; until: number } | null;
+  /** The dispute being voted on, or the last decided one until the next reveal; else null. */
+  dispute: DisputePayload | null;
+  /** Disputes each seat raised this round. */
+  disputes_used: Record<string, number>;
 }
 
 /**
@@ -190,7 +196,20 @@ export function viewGame(game: Game, viewer: string | null, previous?: GamePaylo
     clue: clueOf(game),
     draws: game.draws,
     dj_seat: game.dj ? { id: game.dj.id, plays: game.dj.plays } : null,
+    disputable: disputableOf(game),
+    dispute: game.dispute ? disputePayload(game, game.dispute) : null,
+    disputes_used: { ...game.disputes_used },
   };
+}
+
+/** The dispute as clients see it (docs/rules.md#disputes). */
+export function disputePayload(game: Pick<Game, 'players'>, d: Dispute): DisputePayload {
+  return { hit: hitPayload(d.hit), year: d.year, by: d.by, votes: d.votes.map((v) => ({ ...v })), until: d.until, outcome: d.outcome, voters: game.players.length };
+}
+
+/** The revealed card that may be disputed now (docs/rules.md#disputes); the engine keeps what it needs. */
+export function disputableOf(_game: Game): { hit: HitPayload; until: number } | null {
+  return null;
 }
 
 /** What the DJ's device plays: a hit's video from its playback offset. */

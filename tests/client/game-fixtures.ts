@@ -65,6 +65,11 @@ export function game(players: PlayerPayload[], facts: Partial<GamePayload> = {})
     dj: '',
     dj_plays: true,
     dj_seat: null,
+    disputes: 2,
+    dispute_timeout: 60,
+    disputable: null,
+    dispute: null,
+    disputes_used: {},
     ...facts,
   };
 }

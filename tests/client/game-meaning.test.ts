@@ -176,7 +176,7 @@ const CASES: Case[] = [
   },
   {
     name: 'update: what changed, the reveal time among it',
-    event: ev('update', { settings: { goal: 3, start_tokens: 2, hit_duration: 20, guess_timeout: 0, intercept_timeout: 30, confirm_timeout: 60, reveal_time: 5, packs: open.packs, clue_mode: 'audio', clue_mode_auto: false, dj: '', dj_plays: true } }),
+    event: ev('update', { settings: { goal: 3, start_tokens: 2, hit_duration: 20, guess_timeout: 0, intercept_timeout: 30, confirm_timeout: 60, reveal_time: 5, disputes: 2, dispute_timeout: 60, packs: open.packs, clue_mode: 'audio', clue_mode_auto: false, dj: '', dj_plays: true } }),
     was: open,
     en: ['You changed the game settings: Goal (hits to win): 3; Time to see each reveal (seconds): 5.'],
     de: ['Du hast die Spieleinstellungen geändert: Ziel (Hits zum Sieg): 3; Zeit für jede Auflösung (Sekunden): 5.'],

@@ -246,7 +246,7 @@ describe('events → announcements', () => {
   it('says which settings changed, to the creator as his own change', () => {
     const open = game([ana, ben]);
     step(open);
-    const settings = { goal: 3, start_tokens: open.start_tokens, hit_duration: open.hit_duration, guess_timeout: open.guess_timeout, intercept_timeout: 0, confirm_timeout: open.confirm_timeout, reveal_time: open.reveal_time, packs: open.packs, clue_mode: 'card' as const, clue_mode_auto: false, dj: '', dj_plays: true };
+    const settings = { goal: 3, start_tokens: open.start_tokens, hit_duration: open.hit_duration, guess_timeout: open.guess_timeout, intercept_timeout: 0, confirm_timeout: open.confirm_timeout, reveal_time: open.reveal_time, disputes: open.disputes, dispute_timeout: open.dispute_timeout, packs: open.packs, clue_mode: 'card' as const, clue_mode_auto: false, dj: '', dj_plays: true };
     step({ ...open, ...settings }, ev('update', { settings }));
     const changes = `Goal (hits to win): 3; Time to intercept (seconds): no limit${open.clue_mode === 'card' ? '' : '; Play with: Card: read title and artist aloud'}`;
     expect(texts()).toEqual([`You changed the game settings: ${changes}.`]);

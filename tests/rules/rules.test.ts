@@ -141,6 +141,8 @@ describe('settings (docs/rules.md#a5, #a9)', () => {
       intercept_timeout: 30,
       confirm_timeout: 60,
       reveal_time: 3,
+      disputes: 2,
+      dispute_timeout: 60,
       clue_mode: 'audio',
       clue_mode_auto: true,
       dj: '',

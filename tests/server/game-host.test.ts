@@ -98,6 +98,8 @@ async function openHost(opts: { mode?: GameMode; settings?: unknown; config?: Pa
     clips: () => {
       throw new Error('card games cut no clips');
     },
+    evidence: { prefetch: () => {}, gather: async () => ({ year: null, changes: [], reports: [], sources: [], missing: [] }) },
+    reports: { fileDispute: async () => {} },
     config: { RECONNECT_SECONDS: 0.2, OPEN_GAME_IDLE_MINUTES: 60, GAME_IDLE_HOURS: 48, AUDIO_DIR: dir, ...opts.config },
     log: createLogger('silent'),
   };

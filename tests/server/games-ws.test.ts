@@ -994,8 +994,8 @@ describe('schema projection', () => {
   });
   const payload = (state: GamePayload['state'], players: PlayerPayload[], extra: Partial<GamePayload> = {}): GamePayload => ({
     id: 'AAAAAAAA', players, state, mode: 'Public', goal: 10, start_tokens: 2, hit_duration: 20, packs: [PACK], guess_timeout: 0,
-    intercept_timeout: 30, confirm_timeout: 60, reveal_time: 3, clue_mode: 'card', clue_mode_auto: false, hit: null, last_scored: null, winner: null, standings: null,
-    deadline: null, clue: null, draws: 1, dj: '', dj_plays: true, dj_seat: null, ...extra,
+    intercept_timeout: 30, confirm_timeout: 60, reveal_time: 3, disputes: 2, dispute_timeout: 60, clue_mode: 'card', clue_mode_auto: false, hit: null, last_scored: null, winner: null, standings: null,
+    deadline: null, clue: null, draws: 1, dj: '', dj_plays: true, dj_seat: null, disputable: null, dispute: null, disputes_used: {}, ...extra,
   });
   const A = (hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}) => player(1, hits, guess, extra);
   const B = (hits: HitPayload[], guess: Slot | null = null, extra: Partial<PlayerPayload> = {}) => player(2, hits, guess, extra);

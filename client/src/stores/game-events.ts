@@ -100,6 +100,9 @@ export function nextSeen(previous: Seen, event: RoomEvent, game: GamePayload | n
       return { ...previous, settings: event.data.settings ?? previous.settings, players: replacePlayers(previous.players, changed) };
     case 'change_state':
       return { ...previous, state: event.data.state ?? previous.state, players: game?.players ?? previous.players };
+    case 'dispute':
+    case 'vote':
+      return { ...previous, players: replacePlayers(previous.players, changed) };
   }
 }
 

@@ -56,6 +56,8 @@ export function useGameSettings(): Settings | null {
       intercept_timeout: g.intercept_timeout,
       confirm_timeout: g.confirm_timeout,
       reveal_time: g.reveal_time,
+      disputes: g.disputes,
+      dispute_timeout: g.dispute_timeout,
       clue_mode: g.clue_mode,
       clue_mode_auto: g.clue_mode_auto,
       dj: g.dj,
