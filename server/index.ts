@@ -73,7 +73,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const unfollow = followCatalogueChanges(presence, catalogue, log);
   const games = new GameStore(db, config.PROCESS_NAME, log);
   const reports = new ReportsService(db, log);
-  const evidence = new EvidenceService(db, log);
+  const evidence = new EvidenceService(db, log, (id) => reports.historyOf(id));
   setRoomServices({ config, log, bus, catalogue, users, games, clips: () => clipCache(config.AUDIO_DIR, ffmpegPath(config.FFMPEG_PATH), log), evidence, reports });
   // YTDLP_PATH, else the yt-dlp on the PATH: a host who installed it needs no configuration
   const ytdlp = chooseYtdlp(config.YTDLP_PATH);
