@@ -3,6 +3,7 @@ import { fail, ruleError, RuleFailure, type ErrorCode } from './errors.ts';
 import { parseAction } from './parse-action.ts';
 import { Rng, streamFrom, type RngState } from './rng.ts';
 import { applySettingsPatch, defaultSettings, hitsNeeded } from './settings.ts';
+import { afterStep, beforeStep, castVote, openDispute, raiseDispute, refuseWhilePaused, voteTimeout, type DisputeStep } from './disputes.ts';
 import { hitKey, isCorrect, slotsFor } from './slots.ts';
 import { canView, clueOf, hitPayload, isSeatKey, playerPayload } from './views.ts';
 import { isAvatar, isCleanName } from './names.ts';
@@ -31,16 +32,8 @@ import type {
  * they would all have to be exported, and the engine's only door is applyAction.
  */
 
-interface Step {
-  g: Game;
-  /** The secret stream the deck is shuffled from. */
-  rng: Rng;
-  /** The stream of what everybody sees (seat order, virtual player ids): nothing public comes from the deck's. */
-  seats: Rng;
-  now: number;
-  events: GameEvent[];
-  deleted: boolean;
-}
+/** `rng`: the secret stream the deck is shuffled from; `seats`: the stream of what everybody sees (seat order, virtual player ids). */
+type Step = DisputeStep;
 
 /**
  * Copies everything a step may change; Hit objects are shared and never mutated.
@@ -168,15 +161,18 @@ export function applyAction(game: Game, raw: unknown, ctx: ActionContext): Actio
   const rng = new Rng(game.rng);
   // games stored before the streams were split draw everything from their one stream, as they did
   const seats = game.seat_rng === undefined ? rng : new Rng(game.seat_rng);
-  const step: Step = { g: cloneGame(game), rng, seats, now: ctx.now, events: [], deleted: false };
+  const step: Step = { g: cloneGame(game), rng, seats, now: ctx.now, clock: ctx.now, events: [], deleted: false, revealed: null, apply: applyAction };
   try {
+    beforeStep(step, parsed.action);
     HANDLERS[parsed.action.type](step, parsed.action as never);
+    afterStep(step, game, parsed.action);
   } catch (e) {
     if (e instanceof RuleFailure) return { ok: false, error: e.error };
     throw e;
   }
-  step.g.rng = rng.state;
-  if (game.seat_rng !== undefined) step.g.seat_rng = seats.state as RngState;
+  // a re-judged dispute brings the replay's streams
+  step.g.rng = step.rng.state;
+  if (step.g.seat_rng !== undefined) step.g.seat_rng = step.seats.state as RngState;
   return { ok: true, game: step.g, events: step.events, deleted: step.deleted };
 }
 
@@ -238,7 +234,7 @@ function visible(g: Game, by: string, notFound: ErrorCode = 'game_not_found'): v
 /** The seat of a Local game the phone of user `by` plays, if any. */
 const controlledBy = (g: Game, by: string): Player | undefined => (g.mode === 'Local' ? g.players.find((p) => p.virtual && p.controller === by) : undefined);
 
-type ActFor = 'guess' | 'skip' | 'claim' | 'avatar';
+type ActFor = 'guess' | 'skip' | 'claim' | 'avatar' | 'dispute' | 'vote';
 /**
  * The seat an action is for: the caller, or in Local games a seat the creator
  * names; a phone acts for the seat it plays, and for no other.
@@ -393,6 +389,7 @@ function reveal(s: Step): void {
   const correct = (p: Player | undefined) => !!p && !!p.guess && isCorrect(p.guess, card.year);
   const winner = correct(turn) ? turn : g.intercepts.map((id) => g.players.find((p) => p.id === id)).find(correct);
   g.current = null;
+  s.revealed = card;
   if (winner) winner.hits = [...winner.hits, card];
   else g.discard = [...g.discard, card];
   g.last_scored = winner?.id ?? null;
@@ -507,6 +504,7 @@ const HANDLERS: Handlers = {
     visible(g, a.by);
     if (g.state !== 'Open') fail('already_running');
     if (g.players.some((p) => p.id === a.by && !p.virtual)) fail('already_joined');
+    refuseWhilePaused(g);
     if (a.avatar !== undefined && !isAvatar(a.avatar)) fail('avatar_invalid');
     if (g.players.length >= MAX_PLAYERS) fail('game_full');
     const p = newPlayer(a.by, a.name, { virtual: false, creator: !g.players.some((q) => q.creator), color: freeColor(g), avatar: a.avatar ?? '' });
@@ -520,6 +518,7 @@ const HANDLERS: Handlers = {
     if (g.state !== 'Open') fail('already_running');
     if (g.mode !== 'Local') fail('virtual_only_local');
     if (!member(g, a.by).creator) fail('creator_only_virtual');
+    refuseWhilePaused(g);
     const p = addLocalSeat(s, a.name, a.avatar, null);
     emit(s, 'join', { players: [playerPayload(p)] });
   },
@@ -540,6 +539,7 @@ const HANDLERS: Handlers = {
       seat.controller = a.by;
     } else {
       if (g.state !== 'Open') fail('already_running');
+      refuseWhilePaused(g);
       seat = addLocalSeat(s, a.name ?? '', a.avatar, a.by);
     }
     // one device plays one seat: the one it held (never this one, see above) goes back to the creator's device
@@ -589,6 +589,7 @@ const HANDLERS: Handlers = {
     const caller = member(g, a.by);
     if (g.state !== 'Open') fail('game_running');
     if (!caller.creator) fail('creator_only_update');
+    refuseWhilePaused(g);
     const patched = applySettingsPatch(g.settings, a.settings, a.pack_ids);
     if (!patched.ok) throw new RuleFailure(patched.error);
     g.settings = patched.settings;
@@ -603,6 +604,7 @@ const HANDLERS: Handlers = {
     if (g.players.length < MIN_PLAYERS) fail('not_enough_players');
     if (g.state !== 'Open') fail('already_running');
     if (!g.players.some((p) => p.id === a.by && !p.virtual && p.creator)) fail('creator_only_start');
+    refuseWhilePaused(g);
     // an automatic game plays in the mode the server decided from its packs (the hits are that mode's)
     const mode = g.settings.clue_mode_auto && a.clue_mode ? a.clue_mode : g.settings.clue_mode;
     let dj: Game['dj'] = null;
@@ -656,6 +658,7 @@ const HANDLERS: Handlers = {
   guess(s, a) {
     const g = s.g;
     const p = actor(g, a.by, a.player, 'guess');
+    refuseWhilePaused(g);
     if (p.state !== 'Guessing' && p.state !== 'Intercepting') fail('cannot_guess');
     if (a.slot !== null && g.players.some((q) => q.guess?.id === a.slot)) fail('slot_taken');
     if (a.slot !== null && p.guess) fail('already_guessed');
@@ -689,6 +692,7 @@ const HANDLERS: Handlers = {
   confirm(s, a) {
     const g = s.g;
     const caller = member(g, a.by);
+    refuseWhilePaused(g);
     if (g.state === 'Open' && g.winner) fail('has_winner');
     if (caller.state !== 'Confirming') fail('cannot_confirm');
     finishConfirm(s, a.confirm, { cause: a.confirm ? 'confirmed' : 'rejected', by: playerPayload(caller) });
@@ -697,6 +701,7 @@ const HANDLERS: Handlers = {
   skip(s, a) {
     const g = s.g;
     const p = actor(g, a.by, a.player, 'skip');
+    refuseWhilePaused(g);
     if (p.state !== 'Guessing') fail('cannot_skip');
     if (p.tokens < COST_SKIP) fail('no_token_skip');
     const skipped = g.current as Hit;
@@ -715,6 +720,7 @@ const HANDLERS: Handlers = {
   claim(s, a) {
     const g = s.g;
     const p = actor(g, a.by, a.player, 'claim');
+    refuseWhilePaused(g);
     if (!p.turn_player || p.state !== 'Guessing') fail('cannot_claim');
     if (p.tokens < COST_CLAIM) fail('no_tokens_claim');
     if (g.deck_at >= g.deck.length) refill(s);
@@ -727,16 +733,17 @@ const HANDLERS: Handlers = {
     if (p.hits.length >= g.settings.goal) endRound(s, p);
   },
 
-  dispute() {
-    fail('disputes_off');
+  dispute(s, a) {
+    raiseDispute(s, actor(s.g, a.by, a.player, 'dispute'), a.year);
   },
 
-  vote() {
-    fail('no_dispute');
+  vote(s, a) {
+    castVote(s, actor(s.g, a.by, a.player, 'vote'), a.take);
   },
 
   timeout(s) {
     const g = s.g;
+    if (openDispute(g)) return voteTimeout(s);
     if (!g.deadline || s.now < g.deadline.at || g.deadline.state !== g.state) fail('no_deadline');
     if (g.state === 'Guessing') passTurn(s, 'timeout');
     else if (g.state === 'Intercepting') {
@@ -782,6 +789,7 @@ const HANDLERS: Handlers = {
 
   replace_hit(s) {
     const g = s.g;
+    refuseWhilePaused(g);
     if (g.state !== 'Guessing' || !g.current) fail('no_hit');
     g.current = null;
     if (!drawCurrent(s)) {

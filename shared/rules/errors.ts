@@ -115,18 +115,18 @@ const SEEN = ['game_not_found', 'not_a_player'] as const;
  * meets against it, so the list cannot fall behind the handlers.
  */
 export const ACTION_ERRORS = {
-  join: ['game_not_found', 'already_running', 'already_joined', 'avatar_invalid', 'game_full'],
-  join_local: [...SEEN, 'already_running', 'virtual_only_local', 'creator_only_virtual', 'name_invalid', 'name_taken', 'avatar_invalid', 'game_full'],
+  join: ['game_not_found', 'already_running', 'already_joined', 'dispute_open', 'avatar_invalid', 'game_full'],
+  join_local: [...SEEN, 'already_running', 'virtual_only_local', 'creator_only_virtual', 'dispute_open', 'name_invalid', 'name_taken', 'avatar_invalid', 'game_full'],
   avatar: [...SEEN, 'avatar_invalid', 'local_only_avatar', 'creator_only_avatar', 'own_seat_only', 'player_not_found'],
   leave: [...SEEN, 'creator_only_kick', 'player_not_found'],
-  update: [...SEEN, 'game_running', 'creator_only_update', 'invalid_setting', 'unknown_pack'],
+  update: [...SEEN, 'game_running', 'creator_only_update', 'dispute_open', 'invalid_setting', 'unknown_pack'],
   start: [...SEEN, 'dispute_open', 'not_enough_players', 'already_running', 'creator_only_start', 'invalid_setting', 'not_enough_players_dj', 'not_enough_hits'],
   stop: ['game_with_id_not_found', 'not_a_player', 'creator_only_stop', 'not_running'],
   guess: [...SEEN, 'dispute_open', 'local_only_guess', 'creator_only_guess', 'own_seat_only', 'player_not_found', 'cannot_guess', 'slot_taken', 'already_guessed', 'no_token_intercept', 'unknown_slot', 'guess_required'],
   confirm: [...SEEN, 'dispute_open', 'has_winner', 'cannot_confirm'],
   skip: [...SEEN, 'dispute_open', 'local_only_skip', 'creator_only_skip', 'own_seat_only', 'player_not_found', 'cannot_skip', 'no_token_skip'],
   claim: [...SEEN, 'dispute_open', 'local_only_claim', 'creator_only_claim', 'own_seat_only', 'player_not_found', 'cannot_claim', 'no_tokens_claim', 'no_hit_left'],
-  control: ['game_not_found', 'local_only_control', 'seat_key_invalid', 'controller_is_player', 'player_not_found', 'seat_not_virtual', 'already_running', 'name_invalid', 'name_taken', 'avatar_invalid', 'game_full'],
+  control: ['game_not_found', 'local_only_control', 'seat_key_invalid', 'controller_is_player', 'player_not_found', 'seat_not_virtual', 'already_running', 'dispute_open', 'name_invalid', 'name_taken', 'avatar_invalid', 'game_full'],
   release: ['game_not_found', 'player_not_found', 'seat_not_controlled', 'creator_or_controller_release'],
   dispute: [...SEEN, 'local_only_dispute', 'creator_only_dispute', 'own_seat_only', 'player_not_found', 'disputes_off', 'nothing_to_dispute', 'dispute_open', 'no_disputes_left', 'same_year'],
   vote: [...SEEN, 'local_only_vote', 'creator_only_vote', 'own_seat_only', 'player_not_found', 'no_dispute', 'already_voted'],

@@ -180,7 +180,8 @@ export interface DisputePayload {
 
 /** Which phase deadline is armed; `at` is absolute epoch milliseconds. */
 export interface Deadline {
-  state: 'Guessing' | 'Intercepting' | 'Confirming';
+  /** `Disputing`: the vote on a dispute (docs/rules.md#disputes), while the phase's own deadline is suspended. */
+  state: 'Guessing' | 'Intercepting' | 'Confirming' | 'Disputing';
   at: number;
 }
 
@@ -276,6 +277,26 @@ export interface Game {
   dispute?: Dispute | null;
   /** Disputes each seat raised this round, by player id (reset at the start). */
   disputes_used?: Record<string, number>;
+  /**
+   * Engine-internal, never in a view or event: what a `changed` dispute of the
+   * last revealed card replays (docs/rules.md#disputes). Kept only while that
+   * card may still be disputed or its dispute is voted on.
+   */
+  rejudge?: Rejudge | null;
+}
+
+/** The last reveal, as a dispute would re-judge it (shared/rules/disputes.ts). */
+export interface Rejudge {
+  /** The card revealed, as dealt. */
+  hit: Hit;
+  /** End of its reveal time (epoch ms); after it, disputable only while its confirmation is awaited. */
+  until: number;
+  /** The game just before the action that revealed the card (its own `rejudge` dropped). */
+  base: Game;
+  /** Every action accepted since, the revealing one first, with the time it was applied at (a paused game's clock stands still). */
+  log: { action: Action; now: number }[];
+  /** The phase's deadline while a vote runs (the vote's own is the game's `deadline`). */
+  suspended: Deadline | null;
 }
 
 /** Partial game update carried by events (docs/rules.md#events: keys omitted when absent). */

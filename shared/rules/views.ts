@@ -207,9 +207,16 @@ export function disputePayload(game: Pick<Game, 'players'>, d: Dispute): Dispute
   return { hit: hitPayload(d.hit), year: d.year, by: d.by, votes: d.votes.map((v) => ({ ...v })), until: d.until, outcome: d.outcome, voters: game.players.length };
 }
 
-/** The revealed card that may be disputed now (docs/rules.md#disputes); the engine keeps what it needs. */
-export function disputableOf(_game: Game): { hit: HitPayload; until: number } | null {
-  return null;
+/**
+ * The revealed card that may be disputed (docs/rules.md#disputes): until
+ * `until`, and after it while the game is Confirming with this card. The engine
+ * drops it at the first action after the window closed, so a client also
+ * compares `until` with its clock.
+ */
+export function disputableOf(game: Game): { hit: HitPayload; until: number } | null {
+  const r = game.rejudge;
+  if (!r || game.settings.disputes === 0 || (game.dispute && game.dispute.outcome === null)) return null;
+  return { hit: hitPayload(r.hit), until: r.until };
 }
 
 /** What the DJ's device plays: a hit's video from its playback offset. */
