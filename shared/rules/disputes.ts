@@ -76,6 +76,8 @@ export function afterStep(s: DisputeStep, before: Game, action: Action): void {
   }
   const paused = openDispute(before);
   const roundEnded = before.state !== 'Open' && g.state === 'Open';
+  const voting = action.type === 'dispute' || action.type === 'vote' || (paused && action.type === 'timeout');
+  if (voting) return;
   if (paused && openDispute(g)) {
     if (s.revealed || roundEnded) {
       // the vote's card can no longer be re-judged (another card was revealed, the round was stopped): its year stays
@@ -103,7 +105,7 @@ export function afterStep(s: DisputeStep, before: Game, action: Action): void {
     g.rejudge = { hit: s.revealed, until: s.now + g.settings.reveal_time * 1000, base: { ...before, rejudge: null }, log: [{ action, now: s.now }], suspended: null };
     return;
   }
-  if (!g.rejudge || paused || action.type === 'dispute' || action.type === 'vote') return;
+  if (!g.rejudge || paused) return;
   if (isSetup(action) || roundEnded) {
     g.rejudge = null;
     return;
