@@ -67,8 +67,7 @@ export function beforeStep(s: DisputeStep, action: Action): void {
 /** After the handler: opens a new window on a reveal, logs what the replay needs, keeps a paused game paused. */
 export function afterStep(s: DisputeStep, before: Game, action: Action): void {
   const g = s.g;
-  if (s.deleted) return;
-  if (action.type === 'start') {
+  if (s.deleted || action.type === 'start') {
     g.dispute = null;
     g.disputes_used = {};
     g.rejudge = null;

@@ -70,6 +70,8 @@ export function setupGame(seed: number): FuzzSetup {
     clue_mode: pick(r, mode === 'Local' ? ['audio', 'card'] : ['audio', 'card', 'dj']),
     dj_plays: r.float() < 0.5,
     packs: r.float() < 0.5 ? [] : [PACKS[r.int(3)]],
+    disputes: r.float() < 0.2 ? 0 : 1 + r.int(3),
+    dispute_timeout: r.float() < 0.3 ? 0 : 1 + r.int(60),
   };
   // enough for any single pack and any goal the fuzzer may set, most of the time
   const needed = players * Math.max(goal, 5) * 2 * 3;
@@ -160,6 +162,7 @@ function wild(r: Rng, g: Game, s: FuzzSetup): unknown {
     case 10: return { type: 'update', by, settings: { goal: 1 + r.int(6) }, pack_ids: PACKS };
     case 11: return { type: 'avatar', by, player, avatar: pick(r, AVATARS) };
     case 12: return { type: 'rename', player: player ?? by, name: `renamed ${r.int(30)}` };
+    case 13: return r.float() < 0.5 ? { type: 'dispute', by, player, year: 1955 + r.int(70) } : { type: 'vote', by, player, take: r.float() < 0.5 };
     default: return { type: 'replace_hit' };
   }
 }
@@ -171,6 +174,13 @@ function legal(r: Rng, g: Game, s: FuzzSetup): unknown {
   // a seat a phone plays is played on that phone most of the time, on the creator's device otherwise
   const as = (p: Player) => (local ? { by: p.controller && r.float() < 0.7 ? p.controller : creator.id, player: p.id } : { by: p.id });
   const turn = g.players.find((p) => p.turn_player);
+  // the table votes on an open dispute; a revealed card is sometimes disputed
+  const dispute = g.dispute?.outcome === null ? g.dispute : null;
+  if (dispute) {
+    const voters = g.players.filter((p) => !dispute.votes.some((v) => v.player === p.id));
+    return voters.length === 0 ? { type: 'timeout' } : { type: 'vote', ...as(pick(r, voters)), take: r.float() < 0.5 };
+  }
+  if (g.rejudge && g.players.length > 0 && r.float() < 0.12) return { type: 'dispute', ...as(pick(r, g.players)), year: 1955 + r.int(70) };
   if (g.state === 'Open') {
     const roll = r.float();
     const seated = g.players.length;
@@ -259,7 +269,7 @@ export function checkInvariants(g: Game, events: GameEvent[], viewers: (string |
   if (g.state === 'Open') {
     if (turnPlayers.length !== 0) return 'a turn player while Open';
     if (cards.length !== 0) return 'cards left in play while Open';
-    if (g.deadline) return 'a deadline while Open';
+    if (g.deadline && g.deadline.state !== 'Disputing') return 'a deadline while Open';
   } else {
     if (turnPlayers.length !== 1) return `${turnPlayers.length} turn players while running`;
     const turn = turnPlayers[0] as Player;
@@ -278,8 +288,20 @@ export function checkInvariants(g: Game, events: GameEvent[], viewers: (string |
         return `${p.name}'s guess is not a slot of the turn player's timeline`;
       }
     }
-    if (g.deadline && g.deadline.state !== g.state) return 'deadline armed for another phase';
+    if (g.deadline && g.deadline.state !== g.state && g.deadline.state !== 'Disputing') return 'deadline armed for another phase';
   }
+  // a dispute: the vote's deadline only while it runs, votes of seated players, each once, the disputer's first
+  const d = g.dispute;
+  if ((g.deadline?.state === 'Disputing') !== (d?.outcome === null && d.until !== null)) return "the vote's deadline without a vote, or a timed vote without it";
+  if (d?.outcome === null) {
+    if (!g.rejudge) return 'a vote with nothing to re-judge';
+    if (d.votes.some((v) => !g.players.some((p) => p.id === v.player))) return 'a vote of somebody not seated';
+    if (new Set(d.votes.map((v) => v.player)).size !== d.votes.length) return 'a seat voted twice';
+    const take = d.votes.filter((v) => v.take).length;
+    if (take * 2 > g.players.length || (take + g.players.length - d.votes.length) * 2 <= g.players.length) return 'an undecided vote with a majority';
+  }
+  if ((g.disputes_used ? Object.values(g.disputes_used) : []).some((n) => n > g.settings.disputes)) return 'more disputes than the setting allows';
+  if (events.some((e) => JSON.stringify(e).includes('"base"'))) return 'an event shows the replay base';
   if (g.players.length > 10) return 'more than 10 players';
   if (new Set(g.players.map((p) => p.id)).size !== g.players.length) return 'a player sits twice';
   // a game without real players is deleted; it needs no creator any more

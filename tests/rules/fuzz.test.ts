@@ -23,7 +23,7 @@ describe('seeded fuzz of the rules engine', () => {
 
   it('phones take, swap and give back the seats of Local games, and play them', () => {
     const accepted = { control: 0, release: 0, byPhone: 0, refused: 0 };
-    for (let seed = 1; seed <= 300; seed++) {
+    for (let seed = 1; seed <= 400; seed++) {
       const setup = setupGame(seed);
       if (setup.game.mode !== 'Local') continue;
       let g = setup.game;
@@ -39,12 +39,37 @@ describe('seeded fuzz of the rules engine', () => {
         g = r.game;
       }
     }
-    // in the about 100 Local games among the first 300 seeds
+    // in the about 130 Local games among the first 400 seeds
     expect(accepted.control).toBeGreaterThan(40);
     expect(accepted.release).toBeGreaterThan(5);
     expect(accepted.byPhone).toBeGreaterThan(60);
     expect(accepted.refused).toBeGreaterThan(40);
-  });
+  }, 30_000);
+
+  it('disputes are raised, voted on, changed and kept, by votes, timeouts and leavers', () => {
+    const seen = { dispute: 0, vote: 0, changed: 0, kept: 0, timeout: 0 };
+    for (let seed = 1; seed <= 100; seed++) {
+      const setup = setupGame(seed);
+      let g = setup.game;
+      for (const step of playGame(seed).steps) {
+        const r = applyAction(g, step.action, { now: step.now });
+        if (!r.ok) continue;
+        for (const e of r.events) {
+          if (e.event === 'vote') seen.vote++;
+          if (e.event !== 'dispute') continue;
+          if (e.data.dispute?.outcome === null) seen.dispute++;
+          else if (e.data.dispute) seen[e.data.dispute.outcome]++;
+          if (e.data.cause === 'timeout') seen.timeout++;
+        }
+        g = r.game;
+      }
+    }
+    expect(seen.dispute).toBeGreaterThan(25);
+    expect(seen.vote).toBeGreaterThan(25);
+    expect(seen.changed).toBeGreaterThan(10);
+    expect(seen.kept).toBeGreaterThan(10);
+    expect(seen.timeout).toBeGreaterThan(0);
+  }, 30_000);
 
   describe('the invariant checker itself catches breaches', () => {
     const running = (): Game => {
