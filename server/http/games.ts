@@ -6,6 +6,7 @@ import { GAME_HTTP_ERRORS, GAME_ROUTES, MAX_GAMES_PER_CREATOR } from '../../shar
 import { createGame as newGame, GAME_ID_ALPHABET, GAME_ID_LENGTH, gameNotFound, ruleError, type Action, type DjClip, type GamePayload, type RuleError } from '../../shared/rules/index.ts';
 import type { DjClip as DjClipBody } from '../../shared/protocol/index.ts';
 import { ROOM_NAME, type ActOutcome, type GameMetadata, type GameRoom } from '../rooms/game-room.ts';
+import { roomServices } from '../rooms/services.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import type { YoutubePlayerSources } from './security.ts';
 import { sendError, sendSuccess } from './errors.ts';
@@ -81,6 +82,8 @@ export async function renameInAllGames(userId: string, name: string): Promise<vo
 export { MAX_GAMES_PER_CREATOR };
 /** 409 for a game beyond MAX_GAMES_PER_CREATOR. */
 export const TOO_MANY_GAMES = GAME_HTTP_ERRORS.tooManyGames;
+/** 409 for evidence asked before a reveal (GET /api/games/{id}/evidence). */
+const NO_EVIDENCE = GAME_ROUTES.getEvidence.errors[0];
 
 export function gamesRouter(deps: { catalogue: CatalogueService; youtube: YoutubePlayerSources }): Router {
   const r = Router();
@@ -223,6 +226,21 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
   for (const [type, routes] of [['skip', [G.skip, G.skipFor]], ['claim', [G.claim, G.claimFor]]] as const) {
     for (const route of routes) mount(r, route, ({ params }, _req, res) => act(res, route, params.id, type, forPlayer(params)));
   }
+  for (const route of [G.dispute, G.disputeFor]) {
+    mount(r, route, ({ params, body }, _req, res) => act(res, route, params.id, 'dispute', { year: body.year, ...forPlayer(params) }));
+  }
+  for (const route of [G.vote, G.voteFor]) {
+    mount(r, route, ({ params, body }, _req, res) => act(res, route, params.id, 'vote', { take: body.take, ...forPlayer(params) }));
+  }
+
+  // only a revealed card's: the view (from whichever process hosts the game) says which card that is, if any
+  mount(r, G.getEvidence, async ({ params }, _req, res) => {
+    const snap = await gameSnapshot(params.id, res.locals.user?.id ?? null);
+    if (!snap) return sendError(res, gameNotFound('get'));
+    const hit = snap.game.disputable?.hit ?? snap.game.dispute?.hit;
+    if (!hit) return sendError(res, NO_EVIDENCE);
+    res.json({ hit, ...(await roomServices().evidence.gather(hit)) });
+  });
 
   return r;
 }

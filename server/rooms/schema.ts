@@ -16,7 +16,7 @@ Encoder.BUFFER_SIZE = 8 * 1024;
  * every schema object created costs work on every patch that carries it and
  * garbage that lives until the room's next action): a player's timeline (`hits`,
  * the HitPayload array; it changes when a card is won), his `guess` (a Slot),
- * the revealed `hit`, the `clue` and the `dj_seat`. The players' slots are left out, since they
+ * the revealed `hit`, the `clue`, the `dj_seat` and the dispute's fields. The players' slots are left out, since they
  * follow from the hits. `roomStateToPayload` (shared/protocol/room.ts) turns the
  * state back into the GamePayload.
  */
@@ -58,6 +58,8 @@ export const GameState = schema(
     intercept_timeout: t.number(),
     confirm_timeout: t.number(),
     reveal_time: t.number(),
+    disputes: t.number(),
+    dispute_timeout: t.number(),
     clue_mode: t.string(),
     clue_mode_auto: t.boolean(),
     /** The DJ chosen for `dj` rounds ('' = the creator). */
@@ -78,6 +80,12 @@ export const GameState = schema(
     draws: t.number(),
     /** JSON of the running round's DJ ({ id, plays }), '' for none. */
     dj_seat: t.string(),
+    /** JSON of the card that may be disputed ({ hit, until }), '' for none. */
+    disputable: t.string(),
+    /** JSON of the dispute being voted on or last decided (DisputePayload), '' for none. */
+    dispute: t.string(),
+    /** JSON of the disputes each seat raised this round ({ player id: count }). */
+    disputes_used: t.string(),
     /** Sequence number of the last game event (same as the SSE ids). */
     seq: t.number(),
   },
@@ -121,6 +129,8 @@ export class StateMirror {
     if (was?.intercept_timeout !== g.intercept_timeout) s.intercept_timeout = g.intercept_timeout;
     if (was?.confirm_timeout !== g.confirm_timeout) s.confirm_timeout = g.confirm_timeout;
     if (was?.reveal_time !== g.reveal_time) s.reveal_time = g.reveal_time;
+    if (was?.disputes !== g.disputes) s.disputes = g.disputes;
+    if (was?.dispute_timeout !== g.dispute_timeout) s.dispute_timeout = g.dispute_timeout;
     if (was?.clue_mode !== g.clue_mode) s.clue_mode = g.clue_mode;
     if (was?.clue_mode_auto !== g.clue_mode_auto) s.clue_mode_auto = g.clue_mode_auto;
     if (was?.dj !== g.dj) s.dj = g.dj;
@@ -140,6 +150,13 @@ export class StateMirror {
     if (!was || !sameClue(was.clue, g.clue)) s.clue = g.clue ? JSON.stringify(g.clue) : '';
     if (was?.draws !== g.draws) s.draws = g.draws;
     if (!was || was.dj_seat?.id !== g.dj_seat?.id || was.dj_seat?.plays !== g.dj_seat?.plays) s.dj_seat = g.dj_seat ? JSON.stringify(g.dj_seat) : '';
+    // small and rare: compared as JSON
+    const disputable = g.disputable ? JSON.stringify(g.disputable) : '';
+    if (s.disputable !== disputable) s.disputable = disputable;
+    const dispute = g.dispute ? JSON.stringify(g.dispute) : '';
+    if (s.dispute !== dispute) s.dispute = dispute;
+    const used = JSON.stringify(g.disputes_used);
+    if (s.disputes_used !== used) s.disputes_used = used;
     if (s.seq !== seq) s.seq = seq;
     this.last = g;
   }
@@ -149,8 +166,8 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 
 const sameSlot = (a: Slot | null, b: Slot | null) => a === b || (!!a && !!b && a.id === b.id && a.from_year === b.from_year && a.to_year === b.to_year);
 
-/** Hits of a game never change once dealt: equal ids are equal hits. */
-const sameHit = (a: HitPayload | null, b: HitPayload | null) => a === b || (!!a && !!b && a.id === b.id);
+/** Hits of a game keep their id; only a dispute changes one, its year (docs/rules.md#disputes). */
+const sameHit = (a: HitPayload | null, b: HitPayload | null) => a === b || (!!a && !!b && a.id === b.id && a.year === b.year);
 
 const sameClue = (a: Clue | null, b: Clue | null) => a === b || (!!a && !!b && a.title === b.title && a.artist === b.artist && a.belongs_to === b.belongs_to);
 

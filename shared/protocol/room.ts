@@ -150,6 +150,9 @@ export function roomStateToPayload(raw: unknown): ParseOutcome<{ game: GamePaylo
     deadline: typeof rest.deadline === 'number' && rest.deadline > 0 ? rest.deadline : null,
     clue: fromJson(rest.clue),
     dj_seat: fromJson(rest.dj_seat),
+    disputable: fromJson(rest.disputable),
+    dispute: fromJson(rest.dispute),
+    disputes_used: fromJson(rest.disputes_used) ?? {},
   };
   const parsed = parseInput(GamePayloadSchema, candidate, 'state');
   if (!parsed.ok) return parsed;

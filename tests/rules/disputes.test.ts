@@ -266,7 +266,7 @@ describe('the vote', () => {
     expect(events.map((e) => e.event)).toEqual(['dispute']);
     expect(events[0]?.data).toMatchObject({ players: [{ id: A }], deadline: t.now + 60_000, dispute: { by: A, year: inside(slot), outcome: null, votes: [{ player: A, take: true }], voters: 3 } });
     expect(t.g.deadline).toEqual({ state: 'Disputing', at: t.now + 60_000 });
-    expect(viewGame(t.g, A).deadline).toBe(t.now + 60_000);
+    expect(viewGame(t.g, A)!.deadline).toBe(t.now + 60_000);
     expect(disputableOf(t.g)).toBeNull();
     const confirmer = t.g.players.find((p) => p.state === 'Confirming') as Player;
     for (const a of [
@@ -294,7 +294,7 @@ describe('the vote', () => {
     expect(table(t.g)).toEqual(table(before));
     expect(t.g.dispute).toMatchObject({ outcome: 'kept', hit: { id: card.id, year: card.year } });
     expect(t.g.disputes_used).toEqual({ [B]: 1 });
-    expect(viewGame(t.g, A).dispute?.outcome).toBe('kept');
+    expect(viewGame(t.g, A)!.dispute?.outcome).toBe('kept');
   });
 
   it('a strict majority of the seated players decides as soon as it is reached', () => {
@@ -380,15 +380,15 @@ describe('the window and the limits', () => {
     const t = new Table();
     t.start();
     expect(t.refuse({ type: 'dispute', by: A, year: 1999 })).toBe('nothing_to_dispute');
-    expect(viewGame(t.g, A).disputable).toBeNull();
+    expect(viewGame(t.g, A)!.disputable).toBeNull();
     const slot = reveal(t);
-    expect(viewGame(t.g, A).disputable).toEqual({ hit: expect.objectContaining({ id: t.g.hit!.id }), until: t.now + 3000 });
+    expect(viewGame(t.g, A)!.disputable).toEqual({ hit: expect.objectContaining({ id: t.g.hit!.id }), until: t.now + 3000 });
     // still disputable after the reveal time while its confirmation is awaited
     expect(t.refuse({ type: 'dispute', by: A, year: (t.g.hit as Hit).year }, 10_000)).toBe('same_year');
     const confirmer = t.g.players.find((p) => p.state === 'Confirming') as Player;
     t.do({ type: 'confirm', by: confirmer.id, confirm: false }, 10_000);
     expect(t.refuse({ type: 'dispute', by: A, year: inside(slot) })).toBe('nothing_to_dispute');
-    expect(viewGame(t.g, A).disputable).toBeNull();
+    expect(viewGame(t.g, A)!.disputable).toBeNull();
   });
 
   it('a quick confirmation leaves the card disputable until the reveal time ends', () => {
@@ -423,7 +423,7 @@ describe('the window and the limits', () => {
     off.start();
     reveal(off);
     expect(off.refuse({ type: 'dispute', by: A, year: 1000 })).toBe('disputes_off');
-    expect(viewGame(off.g, A).disputable).toBeNull();
+    expect(viewGame(off.g, A)!.disputable).toBeNull();
 
     const t = new Table();
     t.start();

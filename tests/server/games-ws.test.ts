@@ -1015,6 +1015,17 @@ describe('schema projection', () => {
       payload('Guessing', [A([hit(1, 1950), hit(5, 1970, [PACK, PACK2]), hit(2, 1990)]), B([hit(3, 1970)], null, { tokens: 3, turn_player: true })], { draws: 2, clue: { title: 'x', artist: 'y', belongs_to: '' } }),
     ],
     [
+      'a card is disputed, the vote decides, the card moves with its new year',
+      payload('Confirming', [A([hit(1, 1950)], null, { turn_player: true }), B([hit(3, 1970)])], { hit: hit(5, 1960), deadline: 5000, disputable: { hit: hit(5, 1960), until: 4000 } }),
+      payload('Confirming', [A([hit(1, 1950), hit(5, 1940)], null, { turn_player: true }), B([hit(3, 1970)])], {
+        hit: hit(5, 1940),
+        deadline: 9000,
+        last_scored: A([hit(1, 1950), hit(5, 1940)], null, { turn_player: true }),
+        dispute: { hit: hit(5, 1960), year: 1940, by: uuid(101), votes: [{ player: uuid(101), take: true }, { player: uuid(102), take: true }], until: 8000, outcome: 'changed', voters: 2 },
+        disputes_used: { [uuid(101)]: 1 },
+      }),
+    ],
+    [
       'the round ends with a winner and standings',
       payload('Confirming', [A([hit(1, 1950)]), B([hit(3, 1970)])]),
       payload('Open', [A([]), B([])], { winner: A([hit(1, 1950), hit(7, 1960)]), standings: [A([hit(1, 1950), hit(7, 1960)]), B([hit(3, 1970)])] }),
