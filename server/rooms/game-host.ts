@@ -21,6 +21,7 @@ import { processedFiles } from '../services/audio/pipeline.ts';
 import { lookAlikeKey } from '../services/look-alike.ts';
 import type { ActOutcome, CreateGameOptions, GameHostDeps, GameMetadata, HostOutbox } from './host-ports.ts';
 import { fromCatalogue } from './catalogue-actions.ts';
+import { fileDecidedDisputes } from './dispute-filing.ts';
 import { LobbyListing, listAudience } from './listing.ts';
 import { SeatConnections } from './seat-connections.ts';
 import { later, type Timer } from './timer.ts';
@@ -314,6 +315,7 @@ export class GameHost {
       if (!(await this.store(action, result, now))) return { ok: false, error: NOT_STORED };
       // who listed the game before this action: they must hear of its removal
       const listedFor = listAudience(this.current);
+      fileDecidedDisputes(this.deps, this.id, this.current, result.events);
       this.current = result.game;
       this.afterChange(result.events, result.deleted, listedFor);
       return { ok: true };
@@ -458,13 +460,11 @@ export class GameHost {
     const draw = this.current.draws;
     this.checkedDraw = draw;
     const card = this.current.current;
+    if (card) this.deps.evidence.prefetch(card); // looked up while hidden, shown only after the reveal
     if (!card || this.current.settings.clue_mode !== 'audio' || this.current.state !== 'Guessing') return;
     const { config, log } = this.deps;
     const files = processedFiles(config.AUDIO_DIR, card.id);
-    const present = await Promise.any([access(files.opus), access(files.mp3)]).then(
-      () => true,
-      () => false,
-    );
+    const present = await Promise.any([access(files.opus), access(files.mp3)]).then(() => true, () => false);
     if (this.current.draws !== draw) return;
     if (!present) {
       log.warn({ game: this.id, hit: card.id }, 'audio of the drawn hit is missing; drawing the next card');

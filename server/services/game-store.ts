@@ -351,5 +351,7 @@ export class GameStore {
 export function shiftDeadline(game: Game, downAt: number, now: number): Game {
   if (!game.deadline) return game;
   const downtime = Math.max(0, now - downAt);
-  return { ...game, deadline: { ...game.deadline, at: game.deadline.at + downtime } };
+  // a vote's deadline is also its dispute's (docs/rules.md#disputes)
+  const dispute = game.deadline.state === 'Disputing' && game.dispute?.until ? { ...game.dispute, until: game.dispute.until + downtime } : game.dispute;
+  return { ...game, deadline: { ...game.deadline, at: game.deadline.at + downtime }, ...(dispute === undefined ? {} : { dispute }) };
 }

@@ -101,6 +101,8 @@ export function createGame(opts: NewGame): { ok: true; game: Game } | { ok: fals
     rng: streamFrom(opts.seed.deck),
     seat_rng: streamFrom(opts.seed.seats),
     dj: null,
+    dispute: null,
+    disputes_used: {},
   };
   if (opts.mode === 'Local' && opts.seatKey) game.seat_key = opts.seatKey;
   const refused = djSettingError(game);

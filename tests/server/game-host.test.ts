@@ -85,12 +85,21 @@ interface Setup {
   host: GameHost;
   publisher: RecordingPublisher;
   outbox: RecordingOutbox;
+  /** Ids of the cards whose evidence the host asked for at their draw. */
+  prefetched: string[];
+  /** The disputes the host filed. */
+  filed: Parameters<GameHostDeps['reports']['fileDispute']>[0][];
 }
+
+/** The one outside source's answer the recording evidence port knows. */
+const SOURCE = { source: 'musicbrainz', label: 'MusicBrainz', year: 1971, date: '1971-03-01', detail: 'earliest release', url: null, found_at: '2026-01-01T00:00:00.000Z' };
 
 let nextId = 0;
 async function openHost(opts: { mode?: GameMode; settings?: unknown; config?: Partial<GameHostDeps['config']> } = {}): Promise<Setup> {
   const publisher = new RecordingPublisher();
   const outbox = new RecordingOutbox();
+  const prefetched: string[] = [];
+  const filed: Setup['filed'] = [];
   const deps: GameHostDeps = {
     store,
     publisher,
@@ -98,8 +107,11 @@ async function openHost(opts: { mode?: GameMode; settings?: unknown; config?: Pa
     clips: () => {
       throw new Error('card games cut no clips');
     },
-    evidence: { prefetch: () => {}, gather: async () => ({ year: null, changes: [], reports: [], sources: [], missing: [] }) },
-    reports: { fileDispute: async () => {} },
+    evidence: {
+      prefetch: (hit) => void prefetched.push(hit.id),
+      gather: async (hit) => ({ year: hit.year, changes: [], reports: [], sources: [SOURCE], missing: [] }),
+    },
+    reports: { fileDispute: async (d) => void filed.push(d) },
     config: { RECONNECT_SECONDS: 0.2, OPEN_GAME_IDLE_MINUTES: 60, GAME_IDLE_HOURS: 48, AUDIO_DIR: dir, ...opts.config },
     log: createLogger('silent'),
   };
@@ -116,7 +128,7 @@ async function openHost(opts: { mode?: GameMode; settings?: unknown; config?: Pa
   if (!opened.ok) throw new Error(opened.error.message);
   hosts.push(opened.host);
   opened.host.start();
-  return { host: opened.host, publisher, outbox };
+  return { host: opened.host, publisher, outbox, prefetched, filed };
 }
 
 /** The stored game of `id` as a restart would bring it back. */
@@ -274,5 +286,31 @@ describe('game host', () => {
     await waitFor(() => outbox.closed === 1, 2000, 'closed');
     expect(await stored(host.id)).toBeUndefined();
     expect(publisher.globals.at(-1)).toEqual({ event: 'remove_game', data: host.id, audience: [ALICE.id] });
+  });
+
+  it('asks for the evidence of every card drawn, and files each decided dispute once, with its votes and sources', async () => {
+    const { host, prefetched, filed } = await openHost({ settings: { reveal_time: 15 } });
+    await host.act(BOB.id, { type: 'join', name: BOB.name });
+    await host.act(ALICE.id, { type: 'start', hits: [] });
+    await waitFor(() => prefetched.length === 1);
+    expect(prefetched).toEqual([host.game.current!.id]);
+    const turn = host.game.players.find((p) => p.turn_player)!;
+    const other = host.game.players.find((p) => !p.turn_player)!;
+    expect(await host.act(turn.id, { type: 'guess', slot: 1 })).toEqual({ ok: true });
+    if (host.game.state === 'Intercepting') await host.act(other.id, { type: 'guess', slot: null });
+    const card = host.game.hit!;
+    expect(await host.act(other.id, { type: 'dispute', year: card.year + 1 })).toEqual({ ok: true });
+    expect(host.game.dispute?.outcome).toBeNull();
+    expect(filed).toEqual([]);
+    expect(await host.act(turn.id, { type: 'vote', take: false })).toEqual({ ok: true });
+    expect(host.game.dispute?.outcome).toBe('kept');
+    await waitFor(() => filed.length === 1);
+    expect(filed).toEqual([
+      { game: host.id, hit: { id: card.id, year: card.year }, year: card.year + 1, outcome: 'kept', votes: { take: 1, keep: 1, voters: 2 }, reporter: other.name, evidence: [SOURCE] },
+    ]);
+    // the stored game replays to the same dispute, and filing happened once
+    expect((await stored(host.id))?.game).toEqual(host.game);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(filed).toHaveLength(1);
   });
 });
