@@ -206,6 +206,40 @@ describe('action log', () => {
     expect(restored.deadline).toEqual({ state: 'Guessing', at: NOW + 2_500 + 10_000 });
   });
 
+  it('replays a dispute exactly: a log through a changed dispute, and a base stored while the table voted (docs/rules.md#disputes)', async () => {
+    const pack = randomUUID();
+    const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Disputed ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1950 + i, packs: [pack] }));
+    const settings = { goal: 5, confirm_timeout: 30, reveal_time: 5, dispute_timeout: 30 };
+    for (const [id, midVote] of [['storeDsA', false], ['storeDsB', true]] as const) {
+      const creator = { id: randomUUID(), name: 'Ada' };
+      const made = createGame({ id, mode: 'Public', creator, seed: testSeed(11), packIds: [pack], settings });
+      if (!made.ok) throw new Error(made.error.message);
+      await store.snapshot(made.game, 0, NOW);
+      const counter = { n: 0, seq: 0 };
+      let game = await play(made.game, [{ type: 'join', by: randomUUID(), name: 'Bo' }, { type: 'start', by: creator.id, hits }], counter, NOW);
+      const turn = game.players.find((p) => p.turn_player)!;
+      const other = game.players.find((p) => !p.turn_player)!;
+      const first = turn.hits[0]!.year;
+      game = await play(game, [{ type: 'guess', by: turn.id, slot: 1 }], counter, NOW + 1_000);
+      if (game.state === 'Intercepting') game = await play(game, [{ type: 'guess', by: other.id, slot: null }], counter, NOW + 1_000);
+      const card = game.hit!;
+      const won = card.year <= first;
+      // the year that turns the guess round: the card changes hands
+      game = await play(game, [{ type: 'dispute', by: other.id, year: won ? first + 1 : first - 1 }], counter, NOW + 2_000);
+      expect(game.dispute?.outcome).toBeNull();
+      if (midVote) {
+        await store.snapshot(game, counter.seq, NOW + 2_000);
+        expect((await store.load()).find((g) => g.game.id === id)?.game).toEqual(game);
+      }
+      game = await play(game, [{ type: 'vote', by: turn.id, take: true }], counter, NOW + 12_000);
+      expect(game.dispute?.outcome).toBe('changed');
+      expect(game.players.find((p) => p.id === turn.id)!.hits.some((h) => h.id === card.id)).toBe(!won);
+      // the confirmation's time moved on by the 10 s the vote took
+      expect(game.deadline).toEqual({ state: 'Confirming', at: NOW + 1_000 + 30_000 + 10_000 });
+      expect((await store.load()).find((g) => g.game.id === id)?.game).toEqual(game);
+    }
+  });
+
   it('restores a base stored before the engine counted drawn cards (no deck_at): the cards still to draw, the same next draw', async () => {
     const pack = randomUUID();
     const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), title: `Old ${i}`, artist: `Band ${i}`, belongs_to: '', year: 1950 + i, packs: [pack] }));
