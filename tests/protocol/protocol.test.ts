@@ -65,9 +65,10 @@ class Coverage {
   view(v: GamePayload): void {
     this.seen.add(`view:state:${v.state}`);
     this.seen.add(`view:mode:${v.mode}`);
-    for (const key of ['hit', 'last_scored', 'winner', 'standings', 'deadline', 'clue'] as const) {
+    for (const key of ['hit', 'last_scored', 'winner', 'standings', 'deadline', 'clue', 'disputable', 'dispute'] as const) {
       if (v[key] !== null) this.seen.add(`view:${key}`);
     }
+    if (Object.keys(v.disputes_used).length > 0) this.seen.add('view:disputes_used');
     if (v.players.some((p) => p.virtual)) this.seen.add('view:virtual-player');
     if (v.players.some((p) => p.guess !== null)) this.seen.add('view:guess');
     if (v.players.some((p) => !p.connected)) this.seen.add('view:disconnected');
@@ -116,6 +117,14 @@ function candidates(g: Game, rng: Rng, nextUser: () => string): Action[] {
     if (rng.float() < 0.08) out.push(a);
   };
 
+  // the table votes on an open dispute; a revealed card is disputed now and then
+  const dispute = g.dispute?.outcome === null ? g.dispute : null;
+  if (dispute) {
+    for (const p of g.players.filter((q) => !dispute.votes.some((v) => v.player === q.id))) out.push({ type: 'vote', ...asSeat(p.id), take: rng.float() < 0.5 });
+    if (g.deadline) out.push({ type: 'timeout' });
+    return out;
+  }
+  if (g.rejudge && someone && rng.float() < 0.3) out.push({ type: 'dispute', ...asSeat(someone.id), year: 1900 + rng.int(150) });
   if (g.state === 'Open') {
     if (g.players.length < 10) {
       const avatar = AVATARS[rng.int(AVATARS.length)] as string;
@@ -233,15 +242,18 @@ describe('schemas accept what the engine produces', () => {
     const expected = [
       ...GAME_EVENT_NAMES.map((name) => `event:${name}`),
       ...['players', 'hit', 'last_scored', 'winner', 'standings', 'deadline', 'clue'].map((k) => `event:change_state.${k}`),
+      ...['dispute', 'players', 'deadline', 'cause'].map((k) => `event:dispute.${k}`),
+      'event:vote.dispute',
       'event:skip.hit',
       'event:claim.hit',
       ...['Open', 'Guessing', 'Intercepting', 'Confirming'].map((s) => `view:state:${s}`),
       ...modes.map((m) => `view:mode:${m}`),
       ...['hit', 'last_scored', 'winner', 'standings', 'deadline', 'clue', 'virtual-player', 'guess', 'disconnected', 'avatar', 'color-9'].map((k) => `view:${k}`),
+      ...['disputable', 'dispute', 'disputes_used'].map((k) => `view:${k}`),
     ];
     const missing = expected.filter((key) => !coverage.seen.has(key));
     expect(missing).toEqual([]);
-  });
+  }, 30_000);
 
   it('every engine error becomes a valid error body', () => {
     for (const code of Object.keys(ERRORS) as ErrorCode[]) {
@@ -705,6 +717,10 @@ describe('request schemas', () => {
       ['control', { key: 'k'.repeat(24), player: uid(2) }, { key: 'k'.repeat(24), player: uid(2) }],
       ['control', { key: 'k'.repeat(24), name: ' Bea ', avatar: '🦊' }, { key: 'k'.repeat(24), name: 'Bea', avatar: '🦊' }],
       ['release', { player: uid(2) }, { player: uid(2) }],
+      ['dispute', { year: 1969 }, { year: 1969 }],
+      ['dispute', { year: 1969, player: uid(2) }, { year: 1969, player: uid(2) }],
+      ['vote', { take: true }, { take: true }],
+      ['vote', { take: false, player: uid(2) }, { take: false, player: uid(2) }],
     ];
     for (const [type, payload, expected] of accepted) {
       expect(P.parseRoomMessage(type, payload)).toEqual({ ok: true, data: { type, payload: expected } });
@@ -731,6 +747,11 @@ describe('request schemas', () => {
       ['update', { goal: 5 }, 'settings'],
       ['control', { key: 'short', player: uid(2) }, 'key'],
       ['release', {}, 'player'],
+      ['dispute', {}, 'year'],
+      ['dispute', { year: 0 }, 'year'],
+      ['dispute', { year: 1969.5 }, 'year'],
+      ['vote', { take: 'yes' }, 'take'],
+      ['vote', { take: true, player: 'bob' }, 'player'],
     ];
     for (const [type, payload, field] of refused) {
       const result = P.parseRoomMessage(type, payload);
