@@ -101,7 +101,8 @@ export function afterStep(s: DisputeStep, before: Game, action: Action): void {
   }
   if (s.revealed) {
     g.dispute = null;
-    g.rejudge = { hit: s.revealed, until: s.now + g.settings.reveal_time * 1000, base: { ...before, rejudge: null }, log: [{ action, now: s.now }], suspended: null };
+    // with disputes off nothing is kept for a replay
+    g.rejudge = g.settings.disputes === 0 ? null : { hit: s.revealed, until: s.now + g.settings.reveal_time * 1000, base: { ...before, rejudge: null }, log: [{ action, now: s.now }], suspended: null };
     return;
   }
   if (!g.rejudge || paused) return;

@@ -240,6 +240,31 @@ describe('game host', () => {
     expect(back?.game).toEqual(host.game);
   });
 
+  it("the vote's deadline replaces the phase's while the table votes; the timer decides the vote, then the confirmation's deadline is back, moved by the pause", async () => {
+    const { host, filed } = await openHost({ settings: { confirm_timeout: 60, dispute_timeout: 1, reveal_time: 15, start_tokens: 0 } });
+    await host.act(BOB.id, { type: 'join', name: BOB.name });
+    await host.act(ALICE.id, { type: 'start', hits: [] });
+    const turn = host.game.players.find((p) => p.turn_player)!;
+    await host.act(turn.id, { type: 'guess', slot: 1 });
+    const confirming = host.game.deadline!;
+    expect(confirming.state).toBe('Confirming');
+    const raised = Date.now();
+    await host.act(turn.id === ALICE.id ? BOB.id : ALICE.id, { type: 'dispute', year: host.game.hit!.year + 1 });
+    const vote = host.game.deadline!;
+    expect(vote.state).toBe('Disputing');
+    expect(host.timerDeadline).toBe(vote.at);
+    await waitFor(() => host.game.dispute?.outcome != null, 3000, "the vote's timeout");
+    const decided = Date.now();
+    // one take against no keep: the votes cast take the year
+    expect(host.game.dispute?.outcome).toBe('changed');
+    expect(host.game.deadline!.state).toBe('Confirming');
+    expect(host.game.deadline!.at).toBeGreaterThanOrEqual(confirming.at + (vote.at - raised));
+    expect(host.game.deadline!.at).toBeLessThanOrEqual(confirming.at + (decided - raised) + 50);
+    expect(host.timerDeadline).toBe(host.game.deadline!.at);
+    await waitFor(() => filed.length === 1, 3000, 'the report');
+    expect((await stored(host.id))?.game).toEqual(host.game);
+  });
+
   it("turns a seat absent once its user's last connection is gone past the reconnection window, and back when he returns", async () => {
     const { host } = await openHost();
     const connected = () => host.game.players.find((p) => p.id === ALICE.id)?.connected;
