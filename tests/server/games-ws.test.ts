@@ -152,6 +152,8 @@ function expectedState(v: GamePayload, seq: number) {
     intercept_timeout: v.intercept_timeout,
     confirm_timeout: v.confirm_timeout,
     reveal_time: v.reveal_time,
+    disputes: v.disputes,
+    dispute_timeout: v.dispute_timeout,
     clue_mode: v.clue_mode,
     clue_mode_auto: v.clue_mode_auto,
     dj: v.dj,
@@ -166,6 +168,9 @@ function expectedState(v: GamePayload, seq: number) {
     clue: v.clue ? { title: v.clue.title, artist: v.clue.artist, belongs_to: v.clue.belongs_to } : null,
     draws: v.draws,
     dj_seat: v.dj_seat ? { id: v.dj_seat.id, plays: v.dj_seat.plays } : null,
+    disputable: v.disputable,
+    dispute: v.dispute,
+    disputes_used: v.disputes_used,
     seq,
   };
 }
@@ -183,6 +188,9 @@ function actualState(c: Conn): any {
     winner: s.winner ? player(s.winner) : null,
     clue: json(s.clue),
     dj_seat: json(s.dj_seat),
+    disputable: json(s.disputable),
+    dispute: json(s.dispute),
+    disputes_used: json(s.disputes_used),
   };
 }
 
