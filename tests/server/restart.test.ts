@@ -342,6 +342,43 @@ describe('games survive a restart', () => {
     expect(g.standings!.filter((p) => p.hits.length >= g.goal).map((p) => p.id)).toEqual([winner]);
   }, 120_000);
 
+  it('kill -9 while the table votes on a dispute, and again after the year changed: the game comes back as it was (docs/rules.md#disputes)', async () => {
+    const [alice, bob, carol] = await Promise.all([0, 1, 2].map(() => User.guest(base())));
+    const users = [alice!, bob!, carol!];
+    // no timers: the game read after the restart is exactly the one before
+    const settings = { goal: 10, start_tokens: 0, guess_timeout: 0, intercept_timeout: 0, confirm_timeout: 0, reveal_time: 15, dispute_timeout: 0 };
+    const created = await alice!.request<GamePayload>('POST', '/api/games', { mode: 'Public', settings });
+    const id = created.body.id;
+    for (const u of [bob!, carol!]) expect((await u.request('PATCH', `/api/games/${id}/join`)).status).toBe(200);
+    expect((await alice!.request('PATCH', `/api/games/${id}/start`)).status).toBe(200);
+    const read = async () => (await alice!.request<GamePayload>('GET', `/api/games/${id}`)).body;
+    let g = await read();
+    const turn = g.players.find((p) => p.turn_player)!;
+    const byId = (pid: string) => users.find((u) => u.id === pid)!;
+    expect((await byId(turn.id).request('POST', `/api/games/${id}/guess`, { id: turn.slots[0]!.id })).status).toBe(200);
+    g = await read();
+    const card = g.hit!;
+    const [first, second] = g.players.filter((p) => p.id !== turn.id);
+    // the year that turns the placement round (slot 1: up to the turn player's only card)
+    const proposed = card.year <= turn.slots[0]!.to_year ? turn.slots[0]!.to_year + 1 : turn.slots[0]!.to_year - 1;
+    expect((await byId(first!.id).request('POST', `/api/games/${id}/dispute`, { year: proposed })).status).toBe(200);
+    const voting = await read();
+    expect(voting.dispute?.outcome).toBeNull();
+
+    await stopProcess('SIGKILL');
+    await startProcess();
+    expect(await read()).toEqual(voting);
+    expect((await byId(second!.id).request('POST', `/api/games/${id}/vote`, { take: true })).status).toBe(200);
+    const changed = await read();
+    expect(changed.dispute?.outcome).toBe('changed');
+    expect(changed.hit).toEqual({ ...card, year: proposed });
+    expect(changed.players.find((p) => p.id === turn.id)!.hits.some((h) => h.id === card.id)).toBe(card.year > turn.slots[0]!.to_year);
+
+    await stopProcess('SIGKILL');
+    await startProcess();
+    expect(await read()).toEqual(changed);
+  }, 90_000);
+
   it('the lobby lists the restored games, and a game everybody left is gone from storage', async () => {
     const user = await User.guest(base());
     const created = await user.request<GamePayload>('POST', '/api/games', { mode: 'Public' });
