@@ -16,7 +16,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/index.ts';
 import { createLogger } from '../../server/logger.ts';
-import { GameStore } from '../../server/services/game-store.ts';
+import { GameStore, shiftDeadline } from '../../server/services/game-store.ts';
 import { GamePayloadSchema } from '../../shared/protocol/game.ts';
 import { applyAction, createGame, djClip, viewGame, type Action, type Game, type Hit, remainingDeck } from '../../shared/rules/index.ts';
 import { TEST_ON_POSTGRES, testDatabase } from './harness.ts';
@@ -238,6 +238,18 @@ describe('action log', () => {
       expect(game.deadline).toEqual({ state: 'Confirming', at: NOW + 1_000 + 30_000 + 10_000 });
       expect((await store.load()).find((g) => g.game.id === id)?.game).toEqual(game);
     }
+  });
+
+  it("a restart moves a running vote's deadline, and its dispute's, by the downtime", () => {
+    const game = newGame('storeDsC');
+    const dispute = { hit: { id: 'h', title: 't', artist: 'a', belongs_to: '', year: 1970, packs: [] }, year: 1971, by: 'p', votes: [], until: NOW + 5_000, at: NOW, outcome: null };
+    const voting: Game = { ...game, deadline: { state: 'Disputing', at: NOW + 5_000 }, dispute };
+    const shifted = shiftDeadline(voting, NOW + 1_000, NOW + 61_000);
+    expect(shifted.deadline).toEqual({ state: 'Disputing', at: NOW + 65_000 });
+    expect(shifted.dispute?.until).toBe(NOW + 65_000);
+    // a decided dispute keeps its time; the phase's deadline moves alone
+    const decided: Game = { ...game, deadline: { state: 'Confirming', at: NOW + 5_000 }, dispute: { ...dispute, outcome: 'kept' } };
+    expect(shiftDeadline(decided, NOW, NOW + 10_000).dispute).toBe(decided.dispute);
   });
 
   it('restores a base stored before the engine counted drawn cards (no deck_at): the cards still to draw, the same next draw', async () => {
