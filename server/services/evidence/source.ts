@@ -37,14 +37,16 @@ export interface YearSource {
 }
 
 /**
- * One request at a time, each starting at least `intervalMs` after the one
- * before started: MusicBrainz allows one request a second per client, and
- * Wikidata's query service asks for no parallel requests. Waiters queue on a
- * promise chain; nothing spins.
+ * One request at a time, each starting at least `intervalMs` after the answer
+ * to the one before arrived: MusicBrainz allows one request a second per
+ * client as its servers count them (on arrival, so a request held up in a
+ * connection's setup must not shorten the next gap), and Wikidata's query
+ * service asks for no parallel requests. Waiters queue on a promise chain;
+ * nothing spins.
  */
 export class Pacer {
   private tail: Promise<unknown> = Promise.resolve();
-  private lastStart = -Infinity;
+  private lastEnd = -Infinity;
 
   private readonly intervalMs: number;
 
@@ -55,10 +57,13 @@ export class Pacer {
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const turn = this.tail.then(async () => {
       signal?.throwIfAborted();
-      const wait = this.lastStart + this.intervalMs - performance.now();
+      const wait = this.lastEnd + this.intervalMs - performance.now();
       if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
-      this.lastStart = performance.now();
-      return task();
+      try {
+        return await task();
+      } finally {
+        this.lastEnd = performance.now();
+      }
     });
     // the next waiter goes after this one, whatever became of it
     this.tail = turn.catch(() => undefined);
