@@ -24,6 +24,9 @@ export const AUDIT_USAGE = `usage:
   --pack NAME        only the hits of this pack (its name or id)
   --restart          starts a new audit even when the last one is unfinished`;
 
+/** Hits in a row without any answer after which the audit stops. */
+const GIVE_UP_AFTER = 3;
+
 /** Queue states: `failed` = a source was unavailable; such hits are asked again by the next run. */
 type QueueState = 'pending' | 'done' | 'failed';
 
@@ -93,6 +96,8 @@ export async function runAuditCommand(
   const queue = await db.selectFrom('audit_queue').select('hit_id').where('state', '!=', 'done').orderBy('updated_at').orderBy('hit_id').execute();
   let filed = 0;
   let failed = 0;
+  /** Hits in a row that no source answered: the network or the sources are down, so the run stops. */
+  let unanswered = 0;
   const mark = (hitId: string, state: QueueState) => db.updateTable('audit_queue').set({ state, updated_at: isoNow() }).where('hit_id', '=', hitId).execute();
 
   for (const { hit_id } of queue) {
@@ -131,12 +136,18 @@ export async function runAuditCommand(
     if (state === 'failed') failed++;
     done++;
     io.out(`audited ${done}/${total} ${hit.artist} – ${hit.title} (${hit.year}): ${said.join(', ') || 'no sources'} → ${verdict}`);
+    unanswered = unavailable.length === evidence.sources.length ? unanswered + 1 : 0;
+    if (unanswered >= GIVE_UP_AFTER) break;
   }
 
   const left = Number((await db.selectFrom('audit_queue').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '!=', 'done').executeTakeFirstOrThrow()).n);
   if (signal.aborted) {
     io.out(`stopped: ${left} hits left; run audit-years again to resume (${filed} reports filed)`);
     return 130;
+  }
+  if (unanswered >= GIVE_UP_AFTER) {
+    io.out(`stopped: no source answered for ${GIVE_UP_AFTER} hits in a row (no network?); ${left} hits left; run audit-years again later to resume`);
+    return 1;
   }
   io.out(`finished: ${filed} reports filed${failed > 0 ? `; ${failed} hits could not be checked (a source was unavailable): run audit-years again to retry them` : ''}`);
   return 0;

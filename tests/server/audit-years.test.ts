@@ -14,7 +14,7 @@ import { openDatabase, type Db } from '../../server/db/index.ts';
 import { CatalogueService } from '../../server/services/catalogue.ts';
 import { agreedYear } from '../../server/cli/audit.ts';
 import { MB_DATA, musicBrainzStandIn, WD_DATA, wikidataStandIn, type StandIn } from '../support/evidence-standins.ts';
-import { testDatabase } from './harness.ts';
+import { freePort, testDatabase } from './harness.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const ONE = '11111111-1111-4111-8111-111111111111';
@@ -177,6 +177,20 @@ describe('audit-years', () => {
     expect(await queue()).toEqual([]);
     expect(mb.requests.length + wd.requests.length).toBe(0);
   });
+
+  it('no network: stops after three hits no source answered, and leaves them to the next run', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const down = await audit([], undefined, { MUSICBRAINZ_URL: closed, WIKIDATA_URL: closed });
+    expect(down.code).toBe(1);
+    expect(down.out).toContain('audited 1/4 Queen – Bohemian Rhapsody (1980): MusicBrainz unavailable, Wikidata unavailable → no two sources agree');
+    expect(down.out.trim().split('\n').at(-1)).toBe('stopped: no source answered for 3 hits in a row (no network?); 4 hits left; run audit-years again later to resume');
+    expect((await queue()).map((q) => q.state).sort()).toEqual(['failed', 'failed', 'failed', 'pending']);
+    expect(await openReports()).toEqual([]);
+    const back = await audit([]);
+    expect(back.out.split('\n')[0]).toBe('resuming the last audit: 4 of 4 hits left');
+    expect(back.code).toBe(0);
+    expect((await queue()).every((q) => q.state === 'done')).toBe(true);
+  }, 40_000);
 
   it('a year counts only when two sources agree on it', () => {
     const a = (source: string, year: number | null) => ({ source, label: source, year, date: null, detail: '', url: null, found_at: new Date().toISOString() });

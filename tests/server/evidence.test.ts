@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -33,7 +34,7 @@ let wd: StandIn;
 let reports: ReportsService;
 
 /** Fast settings for tests that are not about the pace or the timeout. */
-const http = (over: Partial<HttpOptions> = {}): HttpOptions => ({ userAgent: userAgent('tests@hitline.invalid'), timeoutMs: 3000, retryMs: 50, pacer: new Pacer(0), ...over });
+const http = (over: Partial<HttpOptions> = {}): HttpOptions => ({ userAgent: userAgent('tests@hitline.invalid'), timeoutMs: 3000, retryMs: 50, restMs: 0, pacer: new Pacer(0), ...over });
 const sources = (over: Partial<HttpOptions> = {}): YearSource[] => [new MusicBrainzSource(mb.url, http(over)), new WikidataSource(wd.url, http(over))];
 const service = (list: YearSource[], options = {}) => new EvidenceService(db, log, (id) => reports.historyOf(id), { sources: list, ...options });
 
@@ -146,6 +147,26 @@ describe('the sources', () => {
     const started = performance.now();
     await expect(new WikidataSource(wd.url, http({ timeoutMs: 200 })).lookup(AHA)).rejects.toThrow(/no answer within 200 ms/);
     expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('a source out of reach rests: the next lookups fail at once, without a request, until the rest is over', async () => {
+    wd.delayMs = 1000;
+    const wiki = new WikidataSource(wd.url, http({ timeoutMs: 100, restMs: 600 }));
+    await expect(wiki.lookup(AHA)).rejects.toThrow(/no answer within/);
+    const started = performance.now();
+    await expect(wiki.lookup(QUEEN)).rejects.toThrow(/resting after a failure/);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(wd.requests).toHaveLength(1);
+    wd.delayMs = 0;
+    await sleep(650);
+    expect(await wiki.lookup(AHA)).toMatchObject({ year: 1985 });
+  });
+
+  it('the queue of a source is short: lookups beyond it are unavailable at once, not minutes later', async () => {
+    const pacer = new Pacer(300, 2);
+    const music = new MusicBrainzSource(mb.url, http({ pacer }));
+    const lookups = [AHA, QUEEN, AHA].map((song) => music.lookup(song).then((f) => f.year, (err: Error) => err.message));
+    expect(await Promise.all(lookups)).toEqual([1984, 1975, '2 lookups are waiting already']);
   });
 
   it('no network: a port nobody listens on makes the source unavailable', async () => {

@@ -47,6 +47,8 @@ export function songKey(s: Pick<Hit, 'title' | 'artist'>): string {
 const PACE_MS = 1000;
 /** Pause before the one retry of a "slow down" (503/429) answer. */
 const RETRY_MS = 2000;
+/** A source out of reach is not asked for this long. */
+const REST_MS = 30_000;
 
 /** The sources EVIDENCE_SOURCES names, each with its own pacing queue (one per process). */
 export function configuredSources(config: Pick<Config, 'EVIDENCE_SOURCES' | 'MUSICBRAINZ_URL' | 'WIKIDATA_URL' | 'EVIDENCE_CONTACT' | 'EVIDENCE_TIMEOUT_SECONDS' | 'PUBLIC_URL'>): YearSource[] {
@@ -54,6 +56,7 @@ export function configuredSources(config: Pick<Config, 'EVIDENCE_SOURCES' | 'MUS
     userAgent: userAgent(config.EVIDENCE_CONTACT ?? config.PUBLIC_URL),
     timeoutMs: config.EVIDENCE_TIMEOUT_SECONDS * 1000,
     retryMs: RETRY_MS,
+    restMs: REST_MS,
     pacer: new Pacer(PACE_MS),
   });
   return config.EVIDENCE_SOURCES.map((name) => (name === 'musicbrainz' ? new MusicBrainzSource(config.MUSICBRAINZ_URL, http()) : new WikidataSource(config.WIKIDATA_URL, http())));
@@ -136,6 +139,7 @@ export class EvidenceService implements YearEvidence {
           .execute();
         this.failedAt.delete(id);
       } catch (err) {
+        this.forgetOldFailures();
         this.failedAt.set(id, this.now());
         if (!this.stop.signal.aborted && !signal?.aborted) this.log.info({ source: source.name, reason: (err as Error).message }, 'a year evidence source is unavailable');
       } finally {
@@ -144,6 +148,12 @@ export class EvidenceService implements YearEvidence {
     })();
     this.running.set(id, task);
     return task;
+  }
+
+  /** Failures older than the retry delay say nothing any more: the map stays small on a server long offline. */
+  private forgetOldFailures(): void {
+    if (this.failedAt.size < 1000) return;
+    for (const [id, at] of this.failedAt) if (this.now() - at >= this.retryAfterMs) this.failedAt.delete(id);
   }
 
   private async cached(key: string, source: string): Promise<SourceAnswer | null> {

@@ -43,22 +43,49 @@ export interface YearSource {
  * connection's setup must not shorten the next gap), and Wikidata's query
  * service asks for no parallel requests. Waiters queue on a promise chain;
  * nothing spins.
+ *
+ * The queue is short (`maxWaiting`): cards are drawn faster than a source that
+ * times out answers, and a lookup that would start minutes later is of no use
+ * to the table. After a failure that says the source is out of reach (no
+ * network, a timeout, a second "slow down"), it rests: lookups fail at once,
+ * without a request, until the rest is over.
  */
 export class Pacer {
   private tail: Promise<unknown> = Promise.resolve();
   private lastEnd = -Infinity;
-
+  private waiting = 0;
+  private restUntil = -Infinity;
   private readonly intervalMs: number;
+  private readonly maxWaiting: number;
 
-  constructor(intervalMs: number) {
+  constructor(intervalMs: number, maxWaiting = 30) {
     this.intervalMs = intervalMs;
+    this.maxWaiting = maxWaiting;
+  }
+
+  /** No requests for `ms` from now. */
+  rest(ms: number): void {
+    this.restUntil = Math.max(this.restUntil, performance.now() + ms);
+  }
+
+  private checkOpen(): void {
+    if (performance.now() < this.restUntil) throw new SourceUnavailable('resting after a failure');
   }
 
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      this.checkOpen();
+      if (this.waiting >= this.maxWaiting) throw new SourceUnavailable(`${this.waiting} lookups are waiting already`);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    this.waiting++;
     const turn = this.tail.then(async () => {
       signal?.throwIfAborted();
+      this.checkOpen();
       const wait = this.lastEnd + this.intervalMs - performance.now();
       if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
+      this.checkOpen();
       try {
         return await task();
       } finally {
@@ -66,7 +93,7 @@ export class Pacer {
       }
     });
     // the next waiter goes after this one, whatever became of it
-    this.tail = turn.catch(() => undefined);
+    this.tail = turn.catch(() => undefined).finally(() => this.waiting--);
     return turn;
   }
 }
@@ -77,6 +104,8 @@ export interface HttpOptions {
   timeoutMs: number;
   /** Wait before the one retry of a 503/429 answer (a Retry-After shorter than this is obeyed; longer ones are capped). */
   retryMs: number;
+  /** How long the source rests after a failure that says it is out of reach. */
+  restMs: number;
   pacer: Pacer;
 }
 
@@ -98,6 +127,7 @@ export async function getJson(url: string, opts: HttpOptions, signal?: AbortSign
         return { status: r.status, retryAfter: r.headers.get('retry-after'), body: r.ok ? ((await r.json()) as unknown) : (await r.body?.cancel(), null) };
       } catch (err) {
         if (signal?.aborted) throw err;
+        opts.pacer.rest(opts.restMs);
         throw new SourceUnavailable(timeout.aborted ? `no answer within ${opts.timeoutMs} ms` : `failed: ${(err as Error).message}`);
       }
     }, signal);
@@ -107,6 +137,7 @@ export async function getJson(url: string, opts: HttpOptions, signal?: AbortSign
       await sleep(Number.isFinite(asked) && asked > 0 ? Math.min(asked, opts.retryMs) : opts.retryMs, undefined, signal ? { signal } : {});
       continue;
     }
+    if (res.status === 503 || res.status === 429) opts.pacer.rest(opts.restMs);
     throw new SourceUnavailable(`HTTP ${res.status}`);
   }
 }
