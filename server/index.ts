@@ -44,6 +44,8 @@ export interface RunningServer {
   catalogue: CatalogueService;
   /** The audio pipeline's worker and queue. */
   audio: AudioPipeline;
+  /** Year evidence with the sources EVIDENCE_SOURCES names. */
+  evidence: EvidenceService;
   /** Stops accepting, finishes in-flight requests, ends streams and rooms, closes the database. */
   close(): Promise<void>;
 }
@@ -194,7 +196,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log.info('Hitline stopped');
     })());
 
-  return { port, config, db, log, bus, hub, users, captcha, catalogue, audio, close };
+  return { port, config, db, log, bus, hub, users, captcha, catalogue, audio, evidence, close };
 }
 
 const HEARTBEAT_MS = 5000;

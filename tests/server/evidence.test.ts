@@ -20,7 +20,7 @@ import { WikidataSource } from '../../server/services/evidence/wikidata.ts';
 import { ReportsService } from '../../server/services/reports.ts';
 import { SourceAnswerSchema } from '../../shared/protocol/reports.ts';
 import { DESCRIPTIVE_UA, MB_DATA, musicBrainzStandIn, WD_DATA, wikidataStandIn, type StandIn } from '../support/evidence-standins.ts';
-import { freePort, testDatabase } from './harness.ts';
+import { bootServer, freePort, testDatabase } from './harness.ts';
 
 const log = pino({ level: 'silent' });
 const QUEEN = { id: '0d9a43f4-1d0a-4c4e-8f3e-7b1f8a3a9c01', title: 'Bohemian Rhapsody', artist: 'Queen', year: 1980 };
@@ -271,5 +271,24 @@ describe('EvidenceService', () => {
     expect(() => loadConfig({ EVIDENCE_SOURCES: 'musicbrainz,discogs' })).toThrow(/EVIDENCE_SOURCES: comma-separated, of musicbrainz, wikidata; not "discogs"/);
     expect(configuredSources(loadConfig({ EVIDENCE_SOURCES: '' }))).toEqual([]);
     expect(loadConfig({}).MUSICBRAINZ_URL).toBe('https://musicbrainz.org');
+  });
+
+  it('the server asks the sources EVIDENCE_SOURCES names, at the configured addresses; test servers ask none', async () => {
+    const quiet = await bootServer();
+    try {
+      expect(quiet.server.evidence.sources).toEqual([]);
+    } finally {
+      await quiet.stop();
+    }
+    const t = await bootServer({ EVIDENCE_SOURCES: 'wikidata,musicbrainz', MUSICBRAINZ_URL: mb.url, WIKIDATA_URL: wd.url, EVIDENCE_CONTACT: 'tests@hitline.invalid' });
+    try {
+      const got = await t.server.evidence.gather({ ...AHA, id: '0d9a43f4-1d0a-4c4e-8f3e-7b1f8a3a9cfe' });
+      expect(got.sources.map((a) => [a.source, a.year])).toEqual([
+        ['wikidata', 1985],
+        ['musicbrainz', 1984],
+      ]);
+    } finally {
+      await t.stop();
+    }
   });
 });
