@@ -10,6 +10,8 @@ export default defineConfig({
     __APP_VERSION__: JSON.stringify(pkg.version),
   },
   test: {
+    // no test reaches MusicBrainz or Wikidata, not even a server process a test spawns with this environment
+    env: { EVIDENCE_SOURCES: '' },
     projects: [
       {
         extends: true,

@@ -87,6 +87,8 @@ export async function run(args: string[]): Promise<BenchResult> {
       loadConfig({
         // never the internet: a yt-dlp on this machine's PATH stays unused
         YTDLP_PATH: 'off',
+        // nor MusicBrainz or Wikidata: no year evidence is looked up
+        EVIDENCE_SOURCES: '',
         PORT: '0',
         HOST: '127.0.0.1',
         DATABASE_URL: `sqlite:${join(dir, 'hitline.sqlite')}`,

@@ -54,6 +54,10 @@ const originList = z.string().transform((value, ctx) => {
   return bad.length > 0 ? z.NEVER : (parsed as string[]);
 });
 
+/** The outside sources of year evidence there are (server/services/evidence). */
+export const EVIDENCE_SOURCE_NAMES = ['musicbrainz', 'wikidata'] as const;
+export type EvidenceSourceName = (typeof EVIDENCE_SOURCE_NAMES)[number];
+
 const ALLOW_HINT = 'true, false, or comma-separated IP addresses and CIDR ranges such as 192.168.1.0/24,fd00::/8';
 
 /** IMPORT_ALLOW_PRIVATE: a yes/no for all of the server's own networks, or the addresses and ranges allowed. */
@@ -177,6 +181,31 @@ export const configSchema = z.object({
   /** Seconds a session stays valid without use (rolling), and the longest idle gap. */
   SESSION_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).default(7),
+  /**
+   * Outside sources of year evidence (docs/disputes.md#evidence), comma-separated:
+   * `musicbrainz`, `wikidata`; empty = none (no request leaves the server). Tests
+   * set it empty or point the URLs below at local stand-ins.
+   */
+  EVIDENCE_SOURCES: z
+    .string()
+    .transform((value, ctx) => {
+      const items = [...new Set(value.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== ''))];
+      const bad = items.filter((i) => !(EVIDENCE_SOURCE_NAMES as readonly string[]).includes(i));
+      if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `comma-separated, of ${EVIDENCE_SOURCE_NAMES.join(', ')}; not ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
+      return bad.length > 0 ? z.NEVER : (items as EvidenceSourceName[]);
+    })
+    .default([...EVIDENCE_SOURCE_NAMES]),
+  /** MusicBrainz's address (a mirror's, or a test's stand-in): its web service is under `/ws/2`. */
+  MUSICBRAINZ_URL: origin.default('https://musicbrainz.org'),
+  /** Wikidata's query service address: its SPARQL endpoint is `/sparql`. */
+  WIKIDATA_URL: origin.default('https://query.wikidata.org'),
+  /**
+   * A contact (an e-mail address or a web page) in the User-Agent sent to the
+   * sources, as MusicBrainz and Wikimedia ask; unset = PUBLIC_URL.
+   */
+  EVIDENCE_CONTACT: z.string().trim().min(3).max(200).regex(/^[^()\r\n]+$/, 'an e-mail address or URL, without parentheses').optional(),
+  /** Longest one request to a source may take, in seconds. */
+  EVIDENCE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(120).default(8),
   /** Argon2 cost (KiB); lowered in tests only. */
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19456),
 });

@@ -1,4 +1,4 @@
-import { EvidenceService } from './services/evidence/index.ts';
+import { configuredSources, EvidenceService } from './services/evidence/index.ts';
 import { ReportsService } from './services/reports.ts';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -44,6 +44,8 @@ export interface RunningServer {
   catalogue: CatalogueService;
   /** The audio pipeline's worker and queue. */
   audio: AudioPipeline;
+  /** Year evidence with the sources EVIDENCE_SOURCES names. */
+  evidence: EvidenceService;
   /** Stops accepting, finishes in-flight requests, ends streams and rooms, closes the database. */
   close(): Promise<void>;
 }
@@ -73,7 +75,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const unfollow = followCatalogueChanges(presence, catalogue, log);
   const games = new GameStore(db, config.PROCESS_NAME, log);
   const reports = new ReportsService(db, log);
-  const evidence = new EvidenceService(db, log, (id) => reports.historyOf(id));
+  const evidence = new EvidenceService(db, log, (id) => reports.historyOf(id), { sources: configuredSources(config) });
+  if (config.EVIDENCE_SOURCES.length > 0 && !config.EVIDENCE_CONTACT && !config.PUBLIC_URL) log.warn('EVIDENCE_CONTACT is not set: MusicBrainz and Wikidata ask for a contact in the User-Agent (docs/configuration.md)');
   setRoomServices({ config, log, bus, catalogue, users, games, clips: () => clipCache(config.AUDIO_DIR, ffmpegPath(config.FFMPEG_PATH), log), evidence, reports });
   // YTDLP_PATH, else the yt-dlp on the PATH: a host who installed it needs no configuration
   const ytdlp = chooseYtdlp(config.YTDLP_PATH);
@@ -175,6 +178,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // stop accepting; end the streams, then the rooms; sockets that turn idle meanwhile are closed too
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       bus.close();
+      evidence.close();
       hub.close();
       // running audio jobs are cancelled and go back to the queue for the next start
       const audioStopped = audio.stop().catch((err: unknown) => log.error({ err }, 'stopping the audio pipeline failed'));
@@ -192,7 +196,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log.info('Hitline stopped');
     })());
 
-  return { port, config, db, log, bus, hub, users, captcha, catalogue, audio, close };
+  return { port, config, db, log, bus, hub, users, captcha, catalogue, audio, evidence, close };
 }
 
 const HEARTBEAT_MS = 5000;

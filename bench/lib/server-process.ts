@@ -56,6 +56,8 @@ export async function startServerProcess(opts: ServerProcessOptions = {}): Promi
     DEMO_CATALOGUE: join(ROOT, 'assets', 'demo-hits.yml'),
     // never the internet: a yt-dlp on this machine's PATH stays unused
     YTDLP_PATH: 'off',
+    // nor MusicBrainz or Wikidata: no year evidence is looked up
+    EVIDENCE_SOURCES: '',
     ...opts.env,
   };
   const handle = spawnChild(join(import.meta.dirname, 'server-child.ts'), {

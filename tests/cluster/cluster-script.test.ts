@@ -68,7 +68,7 @@ it('runs two processes with their own PostgreSQL and Redis, and stops everything
   const { DATABASE_URL: _d, REDIS_URL: _r, ...env } = process.env;
   const script = spawn(process.execPath, ['scripts/cluster.ts', '--processes', '2', '--port', String(port), '--host-name', '127.0.0.1', '--state', join(dir, 'state'), '--no-build'], {
     cwd: ROOT,
-    env: { ...env, LOG_LEVEL: 'warn', DEMO_CATALOGUE: join(ROOT, 'assets', 'demo-hits.yml'), AUDIO_DIR: join(dir, 'audio'), CLIENT_DIR: join(dir, 'no-client'), ARGON2_MEMORY_KIB: '1024' },
+    env: { ...env, EVIDENCE_SOURCES: '', LOG_LEVEL: 'warn', DEMO_CATALOGUE: join(ROOT, 'assets', 'demo-hits.yml'), AUDIO_DIR: join(dir, 'audio'), CLIENT_DIR: join(dir, 'no-client'), ARGON2_MEMORY_KIB: '1024' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

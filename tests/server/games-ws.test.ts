@@ -1146,6 +1146,8 @@ describe('SIGTERM', () => {
         LOG_LEVEL: 'info',
         ARGON2_MEMORY_KIB: '1024',
         YTDLP_PATH: 'off',
+        // nor MusicBrainz or Wikidata: no year evidence is looked up
+        EVIDENCE_SOURCES: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -83,6 +83,8 @@ export async function bootServer(env: Record<string, string> = {}): Promise<Test
     RATE_LIMIT_FACTOR: '0',
     // tests never reach the internet: a yt-dlp on this machine's PATH stays unused unless a test gives its fake one
     YTDLP_PATH: 'off',
+    // nor MusicBrainz or Wikidata: no year evidence is looked up
+    EVIDENCE_SOURCES: '',
     ...env,
   });
   const server = await startServer(config);
@@ -287,7 +289,7 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeArgs, 'server/index.ts'], {
     cwd: resolve(import.meta.dirname, '..', '..'),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), YTDLP_PATH: 'off', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), YTDLP_PATH: 'off', EVIDENCE_SOURCES: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
