@@ -42,6 +42,8 @@ export interface RunningServer {
   users: UsersService;
   captcha: CaptchaService;
   catalogue: CatalogueService;
+  /** Reports about hits and the review queue. */
+  reports: ReportsService;
   /** The audio pipeline's worker and queue. */
   audio: AudioPipeline;
   /** Stops accepting, finishes in-flight requests, ends streams and rooms, closes the database. */
@@ -193,7 +195,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log.info('Hitline stopped');
     })());
 
-  return { port, config, db, log, bus, hub, users, captcha, catalogue, audio, close };
+  return { port, config, db, log, bus, hub, users, captcha, catalogue, reports, audio, close };
 }
 
 const HEARTBEAT_MS = 5000;
