@@ -149,6 +149,30 @@ describe('events, DELETE, report a problem', () => {
     }
   });
 
+  it('goes by the permissions a subscriber had when its stream opened', async () => {
+    const late = await account('Late Reader', Permission.WRITE_ISSUES);
+    const before = new SseReader(`${t.base}/api/events`, { cookie: late.cookieHeader() });
+    try {
+      await before.until((e) => e.some((x) => x.event === 'process_hits'));
+      expect((await t.server.users.setPermissions('Late Reader', { grant: Permission.READ_ISSUES })).ok).toBe(true);
+      const after = new SseReader(`${t.base}/api/events`, { cookie: late.cookieHeader() });
+      try {
+        await after.until((e) => e.some((x) => x.event === 'process_hits'));
+        const issue = await problem(await someone(), hits[4]!.id, { kind: 'other', message: 'late' });
+        await after.until(() => events(after, 'create_hit_issue').length === 1);
+        expect(events(after, 'create_hit_issue')[0].id).toBe(issue.id);
+        await t.server.bus.publishGlobal({ event: 'hits_changed', data: {} });
+        await before.until(() => events(before, 'hits_changed').length > 0);
+        expect(events(before, 'create_hit_issue')).toEqual([]);
+        await t.server.reports.deleteIssue(hits[4]!.id, issue.id);
+      } finally {
+        after.close();
+      }
+    } finally {
+      before.close();
+    }
+  });
+
   it('files a problem from a signed-in user, refuses bad input, and limits each user to 5 in 10 minutes', async () => {
     const hit = hits[3]!;
     const unknown = '99999999-9999-4999-8999-999999999999';
