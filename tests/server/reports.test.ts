@@ -1,5 +1,6 @@
 import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { Permission } from '../../server/services/users.ts';
 import { AltchaChallengeSchema, ErrorBodySchema, FullHitPayloadSchema, HitSearchReplySchema } from '../../shared/protocol/index.ts';
 import { HitHistorySchema, HitIssueSchema, ReviewQueueSchema, type HitIssue } from '../../shared/protocol/reports.ts';
@@ -355,5 +356,23 @@ describe('GET /api/hits/{id}/history', () => {
     expect((await historyOf(id, guest)).reports).toEqual([]);
     expectError(await anonymous.request('GET', '/api/hits/99999999-9999-4999-8999-999999999999/history'), 404, 'hit_not_found', 'hit id not found');
     expectError(await anonymous.request('GET', '/api/hits/nope/history'), 400, 'invalid_input');
+  });
+
+  it('an import by a curator that changes a year names him; the export carries the history', async () => {
+    const hit = (await t.server.catalogue.hit(hits[10]!.id))!;
+    const yaml = stringify({
+      hits: [{ artist: hit.artist, title: hit.title, belongs_to: hit.belongs_to, year: hit.year + 2, packs: hit.packs, playback_offset: hit.playback_offset, id: hit.id }],
+      packs: [
+        { id: PACK_ONE, name: 'One' },
+        { id: PACK_TWO, name: 'Two' },
+      ],
+    });
+    const r = await curator.request('POST', '/api/hits/import?apply=true', yaml, { 'content-type': 'application/x-yaml' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await historyOf(hit.id)).changes).toEqual([{ at: expect.any(String), from: hit.year, to: hit.year + 2, by: 'Curator', reason: 'import' }]);
+    const exported = await curator.request('GET', `/api/hits/export?query=${encodeURIComponent(hit.title)}`);
+    expect(exported.status).toBe(200);
+    const row = (parse(String(exported.body)) as { hits: { id: string; history?: unknown[] }[] }).hits.find((h) => h.id === hit.id)!;
+    expect(row.history).toEqual([{ at: expect.any(String), from: hit.year, to: hit.year + 2, by: 'Curator', reason: 'import' }]);
   });
 });
