@@ -193,7 +193,8 @@ export class ReportsService implements DisputeReports {
         const hit = hits.get(id);
         return hit ? [{ hit, reports }] : [];
       })
-      .sort((a, b) => b.reports.length - a.reports.length || (a.reports[0]!.created_at < b.reports[0]!.created_at ? 1 : a.reports[0]!.created_at > b.reports[0]!.created_at ? -1 : 0));
+      // a stable sort: hits with as many reports keep the order of their newest report (the rows' order)
+      .sort((a, b) => b.reports.length - a.reports.length);
     return { items, open: rows.length };
   }
 
