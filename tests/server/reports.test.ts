@@ -240,14 +240,18 @@ describe('the review queue, accept and dismiss', () => {
   it('lists hits with open reports, the most reported first, then the newest report, each newest first', async () => {
     expectError(await guest.request('GET', '/api/reports'), 403, 'permission_denied');
     expectError(await reader.request('GET', '/api/reports'), 403, 'permission_denied');
+    const early = await problem(await someone(), hits[11]!.id, { kind: 'other', message: 'older single' });
+    await new Promise((r) => setTimeout(r, 5));
     const late = await problem(await someone(), hits[5]!.id, { kind: 'other', message: 'newest single' });
     const r = await curator.request('GET', '/api/reports');
     expect(r.status).toBe(200);
     const q = ReviewQueueSchema.parse(r.body);
-    expect(q.items.map((i) => i.hit.id)).toEqual([hits[3]!.id, hits[5]!.id]);
+    // the most reported first; of two with one report each, the newer report first
+    expect(q.items.map((i) => i.hit.id)).toEqual([hits[3]!.id, hits[5]!.id, hits[11]!.id]);
     expect(q.items[0]!.reports.map((i) => i.message)).toEqual(['fine', '', 'older']);
     expect(q.items[1]!.reports).toEqual([late]);
-    expect(q.open).toBe(4);
+    expect(q.items[2]!.reports).toEqual([early]);
+    expect(q.open).toBe(5);
     expect(q.items[0]!.hit).toMatchObject({ id: hits[3]!.id, title: hits[3]!.title, year: hits[3]!.year });
   });
 
