@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
  * - cluster: two server processes sharing PostgreSQL and Redis.
  * Run: `npx vitest run --config vitest.scale.config.ts` (npm test does).
  */
-const SERVER_SUITES = ['games-rest', 'games-ws', 'users', 'sse-hub', 'catalogue', 'game-store'].map((name) => `tests/server/${name}.test.ts`);
+const SERVER_SUITES = ['games-rest', 'games-ws', 'users', 'sse-hub', 'catalogue', 'game-store', 'reports'].map((name) => `tests/server/${name}.test.ts`);
 /** PostgreSQL-only tests (e.g. the search compared with SQLite's). */
 const PG_TESTS = 'tests/pg/**/*.test.ts';
 

@@ -42,6 +42,8 @@ export interface RunningServer {
   users: UsersService;
   captcha: CaptchaService;
   catalogue: CatalogueService;
+  /** Reports about hits and the review queue. */
+  reports: ReportsService;
   /** The audio pipeline's worker and queue. */
   audio: AudioPipeline;
   /** Year evidence with the sources EVIDENCE_SOURCES names. */
@@ -74,7 +76,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // the search index lives in the database; the typo vocabulary of each process learns other processes' changes
   const unfollow = followCatalogueChanges(presence, catalogue, log);
   const games = new GameStore(db, config.PROCESS_NAME, log);
-  const reports = new ReportsService(db, log);
+  const reports = new ReportsService(db, log, { events: bus, catalogue });
   const evidence = new EvidenceService(db, log, (id) => reports.historyOf(id), { sources: configuredSources(config) });
   if (config.EVIDENCE_SOURCES.length > 0 && !config.EVIDENCE_CONTACT && !config.PUBLIC_URL) log.warn('EVIDENCE_CONTACT is not set: MusicBrainz and Wikidata ask for a contact in the User-Agent (docs/configuration.md)');
   setRoomServices({ config, log, bus, catalogue, users, games, clips: () => clipCache(config.AUDIO_DIR, ffmpegPath(config.FFMPEG_PATH), log), evidence, reports });
@@ -89,6 +91,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ytdlp: ytdlp.command,
     ...(ytdlp.reason ? { ytdlpMissing: ytdlp.reason } : {}),
     concurrency: config.AUDIO_CONCURRENCY,
+    reports,
     fetchTimeoutMs: config.AUDIO_FETCH_TIMEOUT_SECONDS * 1000,
     processTimeoutMs: config.AUDIO_PROCESS_TIMEOUT_SECONDS * 1000,
     onProgress: (data) => {
@@ -125,7 +128,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     greet: false,
     gracefullyShutdown: false,
     logger: frameworkLogger(log),
-    express: (app) => configureApp(app, { config, log, hub, users, captcha, catalogue, audio }),
+    express: (app) => configureApp(app, { config, log, hub, users, captcha, catalogue, reports, audio }),
   });
   await listenOrFail(colyseus.listen(config.PORT, config.HOST), http, config, db);
   const deadline = bodyDeadline(config.REQUEST_TIMEOUT_SECONDS);
@@ -196,7 +199,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log.info('Hitline stopped');
     })());
 
-  return { port, config, db, log, bus, hub, users, captcha, catalogue, audio, evidence, close };
+  return { port, config, db, log, bus, hub, users, captcha, catalogue, reports, audio, evidence, close };
 }
 
 const HEARTBEAT_MS = 5000;

@@ -121,7 +121,7 @@ export function catalogueIoRouter(deps: CatalogueIoDeps): Router {
   const importAndAnswer = async (res: Response, bytes: Buffer, apply: boolean, extra: Record<string, unknown> = {}): Promise<void> => {
     // pack rows may only add or rename packs for a user who may write packs
     const packs = hasPermission(res, Permission.WRITE_PACKS);
-    const report = await importHitsYaml(db, bytes, { apply, maxBytes, packs });
+    const report = await importHitsYaml(db, bytes, { apply, maxBytes, packs, by: res.locals.user?.name ?? null });
     if (apply && !report.applied) {
       // nothing was written: the report says why, row by row
       res.status(400).json({ type: 'error', code: IMPORT_REJECTED_CODE, ...report, ...extra });

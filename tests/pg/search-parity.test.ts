@@ -169,6 +169,46 @@ describe('search on PostgreSQL and on SQLite', () => {
     }
   });
 
+  it('keeps only the hits with an open report the same way (filters=has_issues)', async () => {
+    const now = '2025-01-01T00:00:00.000Z';
+    const reported = catalogue.hits.filter((_, i) => i % 71 === 0);
+    const closed = catalogue.hits.filter((_, i) => i % 71 === 1);
+    const row = (hitId: string, n: number, status: string) => ({
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      hit_id: hitId,
+      type: 'custom' as const,
+      message: 'wrong year',
+      created_at: now,
+      last_modified: now,
+      status,
+    });
+    const rows = [...reported.map((h, i) => row(h.id, i, 'open')), ...reported.slice(0, 5).map((h, i) => row(h.id, 1000 + i, 'open')), ...closed.map((h, i) => row(h.id, 2000 + i, 'dismissed'))];
+    for (const db of [lite, pg]) await db.insertInto('hit_issues').values(rows).execute();
+    try {
+      const wanted = new Set(reported.map((h) => h.id));
+      const [p1] = catalogue.packs.map((p) => p.id);
+      const make = queryMaker(catalogue, 5);
+      const qs: { query: string; packs?: string[] }[] = [{ query: '' }, { query: '', packs: [p1!] }, { query: '', packs: [''] }, { query: 'the' }, ...QUERY_KINDS.map(({ kind }) => make(kind))];
+      for (const q of qs) {
+        const base = { query: q.query, packs: q.packs, hasIssues: true, offset: 0 };
+        const all = await both({ ...base, sortBy: null, limit: null });
+        const without = await both({ ...base, hasIssues: false, sortBy: null, limit: null });
+        // the filter is the plain search narrowed to reported hits, on each engine
+        const expected = without.sqlite.hits.map((h) => h.id).filter((id) => wanted.has(id)).sort();
+        expect(all.sqlite.hits.map((h) => h.id).sort(), JSON.stringify(q)).toEqual(expected);
+        expect(all.postgres.hits.map((h) => h.id).sort(), JSON.stringify(q)).toEqual(expected);
+        expect([all.sqlite.total, all.postgres.total]).toEqual([expected.length, expected.length]);
+        const sorted = await both({ ...base, sortBy: ['year'], direction: 'descending', limit: 7 });
+        expect(sorted.postgres, JSON.stringify(q)).toEqual(sorted.sqlite);
+        const page = await both({ ...base, sortBy: ['title'], offset: Math.max(0, expected.length - 4), limit: 3 });
+        expect(page.postgres, JSON.stringify(q)).toEqual(page.sqlite);
+      }
+      expect((await both({ query: '', hasIssues: true, offset: 0, limit: null })).sqlite.total).toBe(reported.length);
+    } finally {
+      for (const db of [lite, pg]) await db.deleteFrom('hit_issues').execute();
+    }
+  });
+
   it('learns new words for the typo tolerance the same way', async () => {
     const now = '2025-01-01T00:00:00.000Z';
     for (const db of [lite, pg]) {

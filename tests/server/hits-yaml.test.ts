@@ -180,8 +180,8 @@ packs:
     expect(p.errors).toEqual([]);
     expect(p.rejectedHits).toEqual([]);
     expect(p.hits).toEqual([
-      { index: 0, line: 2, id: H(1), idGiven: true, artist: 'ABBA', title: 'Waterloo', belongs_to: '', year: 1974, packs: [P(1)], playback_offset: 3, yt_id: 'Sj_9CiNkkn4', last_modified: TS },
-      { index: 1, line: 12, id: H(2), idGiven: true, artist: 'Queen', title: 'Bohemian Rhapsody', belongs_to: 'A Night at the Opera', year: 1975, packs: [], playback_offset: 0, yt_id: null, last_modified: null },
+      { index: 0, line: 2, id: H(1), idGiven: true, artist: 'ABBA', title: 'Waterloo', belongs_to: '', year: 1974, packs: [P(1)], playback_offset: 3, yt_id: 'Sj_9CiNkkn4', last_modified: TS, history: [] },
+      { index: 1, line: 12, id: H(2), idGiven: true, artist: 'Queen', title: 'Bohemian Rhapsody', belongs_to: 'A Night at the Opera', year: 1975, packs: [], playback_offset: 0, yt_id: null, last_modified: null, history: [] },
     ]);
     expect(p.packs).toEqual([{ index: 0, line: 21, id: P(1), name: 'Seventies', last_modified: TS }]);
   });

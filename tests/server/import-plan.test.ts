@@ -24,6 +24,7 @@ const hitRow = (n: number, over: Partial<HitRow> = {}): HitRow => ({
   playback_offset: 0,
   yt_id: null,
   last_modified: null,
+  history: [],
   ...over,
 });
 const packRow = (n: number, name = `Pack ${n}`): PackRow => ({ index: 0, line: 0, id: P(n), name, last_modified: null });

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { isoNow, type Db } from '../../db/index.ts';
 import type { ImportReportPayload as ImportReport } from '../../../shared/protocol/catalogue.ts';
+import { YEAR_REASONS } from '../hit-history.ts';
 import type { HitSearchIndex } from '../search.ts';
 import { plan, summaryLine, type CurrentCatalogue, type CurrentHit, type ImportOps } from './plan.ts';
-import { packNameKey, type ParsedHitsFile } from './rows.ts';
+import { packNameKey, type HistoryRow, type ParsedHitsFile } from './rows.ts';
 import { parseHitsYaml } from './validate.ts';
 
 /**
@@ -24,6 +26,8 @@ import { parseHitsYaml } from './validate.ts';
  * - any rejected row (or file error) means nothing is written.
  * - a hit whose yt_id or playback_offset changes goes back to audio state
  *   `none`: its prepared audio is of the old source.
+ * - a hit's `history` rows the database does not have are added; a changed
+ *   year adds a row "import".
  */
 
 /** The catalogue as the diff compares it. */
@@ -60,7 +64,7 @@ const hitColumns = (h: ImportOps['addHits'][number]) => ({
   playback_offset: h.playback_offset,
 });
 
-async function write(trx: Db, ops: ImportOps, now: string): Promise<void> {
+async function write(trx: Db, ops: ImportOps, now: string, by: string | null): Promise<void> {
   // Renames go through a placeholder key first, so two packs may swap names without tripping the unique name_key.
   for (const p of ops.renamePacks) await trx.updateTable('packs').set({ name_key: `\u0000${p.id}` }).where('id', '=', p.id).execute();
   for (const p of ops.renamePacks) {
@@ -109,6 +113,34 @@ async function write(trx: Db, ops: ImportOps, now: string): Promise<void> {
   for (const [hitId, packs] of ops.addHitPacks) for (const p of packs) links.push({ hit_id: hitId, pack_id: p });
   for (const c of relinked) for (const p of c.packs) links.push({ hit_id: c.id, pack_id: p });
   for (const batch of batches(links, INSERT_BATCH * 4)) await trx.insertInto('hit_packs').values(batch).execute();
+  await writeHistory(trx, ops, now, by);
+}
+
+/** The identity of a history row: the same change written twice is one. */
+const historyKey = (hitId: string, h: HistoryRow): string => JSON.stringify([hitId, h.at, h.from, h.to, h.by, h.reason]);
+
+/**
+ * The year history: the file's rows the database does not have yet (so the same
+ * file imported twice adds nothing), then the year changes this import makes.
+ * A hit the import adds has only the history its row brings: a file without
+ * history, imported and exported again, comes out byte for byte as it went in.
+ */
+async function writeHistory(trx: Db, ops: ImportOps, now: string, by: string | null): Promise<void> {
+  const known = new Set<string>();
+  for (const ids of batches(ops.history.map((h) => h.id), IN_BATCH)) {
+    const rows = await trx.selectFrom('hit_history').select(['hit_id', 'at', 'from_year', 'to_year', 'by_name', 'reason']).where('hit_id', 'in', ids).execute();
+    for (const r of rows) known.add(historyKey(r.hit_id, { at: r.at, from: r.from_year === null ? null : Number(r.from_year), to: Number(r.to_year), by: r.by_name, reason: r.reason }));
+  }
+  const rows: { hit_id: string; row: HistoryRow }[] = [];
+  for (const h of ops.history) for (const row of h.rows) if (!known.has(historyKey(h.id, row))) rows.push({ hit_id: h.id, row });
+  const imported = (from: number | null, to: number): HistoryRow => ({ at: now, from, to, by, reason: YEAR_REASONS.import });
+  for (const c of ops.changeHits) if (c.fields.has('year')) rows.push({ hit_id: c.id, row: imported(c.yearBefore, c.row.year) });
+  for (const batch of batches(rows, INSERT_BATCH)) {
+    await trx
+      .insertInto('hit_history')
+      .values(batch.map(({ hit_id, row }) => ({ id: randomUUID(), hit_id, at: row.at, from_year: row.from, to_year: row.to, by_name: row.by, reason: row.reason })))
+      .execute();
+  }
 }
 
 /** Options of {@link importHitsYaml}. */
@@ -126,6 +158,8 @@ export interface ImportOptions {
   search?: Pick<HitSearchIndex, 'refresh'> | undefined;
   /** The time written as created_at/updated_at (tests). */
   now?: string;
+  /** Who imports (a user's name; null: the server or the command line), for the year history. */
+  by?: string | null;
   /**
    * Whether the file may add and rename packs (the importing user has
    * write_packs; default true). Without it such pack rows are rejected.
@@ -154,7 +188,7 @@ export async function importParsed(db: Db, parsed: ParsedHitsFile, options: Impo
   const report = await db.transaction().execute(async (trx) => {
     const { report, ops } = plan(await loadCurrent(trx), parsed, options.packs);
     if (!report.ok) return report;
-    await write(trx, ops, now);
+    await write(trx, ops, now, options.by ?? null);
     report.applied = true;
     report.message = summaryLine(report);
     return report;
@@ -181,4 +215,14 @@ export async function refreshSearchAfterImport(search: Pick<HitSearchIndex, 'ref
   } catch {
     // the next refresh (or restart) catches up; the written catalogue is already committed
   }
+}
+
+/** The first few problems of a report, on one line. */
+export function reportProblems(report: ImportReport): string {
+  const lines = [
+    ...report.errors.map((e) => (e.line !== undefined ? `line ${e.line}: ${e.message}` : e.message)),
+    ...report.packs.rejected.map((r) => `packs[${r.index}] (line ${r.line}): ${r.reasons.join('; ')}`),
+    ...report.hits.rejected.map((r) => `hits[${r.index}] (line ${r.line}): ${r.reasons.join('; ')}`),
+  ];
+  return `${lines.slice(0, 5).join(' | ')}${lines.length > 5 ? ` | and ${lines.length - 5} more` : ''}`;
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import type { HistoryRow } from './rows.ts';
 import { foldWord, queryWords, textTerms, type HitSearchIndex } from '../search.ts';
 import { NEEDS_ESCAPES, yamlScalar } from './scalars.ts';
 
@@ -25,6 +26,8 @@ export interface ExportHit {
   playback_offset: number;
   yt_id: string | null;
   last_modified: string;
+  /** The year changes, oldest first (absent or empty: no `history:` key). */
+  history?: readonly HistoryRow[];
 }
 
 export interface ExportPack {
@@ -33,6 +36,7 @@ export interface ExportPack {
   last_modified: string;
 }
 
+const cmpText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0x85;
 
@@ -122,6 +126,13 @@ export function formatHitsYaml(hits: readonly ExportHit[], packs: readonly Expor
     out.push(`  playback_offset: ${h.playback_offset}`, `  id: ${yamlScalar(h.id)}`);
     if (h.yt_id !== null) out.push(`  yt_id: ${yamlScalar(h.yt_id)}`);
     out.push(`  last_modified: ${yamlScalar(h.last_modified)}`);
+    if (h.history?.length) {
+      out.push('  history:');
+      for (const c of h.history) {
+        const by = c.by === null ? 'null' : yamlScalar(c.by);
+        out.push(`  - at: ${yamlScalar(c.at)}`, `    from: ${c.from ?? 'null'}`, `    to: ${c.to}`, `    by: ${by}`, `    reason: ${yamlScalar(c.reason)}`);
+      }
+    }
   }
   if (sortedPacks.length === 0) out.push('packs: []');
   else out.push('packs:');
@@ -176,6 +187,16 @@ export async function exportHitsYaml(db: Db, filter: ExportFilter = {}, options:
     if (list) list.push(l.pack_id);
     else packsOf.set(l.hit_id, [l.pack_id]);
   }
+  const historyOf = new Map<string, HistoryRow[]>();
+  const changes = await db.selectFrom('hit_history').select(['hit_id', 'at', 'from_year', 'to_year', 'by_name', 'reason']).execute();
+  for (const c of changes) {
+    const row: HistoryRow = { at: c.at, from: c.from_year === null ? null : Number(c.from_year), to: Number(c.to_year), by: c.by_name, reason: c.reason };
+    const list = historyOf.get(c.hit_id);
+    if (list) list.push(row);
+    else historyOf.set(c.hit_id, [row]);
+  }
+  // oldest first, and byte-stable: rows of one instant by their content
+  for (const list of historyOf.values()) list.sort((a, b) => cmpText(a.at, b.at) || cmpText(JSON.stringify(a), JSON.stringify(b)));
   const wanted = filter.packs ? new Set(filter.packs) : null;
   const matches = ids === null ? textMatcher(query) : null;
   const hits: ExportHit[] = [];
@@ -184,7 +205,7 @@ export async function exportHitsYaml(db: Db, filter: ExportFilter = {}, options:
     const packs = packsOf.get(r.id) ?? [];
     if (wanted !== null && !(packs.length === 0 ? wanted.has('') : packs.some((p) => wanted.has(p)))) continue;
     if (matches !== null && !matches(r)) continue;
-    hits.push({ id: r.id, artist: r.artist, title: r.title, belongs_to: r.belongs_to, year: r.year, packs, playback_offset: r.playback_offset, yt_id: r.yt_id, last_modified: r.updated_at });
+    hits.push({ id: r.id, artist: r.artist, title: r.title, belongs_to: r.belongs_to, year: r.year, packs, playback_offset: r.playback_offset, yt_id: r.yt_id, last_modified: r.updated_at, history: historyOf.get(r.id) ?? [] });
   }
   const used = new Set(hits.flatMap((h) => h.packs));
   const packRows = used.size === 0 ? [] : await db.selectFrom('packs').select(['id', 'name', 'updated_at']).execute();

@@ -50,10 +50,12 @@ export interface ImportOps {
   addPacks: PackRow[];
   renamePacks: { id: string; name: string }[];
   addHits: HitRow[];
-  /** The file's row written over database hit `id` (which may differ from row.id), with its database pack ids. */
-  changeHits: { id: string; row: HitRow; packs: string[]; fields: Set<HitField> }[];
+  /** The file's row written over database hit `id` (which may differ from row.id), with its database pack ids and the year it had. */
+  changeHits: { id: string; row: HitRow; packs: string[]; fields: Set<HitField>; yearBefore: number }[];
   /** Pack links of added hits (database pack ids). */
   addHitPacks: Map<string, string[]>;
+  /** The year history of every imported hit that has one in the file, by database hit id (rows the database has are skipped when written). */
+  history: { id: string; rows: HitRow['history'] }[];
 }
 
 export interface Plan {
@@ -116,7 +118,7 @@ export function plan(current: CurrentCatalogue, file: ParsedHitsFile, packsAllow
   const packByKey = new Map(current.packs.map((p) => [packNameKey(p.name), p.id]));
   const rejectedPacks = [...file.rejectedPacks];
   const rejectedHits = [...file.rejectedHits];
-  const ops: ImportOps = { addPacks: [], renamePacks: [], addHits: [], changeHits: [], addHitPacks: new Map() };
+  const ops: ImportOps = { addPacks: [], renamePacks: [], addHits: [], changeHits: [], addHitPacks: new Map(), history: [] };
 
   // packs
   const packs = match(file.packs, new Set(packById.keys()), (p) => packNameKey(p.name), packByKey, 'name');
@@ -192,6 +194,7 @@ export function plan(current: CurrentCatalogue, file: ParsedHitsFile, packsAllow
       continue;
     }
     const packIds = [...new Set(h.packs.map((p) => packIdMap.get(p)!))].sort();
+    if (h.history.length > 0) ops.history.push({ id: target?.id ?? h.id, rows: h.history });
     if (target === null) {
       ops.addHits.push(h);
       ops.addHitPacks.set(h.id, packIds);
@@ -212,7 +215,7 @@ export function plan(current: CurrentCatalogue, file: ParsedHitsFile, packsAllow
       unchangedHits++;
       continue;
     }
-    ops.changeHits.push({ id: target.id, row: h, packs: packIds, fields });
+    ops.changeHits.push({ id: target.id, row: h, packs: packIds, fields, yearBefore: before.year });
     changedHits.push({
       index: h.index,
       line: h.line,

@@ -24,6 +24,17 @@ export interface HitRow {
   playback_offset: number;
   yt_id: string | null;
   last_modified: string | null;
+  /** The hit's year changes as the file keeps them (docs/api.md#hits-yml), oldest first; [] when it has none. */
+  history: HistoryRow[];
+}
+
+/** One year change of a hit in a file: the columns of `hit_history`. */
+export interface HistoryRow {
+  at: string;
+  from: number | null;
+  to: number;
+  by: string | null;
+  reason: string;
 }
 
 /** A valid pack row of a file. */

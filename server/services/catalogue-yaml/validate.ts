@@ -5,7 +5,7 @@ import { boundedText, UuidSchema } from '../../../shared/protocol/common.ts';
 import { latestHitYear } from '../../../shared/rules/constants.ts';
 import { shownSafely } from '../../../shared/rules/names.ts';
 import { readRows, type RawRow, type ReadOptions } from './read.ts';
-import { emptyParse, packNameKey, rejectedHit, rejectedPack, where, type HitRow, type PackRow, type ParsedHitsFile } from './rows.ts';
+import { emptyParse, packNameKey, rejectedHit, rejectedPack, where, type HistoryRow, type HitRow, type PackRow, type ParsedHitsFile } from './rows.ts';
 
 /**
  * Checking the rows of a `hits.yml`: each field by the API's own schemas
@@ -105,14 +105,44 @@ function uuid(row: Rec, key: string, reasons: string[]): string | undefined {
 }
 
 /** Optional RFC 3339 time; kept verbatim when in UTC (`Z`), so the export writes back what came in. */
-function lastModified(row: Rec, reasons: string[]): string | null | undefined {
-  const v = row.last_modified;
+function lastModified(row: Rec, reasons: string[], key = 'last_modified'): string | null | undefined {
+  const v = row[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string' || !RFC3339.test(v) || Number.isNaN(Date.parse(v))) {
-    reasons.push(`last_modified must be an RFC 3339 date and time (like 2025-07-24T09:31:10.506Z), not ${shown(v, false)}`);
+    reasons.push(`${key} must be an RFC 3339 date and time (like 2025-07-24T09:31:10.506Z), not ${shown(v, false)}`);
     return undefined;
   }
   return /[Zz]$/.test(v) ? v.replace(/[t ]/, 'T').replace(/z$/, 'Z') : new Date(v).toISOString();
+}
+
+const HISTORY_TEXT = { by: boundedText(1, 80), reason: boundedText(1, 500) };
+
+/** A hit's year history (optional): a list of `{at, from, to, by, reason}` (docs/api.md#hits-yml). */
+function historyList(row: Rec, reasons: string[]): HistoryRow[] | undefined {
+  const v = row.history;
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) {
+    reasons.push(`history must be a list of year changes, not ${typeName(v)}`);
+    return undefined;
+  }
+  const out: HistoryRow[] = [];
+  const before = reasons.length;
+  v.forEach((item: unknown, i) => {
+    const key = `history[${i}]`;
+    if (!isRecord(item)) return void reasons.push(`${key} must be a mapping of at, from, to, by and reason, not ${typeName(item)}`);
+    const mine: string[] = [];
+    const at = lastModified(item, mine, 'at');
+    if (at === null) mine.push('at is required');
+    const from = item.from === null || item.from === undefined ? null : wholeNumber(item, 'from', HitYearSchema, YEAR_RANGE, mine);
+    const to = wholeNumber(item, 'to', HitYearSchema, YEAR_RANGE, mine);
+    const by = item.by === null || item.by === undefined ? null : HISTORY_TEXT.by.safeParse(item.by);
+    if (by && !by.success) mine.push(`by must be a name of 1 to 80 characters or null, not ${shown(item.by, true)}`);
+    const reason = HISTORY_TEXT.reason.safeParse(item.reason);
+    if (!reason.success) mine.push(`reason must be a text of 1 to 500 characters, not ${shown(item.reason, true)}`);
+    for (const m of mine) reasons.push(`${key}: ${m}`);
+    if (mine.length === 0) out.push({ at: at!, from: from ?? null, to: to!, by: by ? by.data! : null, reason: reason.data! });
+  });
+  return reasons.length > before ? undefined : out;
 }
 
 /** A hit's packs: a list of pack ids (null: none), lower case, sorted, each once. */
@@ -177,6 +207,7 @@ function validateHit(raw: RawRow, clean: boolean): HitRow | RejectedRow {
   const id = idGiven ? uuid(row, 'id', reasons) : randomUUID();
   const yt = ytId(row, reasons);
   const modified = lastModified(row, reasons);
+  const history = historyList(row, reasons);
   if (reasons.length > 0) return rejected(raw, reasons, HIT_LABEL);
   return {
     index: raw.index,
@@ -191,6 +222,7 @@ function validateHit(raw: RawRow, clean: boolean): HitRow | RejectedRow {
     playback_offset: offset!,
     yt_id: yt!,
     last_modified: modified!,
+    history: history!,
   };
 }
 
