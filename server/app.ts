@@ -19,6 +19,7 @@ import { eventsRouter } from './http/events.ts';
 import { joinAddressRouter } from './http/join-address.ts';
 import { gameSnapshot, gamesRouter, leaveAllGames, listGames, renameInAllGames } from './http/games.ts';
 import { apiDocsRouter } from './http/openapi.ts';
+import { reportsRouter } from './http/reports.ts';
 import { clientPageCsp, csrfGuardWith, rateLimits, securityHeaders } from './http/security.ts';
 import type { SseHub } from './http/sse-hub.ts';
 import { usersRouter } from './http/users.ts';
@@ -26,6 +27,7 @@ import type { Logger } from './logger.ts';
 import type { AudioPipeline } from './services/audio/pipeline.ts';
 import type { CaptchaService } from './services/captcha.ts';
 import type { CatalogueService } from './services/catalogue.ts';
+import type { ReportsService } from './services/reports.ts';
 import type { UsersService } from './services/users.ts';
 import { illFormedText, INVALID_INPUT_STATUS } from '../shared/protocol/common.ts';
 import { summarizeGame } from '../shared/rules/index.ts';
@@ -39,6 +41,8 @@ export interface AppContext {
   /** The registration captcha (GET /api/altcha, checked by POST /api/users/register). */
   captcha: CaptchaService;
   catalogue: CatalogueService;
+  /** Reports about hits and the review queue (absent in tests that build the app without them). */
+  reports?: ReportsService;
   /** The audio pipeline (absent in tests that build the app without one). */
   audio?: AudioPipeline;
 }
@@ -87,7 +91,8 @@ export function configureApp(app: Application, ctx: AppContext): void {
       remote: { timeoutMs: config.IMPORT_FETCH_TIMEOUT_SECONDS * 1000, allowPrivate: config.IMPORT_ALLOW_PRIVATE },
     }),
   );
-  app.use('/api', catalogueRouter({ catalogue: ctx.catalogue, limits }));
+  if (ctx.reports) app.use('/api', reportsRouter({ reports: ctx.reports, captcha: ctx.captcha, limits }));
+  app.use('/api', catalogueRouter({ catalogue: ctx.catalogue, reports: ctx.reports, limits }));
   app.use('/api', gamesRouter({ catalogue: ctx.catalogue, youtube: youtubePlayer(config) }));
   app.use('/api', joinAddressRouter({ publicUrl: config.PUBLIC_URL }));
   app.use('/api', audioRouter({ config, db: ctx.catalogue.db, log }));

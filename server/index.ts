@@ -42,6 +42,8 @@ export interface RunningServer {
   users: UsersService;
   captcha: CaptchaService;
   catalogue: CatalogueService;
+  /** Reports about hits and the review queue. */
+  reports: ReportsService;
   /** The audio pipeline's worker and queue. */
   audio: AudioPipeline;
   /** Stops accepting, finishes in-flight requests, ends streams and rooms, closes the database. */
@@ -72,7 +74,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // the search index lives in the database; the typo vocabulary of each process learns other processes' changes
   const unfollow = followCatalogueChanges(presence, catalogue, log);
   const games = new GameStore(db, config.PROCESS_NAME, log);
-  const reports = new ReportsService(db, log);
+  const reports = new ReportsService(db, log, { events: bus, catalogue });
   const evidence = new EvidenceService(db, log, (id) => reports.historyOf(id));
   setRoomServices({ config, log, bus, catalogue, users, games, clips: () => clipCache(config.AUDIO_DIR, ffmpegPath(config.FFMPEG_PATH), log), evidence, reports });
   // YTDLP_PATH, else the yt-dlp on the PATH: a host who installed it needs no configuration
@@ -86,6 +88,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ytdlp: ytdlp.command,
     ...(ytdlp.reason ? { ytdlpMissing: ytdlp.reason } : {}),
     concurrency: config.AUDIO_CONCURRENCY,
+    reports,
     fetchTimeoutMs: config.AUDIO_FETCH_TIMEOUT_SECONDS * 1000,
     processTimeoutMs: config.AUDIO_PROCESS_TIMEOUT_SECONDS * 1000,
     onProgress: (data) => {
@@ -122,7 +125,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     greet: false,
     gracefullyShutdown: false,
     logger: frameworkLogger(log),
-    express: (app) => configureApp(app, { config, log, hub, users, captcha, catalogue, audio }),
+    express: (app) => configureApp(app, { config, log, hub, users, captcha, catalogue, reports, audio }),
   });
   await listenOrFail(colyseus.listen(config.PORT, config.HOST), http, config, db);
   const deadline = bodyDeadline(config.REQUEST_TIMEOUT_SECONDS);
@@ -192,7 +195,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log.info('Hitline stopped');
     })());
 
-  return { port, config, db, log, bus, hub, users, captcha, catalogue, audio, close };
+  return { port, config, db, log, bus, hub, users, captcha, catalogue, reports, audio, close };
 }
 
 const HEARTBEAT_MS = 5000;

@@ -30,6 +30,11 @@ export interface GlobalEventEnvelope {
   data: unknown;
   /** User ids allowed to receive it; null or absent means everyone. */
   audience?: string[] | null;
+  /**
+   * A permission (its snake_case name) the subscriber's user must have had when
+   * the stream opened (the reports' events: read_issues); absent means none.
+   */
+  permission?: string | null;
 }
 
 /** The pub/sub the bus travels on: what it uses of the Colyseus presence (local, or Redis). */

@@ -1,5 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { CatalogueService, HitWriteResult } from '../services/catalogue.ts';
+import type { ReportsService } from '../services/reports.ts';
 import type { HitRecord } from '../services/search.ts';
 import { Permission } from '../services/users.ts';
 import {
@@ -9,6 +10,7 @@ import {
   type CatalogueHit,
   type FullHitPayload,
   type HitParts,
+  type HitIssue,
   type HitSearchReply,
   type PlayableCounts,
 } from '../../shared/protocol/index.ts';
@@ -27,6 +29,8 @@ import type { RateLimits } from './security.ts';
 
 export interface CatalogueRouterDeps {
   catalogue: CatalogueService;
+  /** The open reports of `parts=issues` (absent: none are shown). */
+  reports?: Pick<ReportsService, 'openIssues'> | undefined;
   /** The search counts against the per-user search limiter (writes are limited app-wide). */
   limits: Pick<RateLimits, 'search'>;
 }
@@ -45,8 +49,8 @@ const RESERVED = new Set(['packs', 'search', 'playable', 'export', 'import']);
 
 const audioState = (s: string): AudioState => ((AUDIO_STATES as readonly string[]).includes(s) ? (s as AudioState) : 'none');
 
-/** A hit as search results show it (never its yt_id or offset). */
-function catalogueHit(h: HitRecord, parts: HitParts): CatalogueHit {
+/** A hit as search results show it (never its yt_id or offset); `issues`: its open reports when the caller asked and may read them. */
+function catalogueHit(h: HitRecord, parts: HitParts, issues?: Map<string, HitIssue[]>): CatalogueHit {
   return {
     id: h.id,
     title: h.title,
@@ -55,6 +59,7 @@ function catalogueHit(h: HitRecord, parts: HitParts): CatalogueHit {
     year: h.year,
     packs: h.packs,
     ...(parts.downloaded ? { downloaded: h.audio_state === 'ready' } : {}),
+    ...(issues ? { issues: issues.get(h.id) ?? [] } : {}),
   };
 }
 
@@ -64,9 +69,9 @@ function catalogueHit(h: HitRecord, parts: HitParts): CatalogueHit {
  * write_hits gets `""` and 0 instead. `""` also stands for "no video": the reference server's
  * client reads yt_id as a string.
  */
-function fullHit(h: HitRecord, parts: HitParts, curator: boolean): FullHitPayload {
+function fullHit(h: HitRecord, parts: HitParts, curator: boolean, issues?: Map<string, HitIssue[]>): FullHitPayload {
   return {
-    ...catalogueHit(h, parts),
+    ...catalogueHit(h, parts, issues),
     yt_id: curator ? (h.yt_id ?? '') : '',
     playback_offset: curator ? h.playback_offset : 0,
     audio: audioState(h.audio_state),
@@ -81,8 +86,11 @@ export function packList(query: Request['query']): unknown {
 
 /** The `/api` router of the catalogue. Needs express.json, the session middleware and the CSRF guard in front. */
 export function catalogueRouter(deps: CatalogueRouterDeps): Router {
-  const { catalogue } = deps;
+  const { catalogue, reports } = deps;
   const limits = { search: deps.limits.search };
+  /** The open reports of `hits` when they were asked for and the caller has read_issues; otherwise nothing (silently). */
+  const issuesOf = async (res: Response, parts: HitParts, hits: readonly HitRecord[]): Promise<Map<string, HitIssue[]> | undefined> =>
+    parts.issues && reports && hasPermission(res, Permission.READ_ISSUES) ? reports.openIssues(hits.map((h) => h.id)) : undefined;
   const r = Router();
   const C = CATALOGUE_ROUTES;
 
@@ -136,8 +144,10 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
       direction: q.sort_direction,
       offset: q.start - 1,
       limit: q.amount,
+      hasIssues: q.filters.has_issues && hasPermission(res, Permission.READ_ISSUES),
     });
-    const reply: HitSearchReply = { results: hits.map((h) => catalogueHit(h, parts)), total, start: q.start, end: q.start + hits.length - 1 };
+    const issues = await issuesOf(res, parts, hits);
+    const reply: HitSearchReply = { results: hits.map((h) => catalogueHit(h, parts, issues)), total, start: q.start, end: q.start + hits.length - 1 };
     res.json(reply);
   }, { limits, readQuery: (req) => ({ ...req.query, packs: packList(req.query) }) });
 
@@ -159,17 +169,17 @@ export function catalogueRouter(deps: CatalogueRouterDeps): Router {
     const curator = hasPermission(res, Permission.WRITE_HITS);
     // the answer depends on who asks: no shared cache may hand a curator's to anybody else
     res.set('Cache-Control', 'private, no-cache');
-    res.json(fullHit(hit, parts, curator));
+    res.json(fullHit(hit, parts, curator, await issuesOf(res, parts, [hit])));
   }, hitRoute);
 
   mount(r, C.createHit, async ({ body }, _req, res) => {
-    const result = await catalogue.createHit(body);
+    const result = await catalogue.createHit(body, res.locals.user?.name ?? null);
     if (!result.ok) return refusal(res, result);
     res.json(fullHit(result.hit, { downloaded: false, issues: false }, true)); // 200 with the new id: the reference server
   });
 
   mount(r, C.updateHit, async ({ params, body }, _req, res) => {
-    const result = await catalogue.updateHit(params.hitId, body);
+    const result = await catalogue.updateHit(params.hitId, body, res.locals.user?.name ?? null);
     if (!result.ok) return refusal(res, result);
     sendSuccess(res, C.updateHit.reply.message);
   }, hitRoute);

@@ -2,6 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { GamePayload } from '../../shared/rules/views.ts';
 import { EVENT_ROUTES } from '../../shared/protocol/routes-events.ts';
 import type { GlobalEventEnvelope } from '../events/bus.ts';
+import { permissionsObject } from '../services/users.ts';
 import { mount } from './routes.ts';
 import type { SseHub } from './sse-hub.ts';
 
@@ -21,6 +22,12 @@ function viewerOf(res: Response): string | null {
   return typeof user?.id === 'string' ? user.id : null;
 }
 
+/** The caller's permissions by name, as they are now: a global stream keeps them while it is open. */
+function permissionsOf(res: Response): Set<string> {
+  const bits = res.locals.user?.permissions ?? 0;
+  return new Set(Object.entries(permissionsObject(bits)).flatMap(([name, held]) => (held ? [name] : [])));
+}
+
 /**
  * The SSE endpoints (shared/protocol/routes-events.ts), mounted at `/api`: `GET /events` (global stream, docs/api.md#sse) and `GET /games/:id/events` (one game, docs/api.md#sse with docs/rules.md#a13).
  * Both work anonymously; who may see a game is `gameSnapshot`'s decision.
@@ -31,7 +38,7 @@ export function eventsRouter(deps: EventsRouterDeps): Router {
 
   mount(router, EVENT_ROUTES.globalEvents, async (_input, req: Request, res: Response) => {
     const viewer = viewerOf(res);
-    await deps.hub.streamGlobal(req, res, viewer, () => deps.globalInitial(viewer));
+    await deps.hub.streamGlobal(req, res, viewer, () => deps.globalInitial(viewer), permissionsOf(res));
   }, { limits });
 
   mount(router, EVENT_ROUTES.gameEvents, async ({ params: { id } }, req: Request, res: Response) => {

@@ -88,6 +88,8 @@ export interface RateLimits {
   search: RequestHandler;
   /** Imports by address, per user: each has the server fetch up to the import's size limit from elsewhere. */
   remoteImports: RequestHandler;
+  /** "Report a problem" from a hit's page, per user (per IP when anonymous): no captcha guards it, so a few at a time. */
+  reports: RequestHandler;
   /**
    * Mutations (catalogue writes, game actions, account deletion), per user (per IP
    * when anonymous). GET, HEAD and OPTIONS pass uncounted, so it may guard a whole router.
@@ -109,6 +111,7 @@ const LIMITS = {
   search: { limit: 120, windowMs: 60_000 },
   // a dry run and its apply are two; a curator trying a few addresses stays far below
   remoteImports: { limit: 10, windowMs: 60_000 },
+  reports: { limit: 5, windowMs: 10 * 60_000 },
   writes: { limit: 120, windowMs: 60_000 },
   // an EventSource reconnects by itself every few seconds while the server is away
   streams: { limit: 120, windowMs: 60_000 },
@@ -178,6 +181,7 @@ export function rateLimits(config: Pick<Config, 'RATE_LIMIT_FACTOR'>): RateLimit
     guest: make(LIMITS.guest, { skip: (_req, res) => res.locals.session !== undefined && res.locals.session.state !== 'none' }),
     search: make(LIMITS.search, { keyGenerator: byUserOrIp }),
     remoteImports: make(LIMITS.remoteImports, { keyGenerator: byUserOrIp }),
+    reports: make(LIMITS.reports, { keyGenerator: byUserOrIp }),
     writes: make(LIMITS.writes, { keyGenerator: byUserOrIp, skip: (req) => !MUTATING.has(req.method) }),
     streams: chain(make(LIMITS.streams, { keyGenerator: byUserOrIp }), openStreamLimit(factor)),
   };

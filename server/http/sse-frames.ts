@@ -9,6 +9,8 @@ export interface Frame {
   seq: number;
   text: string;
   audience: ReadonlySet<string> | null;
+  /** A permission the subscriber must hold (global events only); absent: none. */
+  permission?: string;
   /** End the stream after writing this frame (the game is gone). */
   final?: boolean;
 }
@@ -47,9 +49,15 @@ export function contiguousAfter(frames: readonly Frame[], from: number): { text:
 export function globalFrame(e: GlobalEventEnvelope | null | undefined): Frame | null {
   if (!e || typeof e.event !== 'string' || !EVENT_NAME.test(e.event)) return null;
   const audience = Array.isArray(e.audience) ? new Set(e.audience) : null;
-  return { seq: 0, text: `event: ${e.event}\ndata: ${JSON.stringify({ [e.event]: e.data ?? null })}\n\n`, audience };
+  const frame: Frame = { seq: 0, text: `event: ${e.event}\ndata: ${JSON.stringify({ [e.event]: e.data ?? null })}\n\n`, audience };
+  if (typeof e.permission === 'string') frame.permission = e.permission;
+  return frame;
 }
 
-export function admits(f: Frame, userId: string | null): boolean {
+/** Whether a subscriber (its user, and the permissions that user had when the stream opened) may receive `f`. */
+export function admits(f: Frame, userId: string | null, permissions: ReadonlySet<string> = NO_PERMISSIONS): boolean {
+  if (f.permission !== undefined && !permissions.has(f.permission)) return false;
   return f.audience === null || (userId !== null && f.audience.has(userId));
 }
+
+const NO_PERMISSIONS: ReadonlySet<string> = new Set();

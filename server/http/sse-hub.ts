@@ -40,6 +40,8 @@ interface Stream {
   res: Response;
   /** Global streams: the viewer, for audience filtering. */
   userId: string | null;
+  /** Global streams: the viewer's permissions when the stream opened (docs/api.md#sse: read_issues events). */
+  permissions: ReadonlySet<string>;
   channel: Channel;
   /** Game streams: seq of the last event this client has (snapshot or event). */
   sentSeq: number;
@@ -178,12 +180,19 @@ export class SseHub {
   /**
    * Serves `GET /api/events`: the events of `initial()` first, then live global
    * events, each `event: <name>` with externally tagged data `{"<name>": data}`.
-   * Events with an audience reach only the listed users. Rejects only if
+   * Events with an audience reach only the listed users, events that need a
+   * permission only subscribers that had it when they connected. Rejects only if
    * `initial()` or the presence subscription fails before anything was sent.
    */
-  async streamGlobal(req: Request, res: Response, userId: string | null, initial: () => Promise<GlobalEventEnvelope[]>): Promise<void> {
+  async streamGlobal(
+    req: Request,
+    res: Response,
+    userId: string | null,
+    initial: () => Promise<GlobalEventEnvelope[]>,
+    permissions: ReadonlySet<string> = new Set(),
+  ): Promise<void> {
     if (this.closed) return sendError(res, shuttingDown);
-    const opened = await this.open(res, userId, this.acquireGlobal(), initial);
+    const opened = await this.open(res, userId, this.acquireGlobal(), initial, permissions);
     if (!opened) return;
     const { stream: s, first } = opened;
     const ch = s.channel;
@@ -196,11 +205,11 @@ export class SseHub {
     let out = '';
     for (const e of first) {
       const f = globalFrame(e);
-      if (f && admits(f, userId)) out += f.text;
+      if (f && admits(f, userId, permissions)) out += f.text;
     }
     // Live events that arrived meanwhile follow; the lobby treats them as updates, so
     // one already reflected in `initial()` does no harm, and none is lost.
-    for (const f of buffered) if (admits(f, userId)) out += f.text;
+    for (const f of buffered) if (admits(f, userId, permissions)) out += f.text;
     if (out) this.write(s, out);
     else res.flushHeaders();
     this.startHeartbeat();
@@ -231,8 +240,14 @@ export class SseHub {
    * Registers a pending stream on `ch` (so events are buffered from now on), then
    * fetches what the stream starts with. Undefined when the client went away meanwhile.
    */
-  private async open<T>(res: Response, userId: string | null, ch: Channel, fetch: () => Promise<T>): Promise<{ stream: Stream; first: T } | undefined> {
-    const stream: Stream = { res, userId, channel: ch, sentSeq: 0, buffer: [], closed: false };
+  private async open<T>(
+    res: Response,
+    userId: string | null,
+    ch: Channel,
+    fetch: () => Promise<T>,
+    permissions: ReadonlySet<string> = new Set(),
+  ): Promise<{ stream: Stream; first: T } | undefined> {
+    const stream: Stream = { res, userId, permissions, channel: ch, sentSeq: 0, buffer: [], closed: false };
     ch.pending.add(stream);
     this.watch(stream);
     let first: T;
@@ -425,7 +440,7 @@ export class SseHub {
         return;
       }
       s.sentSeq = f.seq;
-    } else if (!admits(f, s.userId)) {
+    } else if (!admits(f, s.userId, s.permissions)) {
       return;
     }
     this.write(s, f.text);

@@ -4,9 +4,9 @@ import type { HitBody } from '../../shared/protocol/catalogue.ts';
 import { HITS_PER_PLAYER_GOAL, LIMITS, MAX_PLAYERS, type ClueMode, type Hit } from '../../shared/rules/index.ts';
 import { isoNow, isPostgres, withDatabaseLock, type Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
-import type { ImportReportPayload as ImportReport } from '../../shared/protocol/catalogue.ts';
-import { importHitsYaml } from './catalogue-yaml/apply.ts';
+import { importHitsYaml, reportProblems } from './catalogue-yaml/apply.ts';
 import { packNameKey } from './catalogue-yaml/rows.ts';
+import { recordYearChange, YEAR_REASONS, type YearChangeBy } from './hit-history.ts';
 import type { HitQuery, HitRecord, HitSearchIndex, HitSearchResult } from './search.ts';
 import { PostgresHitSearch } from './search-postgres.ts';
 import { SqliteHitSearch } from './search-sqlite.ts';
@@ -213,8 +213,8 @@ export class CatalogueService {
     return { ...row, year: Number(row.year), playback_offset: Number(row.playback_offset), packs: links.map((l) => l.pack_id) };
   }
 
-  /** Creates a hit with a new id. Its packs must exist and its yt_id (if any) must be unused. */
-  async createHit(input: HitBody): Promise<HitWriteResult> {
+  /** Creates a hit with a new id (`by`: the user's name, for its year history). Its packs must exist and its yt_id (if any) must be unused. */
+  async createHit(input: HitBody, by: string | null = null): Promise<HitWriteResult> {
     const id = randomUUID();
     const now = isoNow();
     const refused = await this.writeHit(async (trx) => {
@@ -222,6 +222,7 @@ export class CatalogueService {
       if (problem) return problem;
       const { packs, ...fields } = input;
       await trx.insertInto('hits').values({ id, ...fields, created_at: now, updated_at: now }).execute();
+      await recordYearChange(trx, id, null, input.year, { by, reason: YEAR_REASONS.created }, now);
       if (packs.length > 0) await trx.insertInto('hit_packs').values(packs.map((pack_id) => ({ hit_id: id, pack_id }))).execute();
       return null;
     });
@@ -233,10 +234,10 @@ export class CatalogueService {
    * yt_id or playback_offset makes its processed audio stale: the audio state goes
    * back to `none` for the audio pipeline to redo.
    */
-  async updateHit(id: string, input: HitBody): Promise<HitWriteResult> {
+  async updateHit(id: string, input: HitBody, by: string | null = null): Promise<HitWriteResult> {
     let audio: 'new_source' | 'reprocess' | undefined;
     const refused = await this.writeHit(async (trx) => {
-      const old = await trx.selectFrom('hits').select(['yt_id', 'playback_offset']).where('id', '=', id).executeTakeFirst();
+      const old = await trx.selectFrom('hits').select(['yt_id', 'playback_offset', 'year']).where('id', '=', id).executeTakeFirst();
       if (!old) return { reason: 'not_found' };
       const problem = await this.checkHit(trx, input, id);
       if (problem) return problem;
@@ -248,6 +249,7 @@ export class CatalogueService {
         .set({ ...fields, updated_at: isoNow(), ...(audioStale ? { audio_state: 'none' } : {}) })
         .where('id', '=', id)
         .execute();
+      await recordYearChange(trx, id, Number(old.year), input.year, { by, reason: YEAR_REASONS.edited });
       // only the difference: unchanged links (and the search's pack index) are left alone
       const had = new Set((await trx.selectFrom('hit_packs').select('pack_id').where('hit_id', '=', id).execute()).map((l) => l.pack_id));
       const gone = [...had].filter((p) => !packs.includes(p));
@@ -257,6 +259,23 @@ export class CatalogueService {
       return null;
     });
     return this.afterHitWrite(refused, id, input, 'updated', audio);
+  }
+
+  /**
+   * Sets a hit's year alone (an accepted report), with its history row; search,
+   * caches and `hits_changed` follow as for any edit. False when there is no such hit.
+   */
+  async setYear(id: string, year: number, who: YearChangeBy): Promise<boolean> {
+    const found = await this.db.transaction().execute(async (trx) => {
+      const old = await trx.selectFrom('hits').select('year').where('id', '=', id).executeTakeFirst();
+      if (!old) return false;
+      if (Number(old.year) === year) return true;
+      await trx.updateTable('hits').set({ year, updated_at: isoNow() }).where('id', '=', id).execute();
+      await recordYearChange(trx, id, Number(old.year), year, who);
+      return true;
+    });
+    if (found) this.emit({ kind: 'hit', id, action: 'updated' });
+    return found;
   }
 
   /** Deletes a hit and its pack links. False when there is no such hit. Running games keep their own copy. */
@@ -467,18 +486,8 @@ export class CatalogueService {
     // refuses now (direction or invisible characters) but a catalogue made before
     // the rule may have must not stop the start
     const report = await importHitsYaml(db, bytes, { apply: true, maxBytes: Number.POSITIVE_INFINITY, cleanText: false });
-    if (!report.applied) throw new Error(`the demo catalogue ${file} cannot be loaded: ${problems(report)}`);
+    if (!report.applied) throw new Error(`the demo catalogue ${file} cannot be loaded: ${reportProblems(report)}`);
     this.log.info({ hits: report.summary.hits.added, packs: report.summary.packs.added }, 'demo catalogue loaded');
     return report.summary.hits.added;
   }
-}
-
-/** The first few problems of a report, on one line. */
-function problems(report: ImportReport): string {
-  const lines = [
-    ...report.errors.map((e) => (e.line !== undefined ? `line ${e.line}: ${e.message}` : e.message)),
-    ...report.packs.rejected.map((r) => `packs[${r.index}] (line ${r.line}): ${r.reasons.join('; ')}`),
-    ...report.hits.rejected.map((r) => `hits[${r.index}] (line ${r.line}): ${r.reasons.join('; ')}`),
-  ];
-  return `${lines.slice(0, 5).join(' | ')}${lines.length > 5 ? ` | and ${lines.length - 5} more` : ''}`;
 }

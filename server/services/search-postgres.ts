@@ -73,16 +73,18 @@ function packCondition(f: PackFilter): RawBuilder<unknown> {
   return parts.length === 0 ? sql`FALSE` : sql`(${sql.join(parts, sql` OR `)})`;
 }
 
-/** What a statement selects from: a tsquery (text) or none, and a pack filter or none. */
+/** What a statement selects from: a tsquery (text) or none, a pack filter or none, and whether only hits with open reports. */
 interface Filter {
   match: string | null;
   packs: PackFilter | null;
+  issues?: boolean | undefined;
 }
 
 function whereClause(f: Filter): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [];
   if (f.match !== null) conditions.push(sql`h.${sql.raw(SEARCH_COLUMN)} @@ ${f.match}::tsquery`);
   if (f.packs !== null) conditions.push(packCondition(f.packs));
+  if (f.issues) conditions.push(sql`EXISTS (SELECT 1 FROM hit_issues hi WHERE hi.hit_id = h.id AND hi.status = 'open')`);
   return conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
 }
 
@@ -151,8 +153,9 @@ export class PostgresHitSearch extends VocabularySearch {
     // a text whose words fold to nothing the index can hold matches nothing
     if (terms !== null && terms.length === 0) return { total: 0, hits: [] };
     const packs = packFilter(q.packs);
+    const issues = q.hasIssues === true;
     const match = terms === null ? null : this.tsquery(terms, true);
-    const total = await this.count({ match, packs });
+    const total = await this.count({ match, packs, issues });
     const offset = Math.max(0, q.offset);
     if (total === 0 || offset >= total) return { total, hits: [] };
     const limit = q.limit === null ? total - offset : Math.min(q.limit, total - offset);
@@ -160,13 +163,13 @@ export class PostgresHitSearch extends VocabularySearch {
     const keys = [...(q.sortBy ?? []), ...DEFAULT_ORDER.filter((k) => !q.sortBy?.includes(k))];
 
     if (match === null || terms === null || (q.sortBy !== null && q.sortBy !== undefined)) {
-      return { total, hits: await this.page({ match, packs }, null, keys, dir, offset, limit, total) };
+      return { total, hits: await this.page({ match, packs, issues }, null, keys, dir, offset, limit, total) };
     }
     const whole = this.tsquery(terms, false);
-    const wholeCount = await this.count({ match: whole, packs });
+    const wholeCount = await this.count({ match: whole, packs, issues });
     const tiers = [
-      { filter: { match: whole, packs }, rankBy: whole, total: wholeCount },
-      { filter: { match: `(${match}) & !(${whole})`, packs }, rankBy: match, total: total - wholeCount },
+      { filter: { match: whole, packs, issues }, rankBy: whole, total: wholeCount },
+      { filter: { match: `(${match}) & !(${whole})`, packs, issues }, rankBy: match, total: total - wholeCount },
     ];
     const hits: HitRecord[] = [];
     let skip = offset;

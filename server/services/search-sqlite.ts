@@ -83,7 +83,7 @@ const PACK_FTS = sql.raw(PACK_FTS_TABLE);
 /**
  * Which rows a search may return besides matching its text: the hits in the listed
  * packs (an FTS5 query of the pack table), or rowids read already (see
- * {@link ROWID_LIMIT}). null = no such filter.
+ * {@link ROWID_LIMIT}, and the hits with open reports). null = no such filter.
  */
 type Within = { packs: string } | { rowids: readonly number[] } | null;
 
@@ -167,7 +167,11 @@ export class SqliteHitSearch extends VocabularySearch {
     const packs = packMatch(q.packs);
     let within: Within = packs === null ? null : { packs };
     let total: number;
-    if (match !== null && packs !== null) {
+    if (q.hasIssues) {
+      // hits with open reports are few (a curator's to-do list): their rowids stand in for every other filter
+      within = { rowids: await this.reportedRowids(packs) };
+      total = await this.count(match, within);
+    } else if (match !== null && packs !== null) {
       const rowids = await this.matchingRowids(match, packs, ROWID_LIMIT + 1);
       if (rowids.length <= ROWID_LIMIT) {
         total = rowids.length;
@@ -231,6 +235,14 @@ export class SqliteHitSearch extends VocabularySearch {
     return Number(rows[0]?.n ?? 0);
   }
 
+  /** Rowids of the hits with an open report (in the packs `packs`, when given). */
+  private async reportedRowids(packs: string | null): Promise<number[]> {
+    const { rows } = await this.runMatch(sql<{ r: number }>`
+      SELECT h.rowid AS r FROM hits h WHERE h.id IN (SELECT hit_id FROM hit_issues WHERE status = 'open')
+      ${packs !== null ? sql`AND ${withinCondition({ packs }, 'h.rowid')}` : sql``}`);
+    return rows.map((r) => r.r);
+  }
+
   /** Rowids of the hits matching `match` in the packs `packs`, at most `limit` of them (in rowid order). */
   private async matchingRowids(match: string, packs: string, limit: number): Promise<number[]> {
     const { rows } = await this.runMatch(sql<{ r: number }>`
@@ -276,8 +288,10 @@ export class SqliteHitSearch extends VocabularySearch {
         WHERE ${FTS} MATCH ${s.match} ${s.within !== null ? sql`AND ${withinCondition(s.within, 'f.rowid')}` : sql``} ${tail}`;
     } else if (s.within !== null && 'packs' in s.within) {
       query = sql`SELECT h.rowid AS r FROM ${PACK_FTS} p CROSS JOIN hits h ON h.rowid = p.rowid WHERE ${PACK_FTS} MATCH ${s.within.packs} ${tail}`;
+    } else if (s.within !== null) {
+      query = sql`SELECT h.rowid AS r FROM hits h WHERE ${withinCondition(s.within, 'h.rowid')} ${tail}`;
     } else {
-      throw new Error('unreachable: known rowids come only with a text');
+      throw new Error('unreachable: no filter always walks');
     }
     const ids = (await this.runMatch(query)).rows.map((r) => r.r);
     return reversed ? ids.reverse() : ids;

@@ -49,6 +49,8 @@ export interface HitQuery {
   offset: number;
   /** Page size; null = every match (export). */
   limit: number | null;
+  /** Only hits with at least one open report (the caller may read reports; docs/disputes.md#reports). */
+  hasIssues?: boolean | undefined;
 }
 
 /** One hit of a result page, with its pack ids (ascending). */

@@ -138,7 +138,7 @@ function queryInt(min: number, max: number, fallback: number) {
  * unknown query keys ignored), strict where a wrong value would silently change
  * the answer (`start` 0, `amount` over 1000, a malformed pack id: 400).
  * `packs`: absent = no filter; several = a hit in any of them (OR); "" = hits
- * without packs.
+ * without packs. `filters=has_issues`: hits with open reports (read_issues only).
  */
 export const HitSearchQuerySchema = z.object({
   query: z.preprocess(lastOf, z.string().max(256).default('')),
@@ -161,6 +161,17 @@ export const HitSearchQuerySchema = z.object({
   packs: z.preprocess(
     asList,
     z.array(z.union([z.literal(''), UuidSchema], { error: 'must be a pack id (UUID), or empty for "no pack"' })).optional(),
+  ),
+  /**
+   * Repeatable: `has_issues` keeps the hits with at least one open report (read_issues
+   * only: silently ignored for anybody else). Unknown filters are ignored.
+   */
+  filters: z.preprocess(
+    asList,
+    z
+      .array(z.unknown())
+      .default([])
+      .transform((f) => ({ has_issues: f.includes('has_issues') })),
   ),
 });
 

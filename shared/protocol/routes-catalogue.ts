@@ -151,7 +151,7 @@ export const CATALOGUE_ROUTES = {
     description: [
       'Every hit is listed, whether its audio is ready or not. The order is total and repeatable: the `sort_by` keys, then the keys left out in the default order (title, artist, belongs_to, year), then the id; text ignores case (A–Z). `sort_direction` reverses all of it.',
       'With a `query` and no `sort_by` parameter at all, the order is by relevance: first the hits where every word matched a whole word (or one typo away), then those where some word only matched the start of a longer one; within each, best bm25 first (title and artist count double), ties in the default order. A part with more than 3,000 hits is listed in the default order instead.',
-      'The reference server\'s name `pack` is accepted for `packs`; `parts=downloaded` adds `downloaded` to each hit.',
+      'The reference server\'s name `pack` is accepted for `packs`; `parts=downloaded` adds `downloaded` to each hit. For a caller with read_issues, `parts=issues` adds each hit\'s open reports (oldest first) and `filters=has_issues` keeps only hits with at least one open report; both are silently left out for anybody else (docs/disputes.md#reports).',
     ].join('\n\n'),
     access: 'optional',
     rateLimit: 'search',
@@ -278,9 +278,10 @@ export const CATALOGUE_ROUTES = {
     tag: 'catalogue',
     summary: 'Report a problem from a hit\'s page',
     description:
-      'Any signed-in user with write_issues (guests included), without a captcha but rate-limited per user: `kind` wrong_year (with the `year` it should be), wrong_song, bad_audio or other, and what is wrong. Lands in the review queue like every report; sends `create_hit_issue`.',
+      'Any signed-in user with write_issues (guests included), without a captcha but rate-limited per user (5 reports in 10 minutes): `kind` wrong_year (with the `year` it should be), wrong_song, bad_audio or other, and what is wrong. Lands in the review queue like every report; sends `create_hit_issue`.',
     access: { permission: ['write_issues'] },
-    rateLimit: 'writes',
+    rateLimit: 'reports',
+    retryAfter: true,
     params: hitParam,
     body: { schema: ProblemBodySchema, required: true },
     reply: { status: 200, schema: HitIssueSchema, description: 'The new report.' },

@@ -27,7 +27,7 @@ export type Access = 'public' | 'optional' | 'user' | { permission: readonly Per
 export type PermissionName = 'write_hits' | 'write_packs' | 'read_issues' | 'write_issues' | 'delete_issues';
 
 /** The limiter in front of an operation (server/http/security.ts `RateLimits`). */
-export type RateClass = 'guest' | 'login' | 'register' | 'search' | 'remoteImports' | 'writes' | 'streams';
+export type RateClass = 'guest' | 'login' | 'register' | 'search' | 'remoteImports' | 'reports' | 'writes' | 'streams';
 
 /** An error an operation can answer; `code` is absent only for operations not built yet. */
 export interface ErrorSpec {

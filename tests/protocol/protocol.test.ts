@@ -304,12 +304,32 @@ describe('reply and event schemas refuse what must never be sent', () => {
   });
 
   it('global events use external tagging on the wire, as the reference server does', () => {
+    // a report as the reference API files it: Hitline's fields at their defaults
+    const issue: P.HitIssue = {
+      id: uid(7),
+      hit_id: uid(8),
+      type: 'custom',
+      message: 'wrong year',
+      created_at: '2026-01-18T09:55:00.000Z',
+      last_modified: '2026-01-18T09:55:00.000Z',
+      kind: 'other',
+      status: 'open',
+      year: null,
+      reporter: null,
+      game_id: null,
+      outcome: null,
+      votes: null,
+      evidence: [],
+      resolution: null,
+    };
     const events: P.GlobalEvent[] = [
       { event: 'create_game', data: game },
       { event: 'remove_game', data: 'AbCd1234' },
       { event: 'process_hits', data: { available: 3, downloading: 1, processing: 0, failed: 1, cards: 2, youtube: true } },
       { event: 'game_summary', data: summarizeGame(newGame()) },
       { event: 'hits_changed', data: {} },
+      { event: 'create_hit_issue', data: issue },
+      { event: 'delete_hit_issue', data: { hit_id: issue.hit_id, issue_id: issue.id } },
     ];
     expect(events.map((e) => e.event)).toEqual(P.GLOBAL_EVENT_NAMES);
     for (const e of events) {
@@ -318,6 +338,8 @@ describe('reply and event schemas refuse what must never be sent', () => {
       expect(P.parseGlobalEvent(e.event, data)).toEqual({ ok: true, data: wire(e) });
     }
     expect(P.parseGlobalEvent('remove_game', { create_game: 'AbCd1234' }).ok).toBe(false);
+    expect(P.parseGlobalEvent('delete_hit_issue', { delete_hit_issue: { hit_id: issue.hit_id } }).ok).toBe(false);
+    expect(P.parseGlobalEvent('create_hit_issue', { create_hit_issue: { ...issue, status: 'gone' } }).ok).toBe(false);
     expect(P.parseGlobalEvent('process_hits', { process_hits: { available: -1, downloading: 0, processing: 0 } }).ok).toBe(false);
   });
 
@@ -648,7 +670,7 @@ describe('request schemas', () => {
   });
 
   it('hit search query (as Express parses a query string)', () => {
-    const defaults = { query: '', start: 1, amount: 50, sort_by: ['title', 'artist', 'belongs_to', 'year'], sort_direction: 'ascending' };
+    const defaults = { query: '', start: 1, amount: 50, sort_by: ['title', 'artist', 'belongs_to', 'year'], sort_direction: 'ascending', filters: { has_issues: false } };
     expectAccepted(
       P.HitSearchQuerySchema,
       [
@@ -663,6 +685,9 @@ describe('request schemas', () => {
         [{ packs: [PACK_A, PACK_B, ''] }, { ...defaults, packs: [PACK_A, PACK_B, ''] }],
         [{ packs: '' }, { ...defaults, packs: [''] }],
         [{ key: '0.123', parts: 'downloaded' }, defaults],
+        [{ filters: 'has_issues' }, { ...defaults, filters: { has_issues: true } }],
+        [{ filters: ['bogus', 'has_issues'] }, { ...defaults, filters: { has_issues: true } }],
+        [{ filters: 'bogus' }, defaults],
       ],
       'query',
     );

@@ -18,6 +18,8 @@ import { AudioQueuedSchema, AudioStatusSchema } from '../../server/http/audio-ad
 import { ffmpegPath } from '../../server/services/audio/ffmpeg.ts';
 import { AudioPipeline, processedFiles, type AudioPipelineOptions } from '../../server/services/audio/pipeline.ts';
 import { LOUDNESS_TARGET, parseEbur128, transcode } from '../../server/services/audio/transcode.ts';
+import type { GlobalEventEnvelope } from '../../server/events/bus.ts';
+import { DOWNLOAD_FAILED_MESSAGE, ReportsService } from '../../server/services/reports.ts';
 import { chooseYtdlp, failureCause, YTDLP_MISSING, YTDLP_OFF } from '../../server/services/audio/ytdlp.ts';
 import { bootServer, PACK_ONE, SseReader, User, waitFor, type TestServer } from './harness.ts';
 import { stringify } from 'yaml';
@@ -517,6 +519,60 @@ exit 0`,
     for (const f of ['hang.pid', 'sleep.pid']) expect(alive(Number(readFileSync(join(dir, f), 'utf8'))), f).toBe(false);
     // nothing left in the work folder
     expect(readdirSync(join(audioDir, '.tmp'))).toEqual([]);
+    await p.stop();
+  }, 60_000);
+
+  it('a download that fails for good files the automatic report "hit failed to download" once; audio ready clears it', async () => {
+    // a video that fails until the marker file exists
+    const marker = join(dir, 'video-back');
+    const bin = script(
+      join(dir, 'yt-dlp-toggle'),
+      `out=""
+while [ $# -gt 0 ]; do
+  case "$1" in -o) out="$2"; shift;; esac
+  shift
+done
+if [ -e "${marker}" ]; then cp "${src.short}" "$(echo "$out" | sed 's/%(ext)s/mp3/')"; exit 0; fi
+echo "ERROR: [youtube] togglefail1: Video unavailable" >&2; exit 1`,
+    );
+    const published: GlobalEventEnvelope[] = [];
+    const reports = new ReportsService(d, silent, { events: { publishGlobal: async (e) => void published.push(e) } });
+    const p = pipeline(d, audioDir, { ytdlp: bin, maxAttempts: 1, queueYoutubeOnStart: false, reports });
+    const id = await addHit(d, { yt_id: 'togglefail1' });
+    const processedOnly = await addHit(d, { yt_id: 'togglefail2' });
+    await p.start();
+    const openAuto = () => d.selectFrom('hit_issues').selectAll().where('hit_id', '=', id).execute();
+
+    expect(await p.enqueue(id)).toEqual({ ok: true, state: 'queued' });
+    expect((await settle(d, [id]))[id]).toBe('failed');
+    const [first] = await openAuto();
+    expect(first).toMatchObject({ type: 'auto', kind: 'bad_audio', message: DOWNLOAD_FAILED_MESSAGE, status: 'open', reporter: null });
+    expect(published.map((e) => [e.event, e.permission])).toEqual([['create_hit_issue', 'read_issues']]);
+
+    // failing again: the same report, only its last_modified moves
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await p.retry(id)).ok).toBe(true);
+    expect((await settle(d, [id]))[id]).toBe('failed');
+    const again = await openAuto();
+    expect(again).toHaveLength(1);
+    expect(again[0]!.id).toBe(first!.id);
+    expect(again[0]!.last_modified > first!.last_modified).toBe(true);
+    expect(published).toHaveLength(1);
+
+    // the video is back: ready, and the report is gone with a delete_hit_issue
+    writeFileSync(marker, '');
+    expect((await p.retry(id)).ok).toBe(true);
+    expect((await settle(d, [id]))[id]).toBe('ready');
+    expect(await openAuto()).toEqual([]);
+    expect(published.at(-1)).toEqual({ event: 'delete_hit_issue', data: { hit_id: id, issue_id: first!.id }, permission: 'read_issues' });
+
+    // a job that fails after its download (ffmpeg on a broken source) files nothing
+    rmSync(marker);
+    const brokenSource = join(dir, 'broken.mp3');
+    writeFileSync(brokenSource, 'not audio at all');
+    expect((await p.enqueue(processedOnly, { kind: 'file', path: brokenSource })).ok).toBe(true);
+    expect((await settle(d, [processedOnly]))[processedOnly]).toBe('failed');
+    expect(await d.selectFrom('hit_issues').selectAll().where('hit_id', '=', processedOnly).execute()).toEqual([]);
     await p.stop();
   }, 60_000);
 

@@ -5,6 +5,7 @@ import { isoNow, type Db } from '../../db/index.ts';
 import type { AudioSource } from '../../db/schema.ts';
 import type { Logger } from '../../logger.ts';
 import { CatalogueService } from '../catalogue.ts';
+import { DOWNLOAD_FAILED_MESSAGE, type ReportsService } from '../reports.ts';
 import { asJobError, JobAborted, permanentError } from './errors.ts';
 import { AudioJobStore, type AudioFailure, type AudioState, type ClaimedJob } from './jobs.ts';
 import { ProgressPublisher, type AudioProgress } from './progress.ts';
@@ -55,7 +56,10 @@ export interface AudioPipelineOptions {
   onProgress?: (progress: AudioProgress) => void;
   /** Least time between two progress events (default 250 ms: at most 4 per second). */
   progressIntervalMs?: number;
+  /** Where a failed download files its automatic report, cleared when the audio becomes ready (docs/disputes.md#reports). */
+  reports?: Pick<ReportsService, 'fileAuto' | 'clearAuto'> | undefined;
 }
+
 
 /** Where a hit's audio comes from when queued by {@link AudioPipeline.enqueue}. */
 export type SourceChoice = { kind: 'youtube' } | { kind: 'upload'; path: string } | { kind: 'file'; path: string };
@@ -109,6 +113,9 @@ export class AudioPipeline {
   private readonly queueYoutubeOnStart: boolean;
   private readonly progress: ProgressPublisher;
   private readonly catalogue: CatalogueService;
+  private readonly reports: AudioPipelineOptions['reports'];
+  /** An automatic report that cannot be written is logged: the job's outcome stands. */
+  private readonly reportFailed = (err: unknown): void => this.log.error({ err }, 'writing an automatic report failed');
   private readonly running = new Map<string, { claim: string; ctl: AbortController; done: Promise<void> }>();
   private started = false;
   private stopped = false;
@@ -134,6 +141,7 @@ export class AudioPipeline {
     this.pollMs = options.pollMs ?? 2000;
     this.queueYoutubeOnStart = options.queueYoutubeOnStart ?? true;
     this.catalogue = new CatalogueService(options.db, options.log);
+    this.reports = options.reports;
     this.progress = new ProgressPublisher(
       () => this.progressNow(),
       (p) => options.onProgress?.(p),
@@ -373,13 +381,17 @@ export class AudioPipeline {
   private async run(job: ClaimedJob, signal: AbortSignal): Promise<void> {
     const work = join(this.tmpDir, `${job.hitId}-${job.claim}`);
     const t0 = Date.now();
+    /** Whether the job failed downloading from YouTube (and not for want of yt-dlp). */
+    let downloading = false;
     try {
       await mkdir(work, { recursive: true });
       let source = job.sourcePath;
       if (job.source === 'youtube' && !(source && (await isFile(source)))) {
         if (!this.ytdlp) throw permanentError(this.ytdlpMissing);
         if (!job.ytId) throw permanentError('the hit has no YouTube id');
+        downloading = true;
         const downloaded = await downloadYoutube(this.ytdlp, job.ytId, work, this.fetchTimeoutMs, signal);
+        downloading = false;
         const dest = join(this.sourcesDir, `${job.hitId}${extname(downloaded).toLowerCase() || '.audio'}`);
         if (!(await this.store.holds(job.hitId, job.claim))) throw new JobAborted();
         await this.removeSources(job.hitId, dest);
@@ -399,6 +411,7 @@ export class AudioPipeline {
       await rename(out.mp3, files.mp3);
       const ok = await this.store.transition(job.hitId, job.claim, 'ready', { error: null, duration: out.duration, input_lufs: out.input.integrated });
       if (ok) {
+        await this.reports?.clearAuto(job.hitId, DOWNLOAD_FAILED_MESSAGE).catch(this.reportFailed);
         this.log.info(
           { hit: job.hitId, ms: Date.now() - t0, seconds: Math.round(out.duration * 10) / 10, input_lufs: out.input.integrated, gain_db: Math.round(out.gainDb * 10) / 10, limited: out.limited },
           'audio ready',
@@ -424,6 +437,7 @@ export class AudioPipeline {
           await Promise.all([rm(files.opus, { force: true }), rm(files.mp3, { force: true })]);
         }
         this.log.warn({ hit: job.hitId, attempts, reason: failure.message }, 'audio job failed');
+        if (ok && downloading) await this.reports?.fileAuto(job.hitId, 'bad_audio', DOWNLOAD_FAILED_MESSAGE).catch(this.reportFailed);
       }
     } finally {
       await rm(work, { recursive: true, force: true }).catch(() => undefined);

@@ -182,3 +182,13 @@ export async function refreshSearchAfterImport(search: Pick<HitSearchIndex, 'ref
     // the next refresh (or restart) catches up; the written catalogue is already committed
   }
 }
+
+/** The first few problems of a report, on one line. */
+export function reportProblems(report: ImportReport): string {
+  const lines = [
+    ...report.errors.map((e) => (e.line !== undefined ? `line ${e.line}: ${e.message}` : e.message)),
+    ...report.packs.rejected.map((r) => `packs[${r.index}] (line ${r.line}): ${r.reasons.join('; ')}`),
+    ...report.hits.rejected.map((r) => `hits[${r.index}] (line ${r.line}): ${r.reasons.join('; ')}`),
+  ];
+  return `${lines.slice(0, 5).join(' | ')}${lines.length > 5 ? ` | and ${lines.length - 5} more` : ''}`;
+}
