@@ -370,7 +370,8 @@ describe('the history on a hit’s page', () => {
     const reports = within(section).getByRole('list', { name: 'Reports' });
     expect(within(reports).getByText('Open')).toBeTruthy();
     expect(within(reports).getByText('Dismissed')).toBeTruthy();
-    expect(within(reports).getByText(/^Dismissed by dora, .* Reason: Album and single are 1975\.$/)).toBeTruthy();
+    expect(within(reports).getByText(/^Dismissed by dora, /)).toBeTruthy();
+    expect(within(reports).getByText('Reason: Album and single are 1975.')).toBeTruthy();
     expect(within(section).getByText('1 open report about this hit.')).toBeTruthy();
     expect(within(section).getByRole('link', { name: 'Review them' }).getAttribute('href')).toBe('/hits/reports');
   });

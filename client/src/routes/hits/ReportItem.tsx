@@ -101,13 +101,15 @@ export function ReportItem({ report, year, showStatus = false, actions }: { repo
         </Box>
       )}
       {showStatus && resolution && report.status !== 'open' && (
-        <Text>
-          {t(report.status === 'accepted' ? 'reports.report.accepted_by' : 'reports.report.dismissed_by', {
-            name: resolution.by ?? t('reports.report.curator'),
-            when: when(resolution.at),
-          })}
-          {resolution.reason.trim() !== '' && ` ${t('reports.report.reason', { reason: resolution.reason })}`}
-        </Text>
+        <Box>
+          <Text fontWeight="semibold">
+            {t(report.status === 'accepted' ? 'reports.report.accepted_by' : 'reports.report.dismissed_by', {
+              name: resolution.by ?? t('reports.report.curator'),
+              when: when(resolution.at),
+            })}
+          </Text>
+          {resolution.reason.trim() !== '' && <Text overflowWrap="anywhere">{t('reports.report.reason', { reason: resolution.reason })}</Text>}
+        </Box>
       )}
       {actions}
     </Stack>

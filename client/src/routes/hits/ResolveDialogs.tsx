@@ -75,7 +75,6 @@ export function ResolveDialog({ resolving: asked, onClose, onDone }: { resolving
       open={asked !== null}
       title={t(action === 'accept' ? 'reports.accept.title' : 'reports.dismiss.title')}
       submitLabel={t(action === 'accept' ? 'reports.accept.submit' : 'reports.dismiss.submit')}
-      danger={action === 'dismiss'}
       onClose={onClose}
       onSubmit={submit}
       initialFocusEl={() => (action === 'accept' ? yearRef.current : reasonRef.current)}

@@ -74,7 +74,7 @@ export function ReportsLink() {
       <RouterLink to="/hits/reports">
         {t('reports.queue.link')}
         {open > 0 && (
-          <Badge colorPalette="orange" variant="solid" borderRadius="full" aria-hidden="true">
+          <Badge colorPalette="accent" variant="solid" borderRadius="full" aria-hidden="true">
             {open}
           </Badge>
         )}

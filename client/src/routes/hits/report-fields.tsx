@@ -74,7 +74,6 @@ export function FormDialog({
   open,
   title,
   submitLabel,
-  danger = false,
   onClose,
   onSubmit,
   initialFocusEl,
@@ -84,7 +83,6 @@ export function FormDialog({
   open: boolean;
   title: string;
   submitLabel: string;
-  danger?: boolean;
   onClose: () => void;
   onSubmit: () => Promise<boolean>;
   initialFocusEl?: () => HTMLElement | null;
@@ -112,7 +110,7 @@ export function FormDialog({
           <Button variant="outline" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" form={id} colorPalette={danger ? 'red' : 'accent'} loading={busy}>
+          <Button type="submit" form={id} colorPalette="accent" loading={busy}>
             {submitLabel}
           </Button>
         </>
