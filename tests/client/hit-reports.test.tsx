@@ -210,6 +210,9 @@ describe('the review queue', () => {
     await waitFor(() => expect(screen.queryByText('The table kept 1975: 2 of 3 wanted 1969.')).toBeNull());
     expect(await screen.findByText('2 open reports')).toBeTruthy();
     expect(said).toContain('Report accepted: Queen – Bohemian Rhapsody is now from 1970.');
+    // the closed report's buttons are gone: a keyboard user goes on with the next report
+    await waitFor(() => expect(document.activeElement?.getAttribute('aria-describedby')).toBe(`report-${wrongYear.id}`));
+    expect(document.activeElement?.textContent).toBe('Accept');
     off();
   });
 

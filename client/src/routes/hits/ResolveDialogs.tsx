@@ -1,5 +1,5 @@
 import { Stack, Text } from '@chakra-ui/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { HitPayload } from '../../../../shared/protocol/game.ts';
 import type { HitIssue } from '../../../../shared/protocol/reports.ts';
 import { notify } from '../../a11y/notify.ts';
@@ -22,7 +22,17 @@ export interface Resolving {
   report: HitIssue;
 }
 
-export function ResolveDialog({ resolving: asked, onClose, onDone }: { resolving: Resolving | null; onClose: () => void; onDone: (report: HitIssue) => void }) {
+export function ResolveDialog({
+  resolving: asked,
+  onClose,
+  onDone,
+  finalFocusEl,
+}: {
+  resolving: Resolving | null;
+  onClose: () => void;
+  onDone: (report: HitIssue) => void;
+  finalFocusEl?: RefObject<HTMLElement | null>;
+}) {
   const t = useHitsT();
   // the last report stays rendered while the dialog closes, so it can hand the focus back
   const [resolving, setResolving] = useState(asked);
@@ -78,6 +88,7 @@ export function ResolveDialog({ resolving: asked, onClose, onDone }: { resolving
       onClose={onClose}
       onSubmit={submit}
       initialFocusEl={() => (action === 'accept' ? yearRef.current : reasonRef.current)}
+      {...(finalFocusEl ? { finalFocusEl } : {})}
     >
       <Stack gap="4">
         <Text>

@@ -1,5 +1,5 @@
 import { Alert, Badge, Box, Button, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { HitIssue, ReviewQueue as Queue } from '../../../../shared/protocol/reports.ts';
 import { ErrorPage } from '../../components/ErrorPage.tsx';
@@ -31,6 +31,8 @@ export function withoutReport(queue: Queue, issueId: string): Queue {
     .filter((item) => item.reports.length > 0);
   return removed === 0 ? queue : { items, open: Math.max(0, queue.open - removed) };
 }
+
+const acceptId = (issueId: string): string => `accept-${issueId}`;
 
 /**
  * The queue, loaded when `enabled` and kept current from the global stream.
@@ -93,8 +95,20 @@ function ReviewQueueList() {
   const t = useHitsT();
   const { queue, error, reload, drop } = useReviewQueue(true);
   const [resolving, setResolving] = useState<Resolving | null>(null);
+  // after a report is closed its buttons are gone: the focus goes on to the next report, else to the summary
+  const focusAfter = useRef<HTMLElement | null>(null);
+  const summary = useRef<HTMLParagraphElement>(null);
+
+  const resolve = (next: Resolving): void => {
+    focusAfter.current = null;
+    setResolving(next);
+  };
 
   const resolved = (report: HitIssue): void => {
+    const order = queue?.items.flatMap((i) => i.reports.map((r) => r.id)) ?? [];
+    const at = order.indexOf(report.id);
+    const nextId = order[at + 1] ?? order[at - 1];
+    focusAfter.current = (nextId && document.getElementById(acceptId(nextId))) || summary.current;
     drop(report.id);
     // the accept may have closed the hit's other reports for the same year
     reload();
@@ -111,7 +125,7 @@ function ReviewQueueList() {
     >
       <Stack gap="5">
         <Text color="fg.muted">{t('reports.queue.intro')}</Text>
-        <Text role="status" aria-live="polite" fontWeight="semibold">
+        <Text ref={summary} tabIndex={-1} role="status" aria-live="polite" fontWeight="semibold">
           {!queue && !error ? t('reports.queue.loading') : queue && queue.open === 0 ? t('reports.queue.empty') : queue ? t('reports.queue.summary', { count: queue.open }) : ''}
         </Text>
         {error && !queue ? (
@@ -155,10 +169,10 @@ function ReviewQueueList() {
                             year={hit.year}
                             actions={
                               <HStack gap="2" wrap="wrap" pt="1">
-                                <Button colorPalette="accent" aria-describedby={reportLineId(report)} onClick={() => setResolving({ action: 'accept', hit, report })}>
+                                <Button id={acceptId(report.id)} colorPalette="accent" aria-describedby={reportLineId(report)} onClick={() => resolve({ action: 'accept', hit, report })}>
                                   {t('reports.queue.accept')}
                                 </Button>
-                                <Button variant="outline" aria-describedby={reportLineId(report)} onClick={() => setResolving({ action: 'dismiss', hit, report })}>
+                                <Button variant="outline" aria-describedby={reportLineId(report)} onClick={() => resolve({ action: 'dismiss', hit, report })}>
                                   {t('reports.queue.dismiss')}
                                 </Button>
                               </HStack>
@@ -174,7 +188,7 @@ function ReviewQueueList() {
           </Stack>
         )}
       </Stack>
-      <ResolveDialog resolving={resolving} onClose={() => setResolving(null)} onDone={resolved} />
+      <ResolveDialog resolving={resolving} onClose={() => setResolving(null)} onDone={resolved} finalFocusEl={focusAfter} />
     </Page>
   );
 }

@@ -1,5 +1,5 @@
 import { Button, Field, Textarea, useFieldContext } from '@chakra-ui/react';
-import { useState, type FormEvent, type ReactNode, type Ref } from 'react';
+import { useState, type FormEvent, type ReactNode, type Ref, type RefObject } from 'react';
 import { latestHitYear } from '../../../../shared/rules/constants.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
 import { FieldInput } from '../../components/FieldInput.tsx';
@@ -77,6 +77,7 @@ export function FormDialog({
   onClose,
   onSubmit,
   initialFocusEl,
+  finalFocusEl,
   children,
 }: {
   id: string;
@@ -86,6 +87,8 @@ export function FormDialog({
   onClose: () => void;
   onSubmit: () => Promise<boolean>;
   initialFocusEl?: () => HTMLElement | null;
+  /** Where the focus goes on close when not back to the opener (which may be gone). */
+  finalFocusEl?: RefObject<HTMLElement | null>;
   children: ReactNode;
 }) {
   const t = useHitsT();
@@ -105,6 +108,7 @@ export function FormDialog({
       size="md"
       title={title}
       {...(initialFocusEl ? { initialFocusEl } : {})}
+      {...(finalFocusEl ? { finalFocusEl } : {})}
       footer={
         <>
           <Button variant="outline" onClick={onClose}>
