@@ -169,7 +169,7 @@ describe('the review queue', () => {
     const d = within(items[0]!);
     expect(d.getByText(/^Reported by bob, /)).toBeTruthy();
     expect(d.getByText('It was on the radio before.')).toBeTruthy();
-    expect(d.getByText('The table kept 1975: 2 of 3 wanted 1969.')).toBeTruthy();
+    expect(d.getByText("The table kept the card's year: 2 of 3 wanted 1969.")).toBeTruthy();
     expect(d.getByText('MusicBrainz: 1975')).toBeTruthy();
     expect(d.getByRole('link', { name: 'Open at MusicBrainz' }).getAttribute('href')).toBe('https://musicbrainz.org/recording/x');
     expect(within(screen.getByRole('region', { name: 'Queen: Bohemian Rhapsody (1975)' })).getByText('2 reports')).toBeTruthy();
@@ -207,7 +207,7 @@ describe('the review queue', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Accept' }));
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(posts()[0]).toEqual({ method: 'POST', path: `/api/hits/${HIT_A}/issues/${dispute.id}/accept`, body: { year: 1970, reason: 'single out in 1970' } });
-    await waitFor(() => expect(screen.queryByText('The table kept 1975: 2 of 3 wanted 1969.')).toBeNull());
+    await waitFor(() => expect(screen.queryByText("The table kept the card's year: 2 of 3 wanted 1969.")).toBeNull());
     expect(await screen.findByText('2 open reports')).toBeTruthy();
     expect(said).toContain('Report accepted: Queen – Bohemian Rhapsody is now from 1970.');
     // the closed report's buttons are gone: a keyboard user goes on with the next report

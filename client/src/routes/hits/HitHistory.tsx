@@ -132,7 +132,7 @@ export function HitHistory({ hitId, version }: { hitId: string; version: number 
                 <Stack as="ul" gap="3" listStyleType="none" m="0" p="0" aria-label={t('reports.history.reports')}>
                   {history.reports.map((report) => (
                     <li key={report.id}>
-                      <ReportItem report={report} year={history.year} showStatus />
+                      <ReportItem report={report} showStatus />
                     </li>
                   ))}
                 </Stack>

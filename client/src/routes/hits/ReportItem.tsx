@@ -49,11 +49,12 @@ function EvidenceLine({ answer }: { answer: SourceAnswer }) {
 }
 
 /**
- * A report. `year` is the hit's year now (what a kept dispute kept); `showStatus`
+ * A report. A kept dispute names no kept year: the hit's year may have changed
+ * since (the server's message says which year was disputed). `showStatus`
  * adds the status badge and the resolution (the history lists closed ones too);
  * `actions` go below it (the queue's accept and dismiss).
  */
-export function ReportItem({ report, year, showStatus = false, actions }: { report: HitIssue; year: number; showStatus?: boolean; actions?: ReactNode }) {
+export function ReportItem({ report, showStatus = false, actions }: { report: HitIssue; showStatus?: boolean; actions?: ReactNode }) {
   const t = useHitsT();
   const when = useWhen();
   const votes = report.votes;
@@ -84,7 +85,7 @@ export function ReportItem({ report, year, showStatus = false, actions }: { repo
       {report.kind === 'dispute' && report.outcome && votes && report.year !== null && (
         <Text>
           {report.outcome === 'kept'
-            ? t('reports.report.outcome_kept', { kept: year, year: report.year, take: votes.take, voters: votes.voters })
+            ? t('reports.report.outcome_kept', { year: report.year, take: votes.take, voters: votes.voters })
             : t('reports.report.outcome_changed', { year: report.year, take: votes.take, voters: votes.voters })}
         </Text>
       )}

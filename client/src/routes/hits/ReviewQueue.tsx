@@ -166,7 +166,6 @@ function ReviewQueueList() {
                         <li key={report.id}>
                           <ReportItem
                             report={report}
-                            year={hit.year}
                             actions={
                               <HStack gap="2" wrap="wrap" pt="1">
                                 <Button id={acceptId(report.id)} colorPalette="accent" aria-describedby={reportLineId(report)} onClick={() => resolve({ action: 'accept', hit, report })}>
