@@ -262,7 +262,7 @@ export function HitDetail() {
                   <Flex as="ul" gap="1" columnGap="4" wrap="wrap" listStyleType="none" m="0" p="0">
                     {hitPacks.map((p) => (
                       <li key={p.id}>
-                        <Link asChild color="accent.fg" minH="44px" minW="44px" display="inline-flex" alignItems="center">
+                        <Link asChild color="accent.fg" minH="44px" minW="44px" display="inline-flex" alignItems="center" justifyContent="center">
                           <RouterLink to={packHref(p.id)}>{p.name}</RouterLink>
                         </Link>
                       </li>
