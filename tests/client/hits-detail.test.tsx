@@ -56,6 +56,8 @@ beforeEach(() => {
         return json({ id: HIT, title: 'Song', artist: 'Band', belongs_to: '', year: 1999, packs: [PACK], ...video, audio });
       }
       if (url.pathname === '/api/hits/packs') return json({ packs: [{ id: PACK, name: 'Pack', hits: 3 }] });
+      // the page's history section (hit-reports.test.tsx tests it)
+      if (url.pathname === `/api/hits/${HIT}/history`) return json({ hit_id: HIT, year: 1999, changes: [], reports: [] });
       return json({ type: 'error', code: 'not_found', message: 'not found' }, 404);
     }),
   );

@@ -20,5 +20,6 @@ export {
   PackPayloadSchema,
   PlayableCountsSchema,
 } from '../../../shared/protocol/catalogue.ts';
+export { HitHistorySchema, HitIssueSchema, ReviewQueueSchema } from '../../../shared/protocol/reports.ts';
 export { AltchaChallengeSchema, UserCookieSchema, UserPayloadSchema } from '../../../shared/protocol/users.ts';
 export { GLOBAL_EVENT_NAMES, parseGlobalEvent } from '../../../shared/protocol/events.ts';

@@ -13,6 +13,7 @@ import { HitsTable } from './HitsTable.tsx';
 import { ImportButton } from './ImportDialog.tsx';
 import { PackFilter } from './PackFilter.tsx';
 import { PageSizeSelect, Pager } from './Pager.tsx';
+import { ReportsLink } from './ReviewQueue.tsx';
 import './recipes.ts';
 import { SearchBox } from './SearchBox.tsx';
 import { SortPriority } from './SortPriority.tsx';
@@ -87,6 +88,7 @@ export function BrowseHits() {
             </Button>
             <ExportButton query={state.query} packs={state.packs} />
             <ImportButton onApplied={() => setReload((n) => n + 1)} />
+            <ReportsLink />
           </HStack>
         )
       }

@@ -12,12 +12,15 @@ import { errorText } from '../../i18n.ts';
 import { ApiError } from '../../net/api.ts';
 import { audioStatus, deleteHit, getHit, updateHit, uploadAudio } from '../../net/hits.ts';
 import { useCatalogue } from '../../stores/catalogue.ts';
+import { useSession } from '../../stores/session.ts';
 import { AUDIO_BUSY, AudioStatus } from './AudioStatus.tsx';
 import { HitAudioPlayer } from './HitAudioPlayer.tsx';
 import { valuesOf } from './hit-form.ts';
 import { HitForm } from './HitForm.tsx';
+import { HitHistory } from './HitHistory.tsx';
 import { packHref, packsOf } from './packs.ts';
 import './recipes.ts';
+import { ReportProblemButton } from './ReportProblem.tsx';
 import { useCanWriteHits, useHitsT } from './use-hits.ts';
 import { watchUrl } from './video-url.ts';
 import { VideoPlayer } from './VideoPlayer.tsx';
@@ -91,6 +94,9 @@ export function HitDetail() {
   const { hitId = '' } = useParams();
   const navigate = useNavigate();
   const canWrite = useCanWriteHits();
+  const canReport = useSession((s) => s.user?.permissions.write_issues ?? false);
+  // bumped when the history changed from here (a report sent, an edit saved)
+  const [historyVersion, setHistoryVersion] = useState(0);
   const packs = useCatalogue((s) => s.packs);
   const progress = useCatalogue((s) => s.progress);
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
@@ -177,6 +183,7 @@ export function HitDetail() {
       }
     }
     await load();
+    setHistoryVersion((n) => n + 1);
     void useCatalogue.getState().loadPacks();
     stopEditing();
     return true;
@@ -211,6 +218,7 @@ export function HitDetail() {
           <Button asChild variant="outline">
             <RouterLink to="/hits">{t('detail.back')}</RouterLink>
           </Button>
+          {canReport && !editing && <ReportProblemButton hit={hit} onSent={() => setHistoryVersion((n) => n + 1)} />}
           {canWrite && !editing && (
             <>
               <Button ref={editButton} colorPalette="accent" onClick={() => setEditing(true)}>
@@ -254,7 +262,7 @@ export function HitDetail() {
                   <Flex as="ul" gap="1" columnGap="4" wrap="wrap" listStyleType="none" m="0" p="0">
                     {hitPacks.map((p) => (
                       <li key={p.id}>
-                        <Link asChild color="accent.fg" minH="44px" display="inline-flex" alignItems="center">
+                        <Link asChild color="accent.fg" minH="44px" minW="44px" display="inline-flex" alignItems="center" justifyContent="center">
                           <RouterLink to={packHref(p.id)}>{p.name}</RouterLink>
                         </Link>
                       </li>
@@ -294,6 +302,7 @@ export function HitDetail() {
           )}
         </SimpleGrid>
       )}
+      {!editing && <HitHistory hitId={hit.id} version={historyVersion} />}
       <DeleteHitDialog open={deleting} name={name} onClose={() => setDeleting(false)} onConfirm={remove} finalFocusEl={deleteButton} />
     </Page>
   );

@@ -4,13 +4,14 @@ import { LoadingScreen } from '../../components/LoadingScreen.tsx';
 import { BrowseHits } from './BrowseHits.tsx';
 import { CreateHit } from './CreateHit.tsx';
 import { HitDetail } from './HitDetail.tsx';
+import { ReviewQueuePage } from './ReviewQueue.tsx';
 import { StatusPage } from './StatusPage.tsx';
 import { useHitsMessages } from './use-hits.ts';
 
 /**
  * The catalogue screens (docs/product.md#screens), lazily loaded as one chunk under `/hits/*`
  * (budget P9): browse (`/hits`, `/hits/`), create (`/hits/create`), the
- * hit-download status (`/hits/status`) and one hit (`/hits/{hitId}`). Their
+ * hit-download status (`/hits/status`), the review queue (`/hits/reports`) and one hit (`/hits/{hitId}`). Their
  * messages (namespace `hits`) load with them; until then a spinner.
  */
 export default function HitsScreen() {
@@ -21,6 +22,7 @@ export default function HitsScreen() {
       <Route index element={<BrowseHits />} />
       <Route path="create" element={<CreateHit />} />
       <Route path="status" element={<StatusPage />} />
+      <Route path="reports" element={<ReviewQueuePage />} />
       <Route path=":hitId" element={<HitDetail />} />
       <Route path="*" element={<ErrorPage status={404} />} />
     </Routes>

@@ -10,7 +10,9 @@ import {
   listSlotRecipe,
   nativeSelectSlotRecipe,
   progressSlotRecipe,
+  radioGroupSlotRecipe,
   separatorRecipe,
+  textareaRecipe,
 } from '@chakra-ui/react/theme';
 import { registerRecipes, FIELD_STYLES, withTouchSizes } from '../../theme.ts';
 
@@ -32,6 +34,7 @@ registerRecipes({
     checkmark: checkmarkRecipe,
     code: codeRecipe,
     separator: separatorRecipe,
+    textarea: withTouchSizes(textareaRecipe, FIELD_STYLES),
   },
   slotRecipes: {
     checkbox: checkboxSlotRecipe,
@@ -42,5 +45,6 @@ registerRecipes({
     list: listSlotRecipe,
     nativeSelect: withFieldSlot(nativeSelectSlotRecipe, { textStyle: FIELD_STYLES.textStyle, colorPalette: FIELD_STYLES.colorPalette, '--focus-ring-width': FIELD_STYLES['--focus-ring-width'] }),
     progress: progressSlotRecipe,
+    radioGroup: radioGroupSlotRecipe,
   },
 });
