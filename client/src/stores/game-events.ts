@@ -1,4 +1,4 @@
-import type { GameMode, GamePayload, GameState, HitPayload, PlayerPayload, Settings, Slot } from '../../../shared/protocol/game.ts';
+import type { DisputePayload, GameMode, GamePayload, GameState, HitPayload, PlayerPayload, Settings, Slot } from '../../../shared/protocol/game.ts';
 import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.ts';
 
 /**
@@ -16,6 +16,10 @@ import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.t
  * (docs/rules.md#local).
  */
 export const answersOnThisDevice = (p: Pick<PlayerPayload, 'controller'>): boolean => !p.controller;
+
+/** Where a disputed card is now: the seat whose timeline holds it, or null (the discard pile). */
+export const cardHolder = <P extends Pick<PlayerPayload, 'hits'>>(players: readonly P[], dispute: Pick<DisputePayload, 'hit'>): P | null =>
+  players.find((p) => p.hits.some((h) => h.id === dispute.hit.id)) ?? null;
 
 /** The seats after the turn player, in seat order, round the table (the order interceptors are listed in). */
 export function seatsAfterTurn<P extends Pick<PlayerPayload, 'turn_player'>>(players: readonly P[]): P[] {

@@ -162,6 +162,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
 
   /** An event that came at `at`: handled now or, during a pause, when the pause is over. */
   const receive = (event: RoomEvent, at: number, live: boolean): void => {
+    // a year dispute pauses the table (docs/rules.md#disputes): the reveal's pause gives way to the vote at once
+    if (held && event.event === 'dispute') release();
     if (held) held.queue.push({ event, at });
     else handleEvent(event, at, live);
   };

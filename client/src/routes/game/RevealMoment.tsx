@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Actor } from '../../a11y/game-meaning.ts';
 import { slotText } from '../../format.ts';
 import { useGame, type RevealShown } from '../../stores/game.ts';
+import { DisputeButton } from './DisputePanel.tsx';
 import { HitCard } from './table/HitCard.tsx';
 import { useTvStage } from './table/stage.ts';
 
@@ -67,6 +68,8 @@ function Moment({ reveal }: { reveal: RevealShown }) {
             {t('game.hit.belongs_to', { name: hit.belongs_to })}
           </Text>
         )}
+        {/* "Wrong year?": secondary, under the card whose year it questions */}
+        <DisputeButton />
       </Stack>
       <Stack gap={{ base: '2', md: '3' }} align="start" minW="0" flexShrink={1}>
         <Text fontSize={tv ? { base: 'xl', md: '4xl' } : { base: 'md', md: 'lg' }} fontFamily={tv ? 'heading' : undefined} lineHeight="short" fontWeight="bold" color={`${tone}.fg`} data-testid="reveal-result">
