@@ -473,6 +473,18 @@ describe("a reveal's time on the table (reveal_time)", () => {
     expect(useGame.getState().feed.slice(feed).map((e) => e.text)).toEqual(texts());
   });
 
+  it('a year dispute during the pause ends it at once: the table votes now (docs/rules.md#disputes)', () => {
+    toTheReveal();
+    heard = [];
+    const disputed = { hit: card, year: 1974, by: ids.ben, votes: [{ player: ids.ben, take: true }], until: null, outcome: null, voters: 2 };
+    step({ ...confirming, disputable: null, dispute: disputed }, ev('dispute', { dispute: disputed, players: [ben0] }));
+    // no waiting for the reveal time: the patch and the event are applied in order
+    expect(useGame.getState().game?.dispute).toEqual(disputed);
+    expect(texts()).toEqual(['Ben disputes 1975 for “Right Here”: 1974? Everybody votes.']);
+    // the card's moment stays on screen behind the vote (the same card, still Confirming)
+    expect(useGame.getState().reveal?.hit).toEqual(card);
+  });
+
   it('the pause counts from when the card is on screen: rendering late on a busy phone does not shorten it', () => {
     toTheReveal();
     const { id, until } = useGame.getState().reveal!;
