@@ -282,7 +282,7 @@ describe('settings', () => {
     const disputes = within(dialog).getByLabelText('Disputes per player') as HTMLInputElement;
     const time = within(dialog).getByLabelText('Time to vote (seconds)') as HTMLInputElement;
     expect([disputes.value, time.value]).toEqual(['2', '60']);
-    expect(within(dialog).getByText('0 to 10; 0 = no disputes')).toBeTruthy();
+    expect(within(dialog).getByText('0 to 10; 0 means no disputes')).toBeTruthy();
     fireEvent.change(disputes, { target: { value: '0' } });
     fireEvent.change(time, { target: { value: '90' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));

@@ -396,7 +396,7 @@ const CASES: Case[] = [
     was: confirming,
     now: { ...confirming, dispute: disputed, disputable: null },
     en: ['Ben disputes 1985 for “Take On Me”: 1984? Everybody votes.'],
-    de: ['Ben ficht 1985 für „Take On Me“ an: 1984? Alle stimmen ab.'],
+    de: ['Ben erhebt Einspruch gegen 1985 für „Take On Me“: 1984? Alle stimmen ab.'],
     check: (o) => expect(o.meanings[0]).toMatchObject({ kind: 'dispute', interrupt: true, sfx: 'popup', actors: [{ id: ids.ben, you: false }] }),
   },
   {
@@ -404,7 +404,7 @@ const CASES: Case[] = [
     event: ev('dispute', { dispute: { ...disputed, by: ids.ana, votes: [{ player: ids.ana, take: true }] }, players: [ana] }),
     was: confirming,
     en: ['You dispute 1985 for “Take On Me”: 1984? Everybody votes.'],
-    de: ['Du fichtst 1985 für „Take On Me“ an: 1984? Alle stimmen ab.'],
+    de: ['Du erhebst Einspruch gegen 1985 für „Take On Me“: 1984? Alle stimmen ab.'],
   },
   {
     name: 'a vote to keep the year, by oneself: short',

@@ -72,7 +72,7 @@ export function DisputeEvidence({ state, cardYear, big = false }: { state: Evide
   const size = big ? 'lg' : 'sm';
   return (
     <Stack gap="3" fontSize={size} data-testid="dispute-evidence">
-      <Section title={t('table:dispute.evidence')}>
+      <Section title={t('table:dispute.catalogue_title')}>
         <Text>{e.year !== null && e.year !== cardYear ? t('table:dispute.catalogue_now', { year: e.year, card: cardYear }) : t('table:dispute.catalogue', { year: e.year ?? cardYear })}</Text>
         {e.changes.length > 0 ? (
           <List.Root ps="5" gap="1">
@@ -162,6 +162,8 @@ function reportText(r: HitIssue): string {
   const head = r.year !== null ? t('table:dispute.report', { date: dateText(r.created_at), year: r.year }) : t('table:dispute.report_no_year', { date: dateText(r.created_at), message: r.message });
   const parts = [head];
   if (r.outcome && r.votes) parts.push(t(`table:dispute.report_outcome.${r.outcome}`, { take: r.votes.take, keep: r.votes.keep }));
-  parts.push(t(`table:dispute.report_status.${r.status}`));
+  const status = t(`table:dispute.report_status.${r.status}`);
+  // a curator's reason says why the year stayed or changed
+  parts.push(r.resolution?.reason ? t('table:dispute.report_resolved', { status, reason: r.resolution.reason }) : status);
   return parts.join('; ');
 }

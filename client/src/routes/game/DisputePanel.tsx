@@ -81,7 +81,7 @@ function VotePanel({ dispute }: { dispute: DisputePayload }) {
   const big = tv ? '2xl' : 'lg';
 
   return (
-    <Stack as="section" aria-labelledby="dispute-heading" gap="4" w="full" maxW="3xl" mx="auto" data-testid="dispute-panel" borderWidth="2px" borderColor="accent.solid" borderRadius="xl" p={{ base: '3', md: '5' }} bg="bg.panel">
+    <Stack as="section" aria-labelledby="dispute-heading" gap="4" w="full" maxW={tv ? '6xl' : '3xl'} mx="auto" data-testid="dispute-panel" borderWidth="2px" borderColor="accent.solid" borderRadius="xl" p={{ base: '3', md: '5' }} bg="bg.panel">
       <HStack justify="space-between" align="start" gap="3" wrap="wrap">
         <Text as="h3" id="dispute-heading" fontSize={tv ? '3xl' : 'xl'} fontFamily="heading" fontWeight="bold">
           {t('table:dispute.heading')}
@@ -110,10 +110,11 @@ function VotePanel({ dispute }: { dispute: DisputePayload }) {
             </HStack>
           )}
           <Stack direction={{ base: 'column', sm: 'row' }} gap="3" role="group" aria-label={t('table:dispute.vote_for', { name: seat.name })}>
-            <Button size="xl" flex="1" variant="outline" onClick={() => actions.vote(false, seat.id)}>
+            {/* the two answers look alike: the screen does not lean either way */}
+            <Button size="xl" flex="1" variant="outline" colorPalette="accent" fontSize={tv ? '2xl' : undefined} minH={tv ? '20' : undefined} onClick={() => actions.vote(false, seat.id)}>
               {t('table:dispute.keep', { year: card })}
             </Button>
-            <Button size="xl" flex="1" colorPalette="accent" onClick={() => actions.vote(true, seat.id)}>
+            <Button size="xl" flex="1" variant="outline" colorPalette="accent" fontSize={tv ? '2xl' : undefined} minH={tv ? '20' : undefined} onClick={() => actions.vote(true, seat.id)}>
               {t('table:dispute.take', { year: dispute.year })}
             </Button>
           </Stack>
@@ -122,7 +123,7 @@ function VotePanel({ dispute }: { dispute: DisputePayload }) {
       {mine.length > 0 && pending.length === 0 && <Text fontWeight="medium">{t('table:dispute.you_voted')}</Text>}
 
       <Stack gap="2">
-        <Text fontSize={tv ? '2xl' : 'md'} fontWeight="semibold" data-testid="dispute-tally">
+        <Text fontSize={tv ? '4xl' : 'md'} fontFamily={tv ? 'heading' : undefined} fontWeight="semibold" data-testid="dispute-tally">
           {t('table:dispute.tally', count)}
           {count.waiting > 0 && ` · ${t('table:dispute.waiting', { count: count.waiting })}`}
         </Text>
