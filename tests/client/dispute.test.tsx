@@ -239,6 +239,14 @@ describe('the vote', () => {
     expect(sent).toEqual([{ type: 'vote', payload: { take: true, player: ids.dana } }]);
   });
 
+  it('the game is paused: a move (confirm, skip) says so and sends nothing', () => {
+    show(revealed({ dispute: dispute(), disputable: null }, [ana, { ...ben, state: 'Waiting' }].map((p) => (p.id === ids.ana ? { ...p, state: 'Confirming' as const } : p))));
+    actions.confirm(true);
+    actions.skip();
+    expect(sent).toEqual([]);
+    expect(useNotifications.getState().toasts.map((t) => t.title)).toContain('The table is voting on a dispute.');
+  });
+
   it('a viewer without a seat sees the vote but has no buttons', () => {
     show(revealed({ dispute: dispute(), disputable: null }, [player('cleo', { creator: true }), ben]));
     renderApp(<HitSection />);

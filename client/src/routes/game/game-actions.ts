@@ -28,7 +28,7 @@ import {
   type Perspective,
 } from './game-logic.ts';
 import { useLocalRound } from './local-round-store.ts';
-import { disputers, votersHere, whyNoDispute } from './dispute-logic.ts';
+import { disputers, voteOpen, votersHere, whyNoDispute } from './dispute-logic.ts';
 import { useDisputeDialog } from './dispute-store.ts';
 import { currentSource, toggle } from './hit-audio.ts';
 import { toggle as toggleDj } from './dj-player.ts';
@@ -158,9 +158,16 @@ export function saveSettings(settings: SettingsUpdateInput): boolean {
   return send('update', { settings });
 }
 
+/** While the table votes on a year dispute the game is paused (docs/rules.md#disputes): a move says so instead of going nowhere. */
+const paused = (c: { game: GamePayload }): boolean => {
+  if (!voteOpen(c.game)) return false;
+  blocked('errors.dispute_open');
+  return true;
+};
+
 export function skip(): void {
   const c = current();
-  if (!c) return;
+  if (!c || paused(c)) return;
   const actor = c.perspective.actor;
   // his turn, but no token: say that, not just "cannot"
   if (actor?.state === 'Guessing' && !canSkip(actor)) return blocked('errors.no_token_skip');
@@ -171,7 +178,7 @@ export function skip(): void {
 /** Claim for oneself, or in a Local game for `playerId` (the menu's choice; default: the acting player). */
 export function claim(playerId?: string): void {
   const c = current();
-  if (!c) return;
+  if (!c || paused(c)) return;
   const target = c.perspective.local && playerId ? (c.game.players.find((p) => p.id === playerId) ?? null) : c.perspective.actor;
   // a Local seat picked in the claim menu off its turn: say why
   if (target && c.perspective.local && !target.turn_player) return blocked('game.hit.claim_not_turn', { name: target.name });
@@ -182,7 +189,7 @@ export function claim(playerId?: string): void {
 
 export function submitGuess(): void {
   const c = current();
-  if (!c) return;
+  if (!c || paused(c)) return;
   if (localRound(c.game, c.perspective)) return sendLocalAnswers();
   const model = guessModel(c.game, c.perspective);
   const choice = useGame.getState().choice;
@@ -211,7 +218,7 @@ export function decline(): void {
 
 export function confirm(yes: boolean): void {
   const c = current();
-  if (!c) return;
+  if (!c || paused(c)) return;
   if (!canConfirm(c.perspective.actor)) return blocked('errors.cannot_confirm');
   send('confirm', { confirm: yes });
 }

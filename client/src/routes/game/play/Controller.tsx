@@ -121,7 +121,7 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
           )}
         </Stack>
       )}
-      {view.kind === 'waiting' && <WaitingFor on={view.on} />}
+      {view.kind === 'waiting' && disputePhase !== 'vote' && <WaitingFor on={view.on} />}
 
       {disputePhase && <DisputePanel phase={disputePhase} />}
       {running && !disputePhase && (
@@ -161,7 +161,8 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
         </TableDnd>
       )}
 
-      {view.kind === 'act' && <GuessPanel />}
+      {/* while the table votes the game is paused: the move waits */}
+      {view.kind === 'act' && disputePhase !== 'vote' && <GuessPanel />}
       <ClaimDialog playerId={claimFor} onClose={() => setClaimFor(null)} />
       <ConfirmDialog ask={confirming} onClose={() => setConfirming(null)} />
       <DisputeDialog />
