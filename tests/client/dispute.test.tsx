@@ -240,7 +240,8 @@ describe('the vote', () => {
   });
 
   it('the game is paused: a move (confirm, skip) says so and sends nothing', () => {
-    show(revealed({ dispute: dispute(), disputable: null }, [ana, { ...ben, state: 'Waiting' }].map((p) => (p.id === ids.ana ? { ...p, state: 'Confirming' as const } : p))));
+    // Ana was asked to confirm Ben's answer when Ben disputed
+    show(revealed({ dispute: dispute(), disputable: null }, [{ ...ana, state: 'Confirming' }, { ...ben, state: 'Waiting' }]));
     actions.confirm(true);
     actions.skip();
     expect(sent).toEqual([]);

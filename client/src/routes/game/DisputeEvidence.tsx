@@ -57,7 +57,7 @@ const dateText = (iso: string, withTime = false): string =>
  * answer with its date, link and when it was looked up; sources still looking
  * or unreachable are said so. `cardYear`: the year the card was dealt with.
  */
-export function DisputeEvidence({ state, cardYear, big = false }: { state: EvidenceState; cardYear: number; big?: boolean }) {
+export function DisputeEvidence({ state, cardYear, big = false, level = 'h3' }: { state: EvidenceState; cardYear: number; big?: boolean; level?: 'h3' | 'h4' }) {
   const { t } = useTranslation();
   if (state.status === 'loading') {
     return (
@@ -72,7 +72,7 @@ export function DisputeEvidence({ state, cardYear, big = false }: { state: Evide
   const size = big ? 'lg' : 'sm';
   return (
     <Stack gap="3" fontSize={size} data-testid="dispute-evidence">
-      <Section title={t('table:dispute.catalogue_title')}>
+      <Section title={t('table:dispute.catalogue_title')} big={big} level={level}>
         <Text>{e.year !== null && e.year !== cardYear ? t('table:dispute.catalogue_now', { year: e.year, card: cardYear }) : t('table:dispute.catalogue', { year: e.year ?? cardYear })}</Text>
         {e.changes.length > 0 ? (
           <List.Root ps="5" gap="1">
@@ -84,7 +84,7 @@ export function DisputeEvidence({ state, cardYear, big = false }: { state: Evide
           <Text color="fg.muted">{t('table:dispute.no_history')}</Text>
         )}
       </Section>
-      <Section title={t('table:dispute.sources')}>
+      <Section title={t('table:dispute.sources')} big={big} level={level}>
         {e.sources.length === 0 && e.missing.length === 0 && <Text color="fg.muted">{t('table:dispute.no_sources')}</Text>}
         <List.Root ps="5" gap="1">
           {e.sources.map((s) => (
@@ -99,7 +99,7 @@ export function DisputeEvidence({ state, cardYear, big = false }: { state: Evide
           ))}
         </List.Root>
       </Section>
-      <Section title={t('table:dispute.reports')}>
+      <Section title={t('table:dispute.reports')} big={big} level={level}>
         {e.reports.length === 0 ? (
           <Text color="fg.muted">{t('table:dispute.no_reports')}</Text>
         ) : (
@@ -114,10 +114,10 @@ export function DisputeEvidence({ state, cardYear, big = false }: { state: Evide
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+function Section({ title, children, big, level }: { title: string; children: ReactNode; big: boolean; level: 'h3' | 'h4' }) {
   return (
     <Box>
-      <Heading as="h3" fontSize="sm" fontWeight="semibold" mb="1">
+      <Heading as={level} fontSize={big ? 'xl' : 'sm'} fontWeight="semibold" mb="1">
         {title}
       </Heading>
       {children}

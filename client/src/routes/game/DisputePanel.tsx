@@ -147,7 +147,7 @@ function VotePanel({ dispute }: { dispute: DisputePayload }) {
           {t(showEvidence ? 'table:dispute.hide_evidence' : 'table:dispute.show_evidence')}
         </Button>
         <Box id="dispute-evidence-box" hidden={!showEvidence} mt="2">
-          {showEvidence && <DisputeEvidence state={evidence} cardYear={card} big={tv} />}
+          {showEvidence && <DisputeEvidence state={evidence} cardYear={card} big={tv} level="h4" />}
         </Box>
       </Box>
     </Stack>
