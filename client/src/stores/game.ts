@@ -208,6 +208,9 @@ export const useGame = create<GameStoreState>()((set, get) => {
     set({ seq: event.seq, news: { event, previous, game } });
     if (outcome.closed) set({ closedByOwnLeave: outcome.closed.byOwnLeave });
     if (outcome.clearChoice) set({ choice: null });
+    // the revealed card's moment shows the table's year and its new owner (the vote's decision came first)
+    const rejudged = outcome.rejudged;
+    if (rejudged) set((s) => (s.reveal?.hit.id === rejudged.hit ? { reveal: { ...s.reveal, hit: { ...s.reveal.hit, year: rejudged.year }, winner: rejudged.winner } } : {}));
     let ended = outcome.ended;
     if (outcome.reveal) {
       // counted from when the reveal came: one that waited behind another pause has had part of its time
