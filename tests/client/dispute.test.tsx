@@ -183,6 +183,19 @@ describe('the dispute dialog', () => {
     expect(sent).toEqual([{ type: 'dispute', payload: { year: 1974, player: ids.ana } }]);
   });
 
+  it('closes when the card can no longer be disputed (somebody else disputed first), and stays closed for the next card', async () => {
+    answerEvidence(evidence);
+    show(revealed());
+    renderApp(<DisputeDialog />);
+    act(() => actions.requestDispute());
+    await screen.findByRole('dialog', { name: 'Wrong year?' });
+    show(revealed({ disputable: null, dispute: dispute() }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(useDisputeDialog.getState().open).toBe(false);
+    show(revealed());
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('proposes the earliest source year that differs from the card, else none', () => {
     expect(proposedYear(evidence, 1975)).toBe(1974);
     expect(proposedYear(evidence, 1974)).toBe(1975);

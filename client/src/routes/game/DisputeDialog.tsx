@@ -1,6 +1,6 @@
 import './recipes.ts';
 import { Box, Button, Field, HStack, Input, RadioGroup, Stack, Text } from '@chakra-ui/react';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { YearSchema } from '../../../../shared/protocol/game.ts';
 import { AppDialog } from '../../components/AppDialog.tsx';
@@ -46,8 +46,12 @@ export function DisputeDialog() {
     setProblem(false);
     close();
   };
-  // the card went away (the next turn, somebody else's dispute): nothing to dispute any more
+  // the card went away (the window closed, somebody else disputed first): nothing to dispute any more,
+  // and the dialog must not come back by itself with the next card
   const active = open && !!card && !!game && !!who;
+  useEffect(() => {
+    if (open && !active) onClose();
+  });
 
   const submit = (e?: FormEvent): void => {
     e?.preventDefault();
