@@ -197,8 +197,6 @@ export function SettingsSummary() {
   return (
     <Text color="fg.muted" mt="-3">
       {limits.length ? t('game.summary_with_limits', { summary, limits: listNames(limits) }) : summary}
-      {/* year disputes each player may raise (docs/rules.md#disputes); none: left out */}
-      {settings.disputes > 0 && ` · ${t('table:dispute.summary', { count: settings.disputes })}`}
     </Text>
   );
 }
