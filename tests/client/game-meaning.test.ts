@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { announce, type Announcement } from '../../client/src/a11y/game-meaning.ts';
 import { applyLanguage } from '../../client/src/i18n.ts';
-import type { GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
+import type { DisputePayload, GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
 import { roomEvent, type RoomEvent } from '../../shared/protocol/room.ts';
 import { screenEffects, type ScreenEffects, type Seen } from '../../client/src/stores/game-events.ts';
 import { game, hit, ids, player, uuid } from './game-fixtures.ts';
@@ -66,6 +66,8 @@ const confirmingBen = game([placed, { ...benWon, state: 'Confirming' }], { state
 const nextTurn = game([{ ...ana, tokens: 3 }, { ...benWon, guess: null, turn_player: true, state: 'Guessing' }], { state: 'Guessing', draws: 2 });
 const reset = [player('ana', { creator: true, tokens: 0 }), player('ben', { tokens: 0 })];
 const clue = { title: 'Euphoria', artist: 'Loreen', belongs_to: '' };
+/** Ben says 1985 is wrong: 1984 (his own vote first), two seats vote. */
+const disputed: DisputePayload = { hit: card, year: 1984, by: ids.ben, votes: [{ player: ids.ben, take: true }], until: null, outcome: null, voters: 2 };
 
 const CASES: Case[] = [
   {
@@ -387,6 +389,69 @@ const CASES: Case[] = [
     de: ['Ben hat deine Antwort bestätigt.', 'Spielende: Niemand gewinnt.'],
     check: (o) => expect(o.ended).toEqual({ winner: null, standings: [ana, ben], celebrate: true }),
   },
+  // year disputes (docs/rules.md#disputes): raised, each vote, decided with where the card went
+  {
+    name: 'dispute raised by someone else: everybody is asked to vote, at once',
+    event: ev('dispute', { dispute: disputed, players: [ben], deadline: 1 }),
+    was: confirming,
+    now: { ...confirming, dispute: disputed, disputable: null },
+    en: ['Ben disputes 1985 for “Take On Me”: 1984? Everybody votes.'],
+    de: ['Ben erhebt Einspruch gegen 1985 für „Take On Me“: 1984? Alle stimmen ab.'],
+    check: (o) => expect(o.meanings[0]).toMatchObject({ kind: 'dispute', interrupt: true, sfx: 'popup', actors: [{ id: ids.ben, you: false }] }),
+  },
+  {
+    name: 'dispute raised by oneself',
+    event: ev('dispute', { dispute: { ...disputed, by: ids.ana, votes: [{ player: ids.ana, take: true }] }, players: [ana] }),
+    was: confirming,
+    en: ['You dispute 1985 for “Take On Me”: 1984? Everybody votes.'],
+    de: ['Du erhebst Einspruch gegen 1985 für „Take On Me“: 1984? Alle stimmen ab.'],
+  },
+  {
+    name: 'a vote to keep the year, by oneself: short',
+    event: ev('vote', { dispute: { ...disputed, votes: [...disputed.votes, { player: ids.ana, take: false }] }, players: [ana] }),
+    was: { ...confirming, dispute: disputed },
+    en: ['You vote to keep 1985.'],
+    de: ['Du stimmst dafür, 1985 zu behalten.'],
+    check: (o) => expect(o.meanings[0]).toMatchObject({ kind: 'vote', interrupt: false }),
+  },
+  {
+    name: "a vote for the proposed year, by someone else",
+    event: ev('vote', { dispute: { ...disputed, by: ids.ana, votes: [{ player: ids.ana, take: true }, { player: ids.ben, take: true }] }, players: [ben] }),
+    was: { ...confirming, dispute: disputed },
+    en: ['Ben votes for 1984.'],
+    de: ['Ben stimmt für 1984.'],
+  },
+  {
+    name: 'decided: the table took the year, the card went to oneself',
+    event: ev('dispute', { dispute: { ...disputed, outcome: 'changed' } }),
+    was: { ...confirming, dispute: disputed },
+    now: game([{ ...placed, hits: [...placed.hits, card] }, ben], { state: 'Confirming', hit: card, draws: 1, dispute: { ...disputed, outcome: 'changed' } }),
+    en: ['The table took 1984 for “Take On Me”: the card goes to you.'],
+    de: ['Der Tisch nimmt 1984 für „Take On Me“: Die Karte geht an dich.'],
+    check: (o) => expect(o.meanings[0]).toMatchObject({ kind: 'dispute', interrupt: true, tone: 'good', actors: [{ id: ids.ana, you: true }] }),
+  },
+  {
+    name: 'decided: the table took the year, nobody was right (discard pile)',
+    event: ev('dispute', { dispute: { ...disputed, outcome: 'changed' } }),
+    was: { ...confirming, dispute: disputed },
+    now: game([placed, player('ben', { years: [1990] })], { state: 'Confirming', hit: card, draws: 1 }),
+    en: ['The table took 1984 for “Take On Me”: the card goes to the discard pile.'],
+    de: ['Der Tisch nimmt 1984 für „Take On Me“: Die Karte kommt auf den Ablagestapel.'],
+  },
+  {
+    name: 'decided: time ran out and the year stays',
+    event: ev('dispute', { dispute: { ...disputed, outcome: 'kept' }, cause: 'timeout' }),
+    was: { ...confirming, dispute: disputed },
+    en: ['Time to vote is up.', 'The year 1985 stays for “Take On Me”.'],
+    de: ['Die Zeit zum Abstimmen ist um.', 'Das Jahr 1985 bleibt für „Take On Me“.'],
+  },
+  {
+    name: 'update: disputes turned off and no time limit to vote',
+    event: ev('update', { settings: { goal: 10, start_tokens: 2, hit_duration: 20, guess_timeout: 0, intercept_timeout: 30, confirm_timeout: 60, reveal_time: 0, disputes: 0, dispute_timeout: 0, packs: open.packs, clue_mode: 'audio', clue_mode_auto: false, dj: '', dj_plays: true } }),
+    was: open,
+    en: ['You changed the game settings: Disputes per player: off; Time to vote (seconds): no limit.'],
+    de: ['Du hast die Spieleinstellungen geändert: Einsprüche pro Person: aus; Zeit zum Abstimmen (Sekunden): kein Limit.'],
+  },
   {
     name: 'the game deleted: nothing said, the room closes',
     event: ev('change_state', { state: 'Open' }, true),
@@ -418,7 +483,16 @@ describe('what a game event means', () => {
 
   it('covers every event the room sends', () => {
     const kinds = new Set(CASES.map((c) => c.event.event));
-    expect([...kinds].sort()).toEqual(['change_state', 'claim', 'guess', 'join', 'leave', 'skip', 'update']);
+    expect([...kinds].sort()).toEqual(['change_state', 'claim', 'dispute', 'guess', 'join', 'leave', 'skip', 'update', 'vote']);
+  });
+
+  it("names everybody on the TV (followGameNews({named:true}): nobody is 'you' there)", async () => {
+    await applyLanguage('en');
+    const raised = announce({ ...beforeOf(confirming), asked: null }, ev('dispute', { dispute: { ...disputed, by: ids.ana, votes: [{ player: ids.ana, take: true }] } }), confirming, undefined);
+    expect(raised.meanings.map((m) => m.text)).toEqual(['Ana disputes 1985 for “Take On Me”: 1984? Everybody votes.']);
+    const mine = game([{ ...placed, hits: [...placed.hits, card] }, ben], { state: 'Confirming', hit: card, draws: 1 });
+    const decided = announce({ ...beforeOf(confirming), asked: null }, ev('dispute', { dispute: { ...disputed, outcome: 'changed' } }), mine, undefined);
+    expect(decided.meanings.map((m) => m.text)).toEqual(['The table took 1984 for “Take On Me”: the card goes to Ana.']);
   });
 
   it('changes nothing it is given', () => {

@@ -282,6 +282,16 @@ describe('events → announcements', () => {
     expect(useNotifications.getState().toasts.map((t) => t.title)).toEqual([retry]);
   });
 
+  it('a refused dispute is said and shown with its reason (another seat disputed first)', () => {
+    step(game([player('ana', { creator: true }), player('ben', { turn_player: true })], { state: 'Confirming', draws: 1 }));
+    useGame.getState().setSender(() => undefined);
+    useGame.getState().send('dispute', { year: 1974 });
+    heard = [];
+    sayRefusal({ type: 'error', code: 'dispute_open', message: 'the table is voting on a dispute' });
+    expect(texts()).toEqual(['The table is voting on a dispute.']);
+    expect(useNotifications.getState().toasts.map((t) => t.title)).toEqual(['The table is voting on a dispute.']);
+  });
+
   it("a Local game's shared screen leaves the refusal to its round panel, which names the seat", () => {
     const b1 = player('ben', { years: [1990], turn_player: true, virtual: true });
     step(game([player('ana', { creator: true, state: 'Intercepting' }), b1], { state: 'Intercepting', mode: 'Local', draws: 1 }));
@@ -471,6 +481,29 @@ describe("a reveal's time on the table (reveal_time)", () => {
     expect(useGame.getState().reveal).toBeNull();
     expect(texts()).toEqual(['Ben confirmed your answer.', 'You received a token.', "Ben's turn."]);
     expect(useGame.getState().feed.slice(feed).map((e) => e.text)).toEqual(texts());
+  });
+
+  it('a year dispute during the pause ends it at once: the table votes now (docs/rules.md#disputes)', () => {
+    toTheReveal();
+    heard = [];
+    const disputed = { hit: card, year: 1974, by: ids.ben, votes: [{ player: ids.ben, take: true }], until: null, outcome: null, voters: 2 };
+    step({ ...confirming, disputable: null, dispute: disputed }, ev('dispute', { dispute: disputed, players: [ben0] }));
+    // no waiting for the reveal time: the patch and the event are applied in order
+    expect(useGame.getState().game?.dispute).toEqual(disputed);
+    expect(texts()).toEqual(['Ben disputes 1975 for “Right Here”: 1974? Everybody votes.']);
+    // the card's moment stays on screen behind the vote (the same card, still Confirming)
+    expect(useGame.getState().reveal?.hit).toEqual(card);
+  });
+
+  it("the table's decision moves the revealed card's moment: its new year, its new owner", () => {
+    toTheReveal();
+    const disputed = { hit: card, year: 1985, by: ids.ben, votes: [{ player: ids.ben, take: true }], until: null, outcome: null, voters: 2 };
+    step({ ...confirming, disputable: null, dispute: disputed }, ev('dispute', { dispute: disputed, players: [ben0] }));
+    // under 1985 Ana's gap (before 1980) is wrong and Ben was right: the card is his now
+    const benWon = { ...ben0, hits: [...ben0.hits, card], state: 'Confirming' as const };
+    const decided = { ...disputed, outcome: 'changed' as const, votes: [...disputed.votes, { player: ids.ana, take: true }] };
+    step(game([placed, benWon], { ...facts, state: 'Confirming', hit: { ...card, year: 1985 }, dispute: decided }), ev('dispute', { dispute: decided }));
+    expect(useGame.getState().reveal).toMatchObject({ hit: { id: card.id, year: 1985 }, winner: { id: ids.ben, you: false } });
   });
 
   it('the pause counts from when the card is on screen: rendering late on a busy phone does not shorten it', () => {

@@ -21,7 +21,7 @@ import { useUi } from '../../client/src/stores/ui.ts';
 import { system } from '../../client/src/theme.ts';
 import type { GamePayload, GameUpdate } from '../../shared/protocol/game.ts';
 import { roomEvent, type RoomEvent } from '../../shared/protocol/room.ts';
-import { game, ids, player, roomJson, users } from './game-fixtures.ts';
+import { game, hit, ids, player, roomJson, users } from './game-fixtures.ts';
 import { json, renderApp } from './render.tsx';
 
 /**
@@ -94,6 +94,10 @@ describe("the game's state in words (heading and document title)", () => {
     expect(words(confirming, ids.cleo)).toEqual(["Ben checks Ana's answer", "Ana's turn"]);
     expect(words(confirming, ids.ben)).toEqual(["You check Ana's answer", "Ana's turn"]);
     expect(words(confirming)).toEqual(['Ben checks your answer', 'Your turn']);
+    // a year dispute pauses the game: the table is waited on, the turn stays (docs/rules.md#disputes)
+    const disputed = { ...confirming, dispute: { hit: hit(1975), year: 1974, by: ids.ben, votes: [], until: null, outcome: null, voters: 3 } };
+    expect(words(disputed)).toEqual(['The table votes', 'Your turn']);
+    expect(words({ ...disputed, dispute: { ...disputed.dispute, outcome: 'kept' as const } })[0]).toBe('Ben checks your answer');
   });
 
   it('Local: every seat by its name; the creator checks every answer at the one screen', () => {

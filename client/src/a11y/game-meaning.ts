@@ -1,11 +1,11 @@
-import type { GamePayload, HitPayload, PlayerPayload, Settings } from '../../../shared/protocol/game.ts';
+import type { DisputePayload, GamePayload, HitPayload, PlayerPayload, Settings } from '../../../shared/protocol/game.ts';
 import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.ts';
 import { NUMERIC_SETTINGS } from '../../../shared/rules/constants.ts';
 import { clueChoice } from '../../../shared/rules/settings.ts';
 import type { SfxName } from '../audio/sfx.ts';
 import { hitText, slotText } from '../format.ts';
 import { i18next } from '../i18n.ts';
-import { actorOf, answersOnThisDevice, nextSeen, seatsAfterTurn, stepOf, type Actor, type Seen } from '../stores/game-events.ts';
+import { actorOf, answersOnThisDevice, cardHolder, nextSeen, seatsAfterTurn, stepOf, type Actor, type Seen } from '../stores/game-events.ts';
 import type { ToastKind } from '../stores/notifications.ts';
 import type { NotificationType } from './notify.ts';
 
@@ -52,7 +52,9 @@ export type MeaningKind =
   | 'started'
   | 'stopped'
   | 'ended'
-  | 'settings';
+  | 'settings'
+  | 'dispute'
+  | 'vote';
 
 export interface Meaning {
   kind: MeaningKind;
@@ -188,7 +190,8 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
     for (const k of NUMERIC_SETTINGS) {
       if (was && was[k] === now[k]) continue;
       const off = now[k] === 0 && k.endsWith('_timeout');
-      changes.push(`${t(`game.settings.${k}`)}: ${off ? t('game.announce.no_limit') : now[k]}`);
+      const none = now[k] === 0 && k === 'disputes';
+      changes.push(`${t(`game.settings.${k}`)}: ${off ? t('game.announce.no_limit') : none ? t('table:dispute.off') : now[k]}`);
     }
     // the creator's choice (an automatic game's mode of the last start is no change of his)
     if (!was || clueChoice(was) !== clueChoice(now)) {
@@ -202,6 +205,37 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
     const creator = game?.players.find((p) => p.creator);
     const mine = !!creator && actor(creator).you;
     note('settings', t(mine ? 'game.announce.settings_changed_you' : 'game.announce.settings_changed', { changes: changes.join('; ') }), creator ? [actor(creator)] : []);
+  };
+
+  /**
+   * A year dispute (docs/rules.md#disputes): raised (everybody is asked to vote), each vote in
+   * short, and the decision with where the card went (the patch before the event already moved it).
+   */
+  const disputeNews = (name: 'dispute' | 'vote', d: DisputePayload, cause: RoomEvent['data']['cause']): void => {
+    const seat = (id: string) => game?.players.find((p) => p.id === id) ?? previous.players.find((p) => p.id === id);
+    const hit = d.hit.title;
+    if (name === 'vote') {
+      const last = d.votes[d.votes.length - 1];
+      const p = last && seat(last.player);
+      if (!last || !p) return;
+      const a = actor(p);
+      note('vote', youOr(a, last.take ? 'table:dispute.announce_vote_take' : 'table:dispute.announce_vote_keep', { year: last.take ? d.year : d.hit.year }), [a]);
+      return;
+    }
+    if (d.outcome === null) {
+      const p = seat(d.by);
+      const a = p ? actor(p) : { id: d.by, name: '', you: false };
+      note('dispute', youOr(a, 'table:dispute.announce_raised', { year: d.hit.year, proposed: d.year, hit }), [a], { interrupt: true, sfx: 'popup' });
+      return;
+    }
+    if (cause === 'timeout') note('timeout', t('table:dispute.announce_timeout'), []);
+    if (d.outcome === 'kept') {
+      note('dispute', t('table:dispute.announce_kept', { year: d.hit.year, hit }), [], { interrupt: true });
+      return;
+    }
+    const holder = cardHolder(game?.players ?? [], d);
+    const text = holder ? youOr(actor(holder), 'table:dispute.announce_changed', { year: d.year, hit }) : t('table:dispute.announce_changed_discard', { year: d.year, hit });
+    note('dispute', text, holder ? [actor(holder)] : [], { interrupt: true, tone: holder ? 'good' : 'bad' });
   };
 
   const revealed = (hit: HitPayload): void => say('revealed', 'hit_revealed', t('notify.hit_revealed', { hit: hitText(hit) }), []);
@@ -269,6 +303,10 @@ export function announce(previous: Previous, event: RoomEvent, game: GamePayload
         if (!was || (was.controller ?? null) === p.controller) continue;
         note('connection', t(p.controller ? 'game.announce.seat_on_phone' : 'game.announce.seat_on_host', { name: p.name }), [actor(p)]);
       }
+      return out;
+    case 'dispute':
+    case 'vote':
+      if (data.dispute) disputeNews(event.event, data.dispute, data.cause);
       return out;
     case 'change_state':
       break;

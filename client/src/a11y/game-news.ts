@@ -40,8 +40,8 @@ export function followGameNews({ named = false }: { named?: boolean } = {}): () 
 
 /** Shown in the error dialog: start, settings save, and the seat changes (whose failure is otherwise invisible). */
 const DIALOG_ACTIONS = new Set<RoomMessageName>(['start', 'stop', 'update', 'join', 'join_local', 'leave', 'avatar', 'control', 'release']);
-/** Said and shown as a toast: a blocked skip or claim names its reason. */
-const TOAST_ACTIONS = new Set<RoomMessageName>(['skip', 'claim']);
+/** Said and shown as a toast: a blocked skip, claim, dispute or vote names its reason (a dispute raced by another seat's, a vote cast twice). */
+const TOAST_ACTIONS = new Set<RoomMessageName>(['skip', 'claim', 'dispute', 'vote']);
 
 const errorText = (error: ErrorBody): string => i18next.t(`errors.${error.code}`, errorValues(error.message));
 

@@ -40,6 +40,7 @@ export const SHORTCUTS = [
   { id: 'next_slot', section: 'game', keys: ['ArrowDown'] },
   { id: 'previous_slot', section: 'game', keys: ['ArrowUp'] },
   { id: 'no_slot', section: 'game', keys: ['Backspace'] },
+  { id: 'dispute_year', section: 'game', keys: ['D'] },
   // index 0..9 = player 1..10: "0 is player 10"
   { id: 'player_info', section: 'game', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'] },
 ] as const satisfies readonly ShortcutDef[];

@@ -9,6 +9,8 @@ import './schemas-yield.ts';
 export { ErrorBodySchema, SuccessBodySchema } from '../../../shared/protocol/common.ts';
 export { DjClipSchema, GameListSchema, GamePayloadSchema, JoinAddressSchema, SeatKeyReplySchema } from '../../../shared/protocol/game.ts';
 export { PackListSchema } from '../../../shared/protocol/catalogue.ts';
+// the game screen's evidence about a revealed card's year (docs/disputes.md#evidence)
+export { EvidenceSchema } from '../../../shared/protocol/reports.ts';
 // the catalogue screens (lazy, but their calls go through the same one schema module)
 export {
   AddressImportReportSchema,

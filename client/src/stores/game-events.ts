@@ -1,4 +1,4 @@
-import type { GameMode, GamePayload, GameState, HitPayload, PlayerPayload, Settings, Slot } from '../../../shared/protocol/game.ts';
+import type { DisputePayload, GameMode, GamePayload, GameState, HitPayload, PlayerPayload, Settings, Slot } from '../../../shared/protocol/game.ts';
 import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.ts';
 
 /**
@@ -16,6 +16,10 @@ import type { RoomEvent, RoomEventPlayer } from '../../../shared/protocol/room.t
  * (docs/rules.md#local).
  */
 export const answersOnThisDevice = (p: Pick<PlayerPayload, 'controller'>): boolean => !p.controller;
+
+/** Where a disputed card is now: the seat whose timeline holds it, or null (the discard pile). */
+export const cardHolder = <P extends Pick<PlayerPayload, 'hits'>>(players: readonly P[], dispute: Pick<DisputePayload, 'hit'>): P | null =>
+  players.find((p) => p.hits.some((h) => h.id === dispute.hit.id)) ?? null;
 
 /** The seats after the turn player, in seat order, round the table (the order interceptors are listed in). */
 export function seatsAfterTurn<P extends Pick<PlayerPayload, 'turn_player'>>(players: readonly P[]): P[] {
@@ -158,6 +162,8 @@ export interface ScreenEffects {
   clearChoice: boolean;
   /** A card was revealed. */
   reveal?: Reveal;
+  /** The table took another year for a revealed card (docs/rules.md#disputes): its year now and who won it under that year. */
+  rejudged?: { hit: string; year: number; winner: Actor | null };
 }
 
 /**
@@ -174,8 +180,14 @@ export function screenEffects(previous: Seen, event: RoomEvent, game: GamePayloa
   // (by id: a Local game says no "you", yet its creator's own leaving deletes it)
   const ownLeave = event.event === 'leave' && !!first && !data.removed_by && first.id === me;
   const out: ScreenEffects = { seen, ownLeave, clearChoice: false };
-  if (event.event !== 'change_state') return out;
   const mode = game?.mode ?? 'Local';
+  const decided = event.event === 'dispute' ? data.dispute : undefined;
+  if (decided?.outcome === 'changed') {
+    // the state before this event already holds the card where it belongs now
+    const holder = cardHolder(game?.players ?? [], decided);
+    out.rejudged = { hit: decided.hit.id, year: decided.year, winner: holder ? actorOf(holder, me, mode) : null };
+  }
+  if (event.event !== 'change_state') return out;
   const revealOf = (hit: HitPayload, seats: readonly RoomEventPlayer[], final: boolean): Reveal => {
     const turn = seats.find((p) => p.turn_player) ?? previous.players.find((p) => p.turn_player);
     return {

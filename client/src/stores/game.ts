@@ -162,6 +162,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
 
   /** An event that came at `at`: handled now or, during a pause, when the pause is over. */
   const receive = (event: RoomEvent, at: number, live: boolean): void => {
+    // a year dispute pauses the table (docs/rules.md#disputes): the reveal's pause gives way to the vote at once
+    if (held && event.event === 'dispute') release();
     if (held) held.queue.push({ event, at });
     else handleEvent(event, at, live);
   };
@@ -206,6 +208,9 @@ export const useGame = create<GameStoreState>()((set, get) => {
     set({ seq: event.seq, news: { event, previous, game } });
     if (outcome.closed) set({ closedByOwnLeave: outcome.closed.byOwnLeave });
     if (outcome.clearChoice) set({ choice: null });
+    // the revealed card's moment shows the table's year and its new owner (the vote's decision came first)
+    const rejudged = outcome.rejudged;
+    if (rejudged) set((s) => (s.reveal?.hit.id === rejudged.hit ? { reveal: { ...s.reveal, hit: { ...s.reveal.hit, year: rejudged.year }, winner: rejudged.winner } } : {}));
     let ended = outcome.ended;
     if (outcome.reveal) {
       // counted from when the reveal came: one that waited behind another pause has had part of its time

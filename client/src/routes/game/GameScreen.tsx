@@ -10,6 +10,7 @@ import { useGame } from '../../stores/game.ts';
 import { useSession } from '../../stores/session.ts';
 import { AddPlayerDialog } from './AddPlayerDialog.tsx';
 import { ConfirmDialog, type Confirmation } from './ConfirmDialog.tsx';
+import { DisputeDialog } from './DisputeDialog.tsx';
 import { GameActions } from './GameActions.tsx';
 import { EventFeed } from './EventFeed.tsx';
 import { GameEndedDialog } from './GameEndedDialog.tsx';
@@ -140,6 +141,7 @@ export default function GameScreen() {
       <AddPlayerDialog open={addOpen} onClose={() => setAddOpen(false)} />
       <JoinDialog open={joinOpen} onClose={() => setJoinOpen(false)} />
       <WhoIsPlayingDialog open={whoOpen} onClose={() => setWhoOpen(false)} onNext={() => setAddOpen(true)} />
+      <DisputeDialog />
       <GameEndedDialog />
     </GamePage>
     </TableMotion>

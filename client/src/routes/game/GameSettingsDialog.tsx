@@ -15,8 +15,8 @@ import * as actions from './game-actions.ts';
 import { byName, clampRandomCount, clampSetting, DEFAULT_RANDOM_PACKS, randomPacks, selectAllState, toggleAll } from './game-logic.ts';
 import { usePerspective } from './use-perspective.ts';
 
-const NUMBER_FIELDS: readonly NumericSetting[] = ['goal', 'start_tokens', 'hit_duration', 'guess_timeout', 'intercept_timeout', 'confirm_timeout', 'reveal_time'];
-const TIMEOUTS = new Set<NumericSetting>(['guess_timeout', 'intercept_timeout', 'confirm_timeout']);
+const NUMBER_FIELDS: readonly NumericSetting[] = ['goal', 'start_tokens', 'hit_duration', 'guess_timeout', 'intercept_timeout', 'confirm_timeout', 'reveal_time', 'disputes', 'dispute_timeout'];
+const TIMEOUTS = new Set<NumericSetting>(['guess_timeout', 'intercept_timeout', 'confirm_timeout', 'dispute_timeout']);
 
 type Numbers = Record<NumericSetting, string>;
 
@@ -194,7 +194,7 @@ export function GameSettingsDialog({ open, onClose }: { open: boolean; onClose: 
                   onChange={(e) => setNumber(key, e.target.value)}
                   onBlur={(e) => setNumber(key, String(clampSetting(key, e.target.value)))}
                 />
-                <Field.HelperText>{t(TIMEOUTS.has(key) ? 'game.settings.range_off' : key === 'reveal_time' ? 'game.settings.reveal_time_range' : 'game.settings.range', { min, max })}</Field.HelperText>
+                <Field.HelperText>{t(TIMEOUTS.has(key) ? 'game.settings.range_off' : key === 'reveal_time' || key === 'disputes' ? `game.settings.${key}_range` : 'game.settings.range', { min, max })}</Field.HelperText>
               </Field.Root>
             );
           })}

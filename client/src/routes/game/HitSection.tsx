@@ -11,6 +11,7 @@ import { currentSource, prepare, useHitAudio } from './hit-audio.ts';
 import { useDj } from './dj-player.ts';
 import { DjPanel, useDjSeat } from './DjPlayer.tsx';
 import { RevealMoment } from './RevealMoment.tsx';
+import { DisputeButton, DisputePanel, useDisputePhase } from './DisputePanel.tsx';
 import { usePerspective } from './use-perspective.ts';
 import { ClaimDialog } from './table/ClaimDialog.tsx';
 import { HitCard } from './table/HitCard.tsx';
@@ -86,6 +87,19 @@ export function HitSection() {
     else setClaimFor(playerId);
   };
 
+  // a year dispute holds the card's place: the table votes (the game is paused), then sees its decision
+  const disputePhase = useDisputePhase();
+  if (disputePhase) {
+    return (
+      <Box as="section" id="hit-section" aria-labelledby="hit-heading" scrollMarginTop="5rem">
+        <Heading as="h2" id="hit-heading" srOnly>
+          {t('game.hit.heading')}
+        </Heading>
+        <DisputePanel phase={disputePhase} />
+      </Box>
+    );
+  }
+
   // before a game there is no card: the guess panel says what the table waits for
   if (!running && !moment) return null;
 
@@ -126,6 +140,7 @@ export function HitSection() {
                   {t('game.hit.belongs_to', { name: revealed ? hit.belongs_to : (clue?.belongs_to ?? '') })}
                 </Text>
               )}
+              {revealed && <DisputeButton />}
             </Stack>
         )}
         {/* beside the card: play, and skip and claim (which exist only before the placement, docs/rules.md#skip, #a3) with their cost */}

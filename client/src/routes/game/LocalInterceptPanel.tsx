@@ -114,8 +114,8 @@ export function LocalInterceptPanel({ round }: { round: LocalRound }) {
   );
 }
 
-/** A seat's row: its colour down the left edge. */
-const seatFrame = (seat: PlayerPayload) => {
+/** A seat's row: its colour down the left edge (also the dispute's vote rows). */
+export const seatFrame = (seat: PlayerPayload) => {
   const c = playerColor(seat.color);
   return {
     borderWidth: '1px',

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Actor } from '../../a11y/game-meaning.ts';
 import { slotText } from '../../format.ts';
 import { useGame, type RevealShown } from '../../stores/game.ts';
+import { DisputeButton } from './DisputePanel.tsx';
 import { HitCard } from './table/HitCard.tsx';
 import { useTvStage } from './table/stage.ts';
 
@@ -48,7 +49,8 @@ function Moment({ reveal }: { reveal: RevealShown }) {
   return (
     // the card beside what it means, as the mystery card stood beside its buttons: the turn row stays on a phone's first screen
     <Stack direction="row" gap={{ base: '3', md: '6' }} align="center" justify="center" textAlign="start" data-testid="reveal-moment" data-outcome={won ? 'won' : 'discarded'}>
-      <Stack gap="1" align="center" flexShrink={0} className={won ? 'hl-card-won' : 'hl-card-discarded'}>
+      <Stack gap="2" align="center" flexShrink={0}>
+      <Stack gap="1" align="center" className={won ? 'hl-card-won' : 'hl-card-discarded'}>
         {/* the mystery card, turned over once on screen; green or red with its mark once it has turned */}
         <HitCard
           data-testid="hit-card"
@@ -67,6 +69,9 @@ function Moment({ reveal }: { reveal: RevealShown }) {
             {t('game.hit.belongs_to', { name: hit.belongs_to })}
           </Text>
         )}
+      </Stack>
+      {/* "Wrong year?": secondary, under the card whose year it questions (not moved with it) */}
+      <DisputeButton />
       </Stack>
       <Stack gap={{ base: '2', md: '3' }} align="start" minW="0" flexShrink={1}>
         <Text fontSize={tv ? { base: 'xl', md: '4xl' } : { base: 'md', md: 'lg' }} fontFamily={tv ? 'heading' : undefined} lineHeight="short" fontWeight="bold" color={`${tone}.fg`} data-testid="reveal-result">

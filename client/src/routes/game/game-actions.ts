@@ -28,6 +28,8 @@ import {
   type Perspective,
 } from './game-logic.ts';
 import { useLocalRound } from './local-round-store.ts';
+import { disputers, voteOpen, votersHere, whyNoDispute } from './dispute-logic.ts';
+import { useDisputeDialog } from './dispute-store.ts';
 import { currentSource, toggle } from './hit-audio.ts';
 import { toggle as toggleDj } from './dj-player.ts';
 
@@ -156,9 +158,16 @@ export function saveSettings(settings: SettingsUpdateInput): boolean {
   return send('update', { settings });
 }
 
+/** While the table votes on a year dispute the game is paused (docs/rules.md#disputes): a move says so instead of going nowhere. */
+const paused = (c: { game: GamePayload }): boolean => {
+  if (!voteOpen(c.game)) return false;
+  blocked('errors.dispute_open');
+  return true;
+};
+
 export function skip(): void {
   const c = current();
-  if (!c) return;
+  if (!c || paused(c)) return;
   const actor = c.perspective.actor;
   // his turn, but no token: say that, not just "cannot"
   if (actor?.state === 'Guessing' && !canSkip(actor)) return blocked('errors.no_token_skip');
@@ -169,7 +178,7 @@ export function skip(): void {
 /** Claim for oneself, or in a Local game for `playerId` (the menu's choice; default: the acting player). */
 export function claim(playerId?: string): void {
   const c = current();
-  if (!c) return;
+  if (!c || paused(c)) return;
   const target = c.perspective.local && playerId ? (c.game.players.find((p) => p.id === playerId) ?? null) : c.perspective.actor;
   // a Local seat picked in the claim menu off its turn: say why
   if (target && c.perspective.local && !target.turn_player) return blocked('game.hit.claim_not_turn', { name: target.name });
@@ -180,7 +189,7 @@ export function claim(playerId?: string): void {
 
 export function submitGuess(): void {
   const c = current();
-  if (!c) return;
+  if (!c || paused(c)) return;
   if (localRound(c.game, c.perspective)) return sendLocalAnswers();
   const model = guessModel(c.game, c.perspective);
   const choice = useGame.getState().choice;
@@ -209,7 +218,7 @@ export function decline(): void {
 
 export function confirm(yes: boolean): void {
   const c = current();
-  if (!c) return;
+  if (!c || paused(c)) return;
   if (!canConfirm(c.perspective.actor)) return blocked('errors.cannot_confirm');
   send('confirm', { confirm: yes });
 }
@@ -369,4 +378,47 @@ export function sendLocalAnswers(): void {
   useLocalRound.getState().markSent(answers);
   useGame.getState().setChoice(null);
   notify.notification(t('table:local.sent', { answers: answersText(answers) }), { toast: false });
+}
+
+// ---------------------------------------------------------------------------
+// year disputes (docs/rules.md#disputes)
+
+/** The only way to send for another seat is naming it; the engine refuses `player` outside Local games. */
+const forSeat = (c: NonNullable<ReturnType<typeof current>>, seat: string): { player?: string } =>
+  c.perspective.local || c.perspective.seat ? { player: seat } : {};
+
+/** "Wrong year?" (the button, Alt+Shift+D): opens the dispute dialog for `seat` (default: the turn player, else the first seat here with disputes left), or says why not. */
+export function requestDispute(seat?: string): void {
+  const c = current();
+  if (!c) return;
+  const why = whyNoDispute(c.game, c.perspective);
+  if (why) return blocked(why);
+  const seats = disputers(c.game, c.perspective);
+  const chosen = seats.find((p) => p.id === seat) ?? seats[0];
+  if (chosen) useDisputeDialog.getState().show(chosen.id);
+}
+
+/** Disputes the revealed card's year for `seat`, proposing `year`; whether it was sent. */
+export function dispute(year: number, seat: string): boolean {
+  const c = current();
+  if (!c) return false;
+  const why = whyNoDispute(c.game, c.perspective);
+  if (why) {
+    blocked(why);
+    return false;
+  }
+  if (c.game.disputable?.hit.year === year) {
+    blocked('errors.same_year');
+    return false;
+  }
+  return send('dispute', { year, ...forSeat(c, seat) });
+}
+
+/** Votes on the open dispute for `seat`: take the proposed year, or keep the card's. */
+export function vote(take: boolean, seat: string): void {
+  const c = current();
+  if (!c) return;
+  if (!c.game.dispute || c.game.dispute.outcome !== null) return blocked('errors.no_dispute');
+  if (!votersHere(c.game, c.perspective).some((p) => p.id === seat)) return blocked('errors.already_voted');
+  send('vote', { take, ...forSeat(c, seat) });
 }

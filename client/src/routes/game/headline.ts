@@ -11,7 +11,7 @@ import { i18next } from '../../i18n.ts';
  * `announce: 'once'`): the turn is announced by the game's events already.
  */
 
-type Game = Pick<GamePayload, 'state' | 'mode' | 'players' | 'winner' | 'standings'>;
+type Game = Pick<GamePayload, 'state' | 'mode' | 'players' | 'winner' | 'standings'> & Partial<Pick<GamePayload, 'dispute'>>;
 const t = (key: string, params?: Record<string, unknown>): string => i18next.t(key, params ?? {});
 
 const list = (names: readonly string[]): string => new Intl.ListFormat(i18next.language, { style: 'long', type: 'conjunction' }).format(names);
@@ -37,6 +37,8 @@ function turnHeadline(game: Game, userId: string | undefined): string {
 /** The heading: the phase in words, naming who is waited on. */
 export function gameHeadline(game: Game, userId: string | undefined): string {
   if (game.state === 'Open') return openHeadline(game, userId);
+  // a year dispute pauses the game: the table is waited on (docs/rules.md#disputes)
+  if (game.dispute && game.dispute.outcome === null) return t('table:dispute.heading');
   const turn = game.players.find((p) => p.turn_player);
   const you = (id: string) => isYou(id, userId, game.mode);
   if (game.state === 'Intercepting') {

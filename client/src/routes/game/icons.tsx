@@ -36,6 +36,9 @@ const FEED_PATHS: Record<string, string> = {
   stopped: 'M6 6h12v12H6z',
   ended: 'M8 21h8M12 17v4M7 4h10v5a5 5 0 01-10 0zM7 6H4a3 3 0 003 4M17 6h3a3 3 0 01-3 4',
   settings: 'M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12M20 18h0M14 4v4M8 10v4M16 16v4',
+  // a scale: the table weighs a card's year
+  dispute: 'M12 3v18M7 21h10M5 7h14M5 7l-3 6a3 3 0 006 0zM19 7l-3 6a3 3 0 006 0z',
+  vote: 'M9 11l3 3 8-8M20 12v7a2 2 0 01-2 2H6a2 2 0 01-2-2V6a2 2 0 012-2h9',
 };
 
 export function FeedIcon({ kind, ...props }: IconProps & { kind: string }) {

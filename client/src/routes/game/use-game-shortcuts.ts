@@ -32,6 +32,7 @@ export function useGameShortcuts(enabled: boolean, screen: ShortcutScreen): void
       play_hit: playHit,
       start_stop: () => actions.startStop(askStop),
       skip_hit: actions.skip,
+      dispute_year: () => actions.requestDispute(),
       confirm_yes: () => actions.confirm(true),
       confirm_no: () => actions.confirm(false),
       submit_guess: actions.submitGuess,

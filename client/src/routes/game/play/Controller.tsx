@@ -10,6 +10,8 @@ import { MenuIcon } from '../../../components/icons.tsx';
 import { useGame } from '../../../stores/game.ts';
 import { useSession } from '../../../stores/session.ts';
 import { ConfirmDialog, type Confirmation } from '../ConfirmDialog.tsx';
+import { DisputeDialog } from '../DisputeDialog.tsx';
+import { DisputeButton, DisputePanel, useDisputePhase } from '../DisputePanel.tsx';
 import { Countdown } from '../Countdown.tsx';
 import { GameEndedDialog } from '../GameEndedDialog.tsx';
 import * as actions from '../game-actions.ts';
@@ -47,6 +49,8 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
   const draws = useGame((s) => s.game?.draws ?? 0);
   const reveal = useGame((s) => s.reveal);
   const listen = useListen((s) => s.listen);
+  // a year dispute holds the card's place (the game is paused while the table votes)
+  const disputePhase = useDisputePhase();
   const [confirming, setConfirming] = useState<Confirmation | null>(null);
   const [claimFor, setClaimFor] = useState<string | null>(null);
 
@@ -117,9 +121,10 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
           )}
         </Stack>
       )}
-      {view.kind === 'waiting' && <WaitingFor on={view.on} />}
+      {view.kind === 'waiting' && disputePhase !== 'vote' && <WaitingFor on={view.on} />}
 
-      {running && (
+      {disputePhase && <DisputePanel phase={disputePhase} />}
+      {running && !disputePhase && (
         <TableDnd>
           <HStack gap="4" align="center">
             <DraggableCard enabled={placing}>
@@ -139,6 +144,7 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
             </DraggableCard>
             <Stack gap="2" flex="1" minW="0">
               {listen && <ListenButton />}
+              {revealed && <DisputeButton />}
               {myTurn && (
                 <Button variant="outline" minH="11" whiteSpace="normal" aria-keyshortcuts="Alt+Shift+I" disabled={!canSkip(me)} onClick={actions.skip}>
                   {t('game.hit.skip')}
@@ -155,9 +161,11 @@ export function Controller({ view, gameId }: { view: SeatedView; gameId: string 
         </TableDnd>
       )}
 
-      {view.kind === 'act' && <GuessPanel />}
+      {/* while the table votes the game is paused: the move waits */}
+      {view.kind === 'act' && disputePhase !== 'vote' && <GuessPanel />}
       <ClaimDialog playerId={claimFor} onClose={() => setClaimFor(null)} />
       <ConfirmDialog ask={confirming} onClose={() => setConfirming(null)} />
+      <DisputeDialog />
       <GameEndedDialog />
     </Stack>
   );

@@ -8,6 +8,7 @@ import { useGame } from '../../../stores/game.ts';
 import { useSettings } from '../../../stores/settings.ts';
 import { applyColorScheme, applyStoredColorScheme } from '../../../theme.ts';
 import { ConfirmDialog, type Confirmation } from '../ConfirmDialog.tsx';
+import { DisputeDialog } from '../DisputeDialog.tsx';
 import { EventFeed } from '../EventFeed.tsx';
 import { GameEndedDialog } from '../GameEndedDialog.tsx';
 import { GameNotThere } from '../GameGone.tsx';
@@ -55,6 +56,7 @@ export default function TvScreen() {
         <TvLayout gameId={gameId} audio={audio} />
       </TvStage.Provider>
       <ConfirmDialog ask={confirming} onClose={() => setConfirming(null)} />
+      <DisputeDialog />
       <GameEndedDialog />
     </TableMotion>
   );
