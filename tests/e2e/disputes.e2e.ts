@@ -3,7 +3,7 @@
  * players in Debian's Chromium against the real server, with local stand-ins
  * of MusicBrainz and Wikidata as the outside sources.
  *
- * * Ana (laptop, English) creates a Public game of a pack of twelve hits, Ben
+ * * Ana (laptop, English) creates a Public game of a pack of eighteen hits, Ben
  *   (phone, German) and Cem (phone, English, dark) join by link; the game
  *   starts and the turn player places the first card by tapping a gap.
  * * After the reveal a player who did not place disputes the year on his
@@ -16,9 +16,10 @@
  *   over REST and the decision on every screen), the live regions say it.
  * * A curator opens the review queue, finds the dispute with its votes and
  *   evidence and accepts it; the hit's page shows the year change.
- * * The next game of the same table deals the corrected year: the turn player
- *   skips until that hit is the mystery card, places it, and its reveal shows
- *   the new year.
+ * * The next game deals the corrected year: Ana and Ben sit at a new table
+ *   dealt from a pack of four hits, the disputed one among them; it is a
+ *   starting card, or the turn player skips until it is the mystery card,
+ *   places it, and its reveal shows the new year.
  *
  * Screenshots: test-results/e2e/disputes/.
  *
@@ -35,8 +36,8 @@ import { seat, table, type Seat } from './devices.ts';
 const PASSWORD = 'correct horse battery';
 const PACK = 'Dispute Pack';
 
-/** Twelve hits (three players × goal 2 × 2: every start deals them all), years far apart; the sources date each two years earlier. */
-const HITS = Array.from({ length: 12 }, (_, i) => ({ title: `Quarrel Song ${String.fromCharCode(65 + i)}`, artist: 'The Disputants', year: 1962 + i * 5 }));
+/** Eighteen hits (three players × goal 3 × 2: every start deals them all), years apart; the sources date each two years earlier. */
+const HITS = Array.from({ length: 18 }, (_, i) => ({ title: `Quarrel Song ${String.fromCharCode(65 + i)}`, artist: 'The Disputants', year: 1960 + i * 3 }));
 
 const sources: StandIn[] = [];
 const mb = await musicBrainzStandIn({
@@ -109,12 +110,22 @@ test(
     const ben = await seat(app, 'Ben', { lang: 'de' });
     const cem = await seat(app, 'Cem', { scheme: 'dark' });
     const seats = [ana, ben, cem];
-    const seatOf = (p: PlayerPayload): Seat => seats.find((s) => s.name === p.name) as Seat;
+    // each seat's user id, the key players are found by (Ana's guest name is made up)
+    const ids = new Map<Seat, string>();
+    for (const s of seats) {
+      await gotoReady(s.b.page, '/');
+      ids.set(s, ((await (await s.b.page.request.get('/api/users/me')).json()) as { id: string }).id);
+    }
+    const seatOf = (p: PlayerPayload): Seat => {
+      const s = seats.find((x) => ids.get(x) === p.id);
+      assert(s, `a browser for ${p.name}`);
+      return s;
+    };
 
-    // Ana's Public game of the pack, goal 2, ten tokens each (the next game skips to the disputed hit)
+    // Ana's Public game of the pack, goal 3, ten tokens each (the next game skips to the disputed hit)
     await gotoReady(ana.b.page, '/');
-    const made = await ana.b.page.request.post('/api/games', { data: { mode: 'Public', settings: { packs: [pack.body.id], goal: 2, start_tokens: 10, reveal_time: 15 } } });
-    assertEqual(made.status(), 200, 'the game');
+    const made = await ana.b.page.request.post('/api/games', { data: { mode: 'Public', settings: { packs: [pack.body.id], goal: 3, start_tokens: 10, reveal_time: 15 } } });
+    assertEqual(made.status(), 201, 'the game');
     const id = ((await made.json()) as GamePayload).id;
     await gotoReady(ana.b.page, `/game/${id}`);
     await joinByLink(ben.b.page, `/game/${id}`, { lang: 'de', name: 'Ben' });
@@ -161,7 +172,7 @@ test(
     g = await until(ana.b.page, id, (x) => !!x.dispute && x.dispute.outcome === null, 'the dispute opens');
 
     // everybody sees the vote; Cem keeps, Ana takes: two of three
-    for (const s of seats) await s.b.page.getByRole('button', { name: table(s, 'dispute.keep', { year: card.year }) }).first().waitFor();
+    for (const s of seats.filter((x) => x !== disputer)) await s.b.page.getByRole('button', { name: table(s, 'dispute.keep', { year: card.year }) }).first().waitFor();
     await shot(ana.b.page, 'vote-Ana');
     await shot(cem.b.page, 'vote-Cem');
     const keeper = seats.find((s) => s !== disputer && s !== ana) ?? cem;
@@ -209,29 +220,41 @@ test(
     await shot(cb.page, 'hit-history');
     await cb.close();
 
-    // the next game: stop, start again; the turn player skips until the disputed hit is the mystery card
-    assertEqual((await ana.b.page.request.patch(`/api/games/${id}/stop`)).status(), 200, 'stop');
-    await until(ana.b.page, id, (x) => x.state === 'Open', 'stopped');
-    assertEqual((await ana.b.page.request.patch(`/api/games/${id}/start`)).status(), 200, 'the next game');
-    g = await until(ana.b.page, id, (x) => x.state === 'Guessing', 'the next game runs');
+    // the next game: Ana and Ben sit at a new table dealt from a pack of four hits, the disputed one among them
+    // (2 players × goal 1 × 2: all four are dealt); the turn player skips until it is the mystery card
+    const rematch = await curator.request<{ id: string }>('POST', '/api/hits/packs', { name: 'Rematch Pack' });
+    assertEqual(rematch.status, 200, 'the rematch pack');
+    const four = [card.title, ...HITS.map((h) => h.title).filter((x) => x !== card.title).slice(0, 3)];
+    for (const title of four) {
+      const hid = hitIds.get(title) as string;
+      const full = (await curator.request<Record<string, unknown> & { packs: string[] }>('GET', `/api/hits/${hid}`)).body;
+      const r = await curator.request('PATCH', `/api/hits/${hid}`, { ...full, packs: [...full.packs, rematch.body.id] });
+      assertEqual(r.status, 200, `${title} joins the rematch pack`);
+    }
+    const again = await ana.b.page.request.post('/api/games', { data: { mode: 'Public', settings: { packs: [rematch.body.id], goal: 1, start_tokens: 5 } } });
+    assertEqual(again.status(), 201, 'the next game');
+    const next = ((await again.json()) as GamePayload).id;
+    await gotoReady(ana.b.page, `/game/${next}`);
+    await joinByLink(ben.b.page, `/game/${next}`, { lang: 'de', name: 'Ben' });
+    await ana.b.page.keyboard.press('Alt+Shift+S');
+    g = await until(ana.b.page, next, (x) => x.state === 'Guessing', 'the next game runs');
     const dealt = g.players.flatMap((p) => p.hits).find((h) => h.id === card.id);
     if (dealt) {
       assertEqual(dealt.year, proposed, 'a starting card with the corrected year');
     } else {
-      const next = g.players.find((p) => p.turn_player) as PlayerPayload;
-      const ns = seatOf(next);
-      for (let i = 0; i < 10 && g.clue?.title !== card.title; i++) {
-        assertEqual((await ns.b.page.request.post(`/api/games/${id}/skip`)).status(), 200, 'a skip');
-        g = await gameOf(ana.b.page, id);
+      const ns = seatOf(g.players.find((p) => p.turn_player) as PlayerPayload);
+      for (let i = 0; i < 3 && g.clue?.title !== card.title; i++) {
+        assertEqual((await ns.b.page.request.post(`/api/games/${next}/skip`)).status(), 200, 'a skip');
+        g = await gameOf(ana.b.page, next);
       }
       assertEqual(g.clue?.title, card.title, 'the disputed hit is the mystery card');
       await ns.b.page.locator('#turn-row [data-gap][data-choosable]').first().click();
       await ns.b.page.getByRole('button', { name: table(ns, 'action.place'), exact: true }).click();
-      await until(ana.b.page, id, (x) => x.state !== 'Guessing', 'placed');
-      for (const p of (await gameOf(ana.b.page, id)).players.filter((q) => q.state === 'Intercepting')) {
-        await seatOf(p).b.page.request.post(`/api/games/${id}/guess`, { data: { id: null } });
+      await until(ana.b.page, next, (x) => x.state !== 'Guessing', 'placed');
+      for (const p of (await gameOf(ana.b.page, next)).players.filter((q) => q.state === 'Intercepting')) {
+        await seatOf(p).b.page.request.post(`/api/games/${next}/guess`, { data: { id: null } });
       }
-      g = await until(ana.b.page, id, (x) => x.hit?.id === card.id || x.standings !== null, 'the reveal of the disputed hit');
+      g = await until(ana.b.page, next, (x) => x.hit?.id === card.id || x.standings !== null, 'the reveal of the disputed hit');
       assertEqual(g.hit?.year ?? g.standings?.flatMap((p) => p.hits).find((h) => h.id === card.id)?.year, proposed, 'the next game dealt the corrected year');
       await ns.b.page.getByText(String(proposed)).first().waitFor();
       await shot(ns.b.page, 'next-game-reveal');
