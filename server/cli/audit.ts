@@ -115,8 +115,9 @@ export async function runAuditCommand(
     const year = agreedYear(sources);
     let verdict = year === null ? 'no two sources agree' : year === hit.year ? 'agrees' : `sources agree on ${year}`;
     if (year !== null && year !== hit.year) {
-      const open = await db.selectFrom('hit_issues').select('id').where('hit_id', '=', hit.id).where('status', '=', 'open').where('year', '=', year).executeTakeFirst();
-      if (open) verdict += ', already reported';
+      // a curator who dismissed that year once is not asked again by every audit
+      const known = await db.selectFrom('hit_issues').select('status').where('hit_id', '=', hit.id).where('status', 'in', ['open', 'dismissed']).where('year', '=', year).executeTakeFirst();
+      if (known) verdict += known.status === 'open' ? ', already reported' : ', dismissed before';
       else {
         const agreeing = sources.filter((a) => a.year === year);
         await reports.fileReport({

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql, SqliteAdapter, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { lookAlikeKey } from '../services/look-alike.ts';
@@ -236,6 +237,20 @@ const migrations: Record<string, Migration> = {
           .addColumn('reason', 'text', (c) => c.notNull())
           .execute();
         await trx.schema.createIndex('hit_history_hit').on('hit_history').columns(['hit_id', 'at']).execute();
+        // the hits made before the history: their year as they were made (when, not by whom: nobody kept that)
+        const rows = trx as unknown as Kysely<Database>;
+        let after = '';
+        for (;;) {
+          const page = await rows.selectFrom('hits').select(['id', 'year', 'created_at']).where('id', '>', after).orderBy('id').limit(500).execute();
+          if (page.length > 0) {
+            await rows
+              .insertInto('hit_history')
+              .values(page.map((h) => ({ id: randomUUID(), hit_id: h.id, at: h.created_at, from_year: null, to_year: h.year, by_name: null, reason: 'created' })))
+              .execute();
+          }
+          if (page.length < 500) break;
+          after = page[page.length - 1]!.id;
+        }
         await trx.schema
           .createTable('year_evidence')
           .addColumn('hit_key', 'text', (c) => c.notNull())

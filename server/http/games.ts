@@ -9,6 +9,9 @@ import { ROOM_NAME, type ActOutcome, type GameMetadata, type GameRoom } from '..
 import { roomServices } from '../rooms/services.ts';
 import type { CatalogueService } from '../services/catalogue.ts';
 import type { YoutubePlayerSources } from './security.ts';
+import { tableReports } from '../services/reports.ts';
+import { Permission } from '../services/users.ts';
+import { hasPermission } from './auth.ts';
 import { sendError, sendSuccess } from './errors.ts';
 import { mount } from './routes.ts';
 
@@ -239,7 +242,11 @@ export function gamesRouter(deps: { catalogue: CatalogueService; youtube: Youtub
     if (!snap) return sendError(res, gameNotFound('get'));
     const hit = snap.game.disputable?.hit ?? snap.game.dispute?.hit;
     if (!hit) return sendError(res, NO_EVIDENCE);
-    res.json({ hit, ...(await roomServices().evidence.gather(hit)) });
+    const evidence = await roomServices().evidence.gather(hit);
+    const mayRead = hasPermission(res, Permission.READ_ISSUES) || hasPermission(res, Permission.WRITE_HITS);
+    // the answer depends on who asks
+    res.set('Cache-Control', 'private, no-cache');
+    res.json({ hit, ...evidence, reports: mayRead ? evidence.reports : tableReports(evidence.reports) });
   });
 
   return r;

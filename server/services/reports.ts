@@ -286,3 +286,14 @@ export class ReportsService implements DisputeReports {
     };
   }
 }
+
+/**
+ * A hit's reports as a game's table may see them in the evidence (docs/disputes.md#evidence),
+ * without read_issues: the earlier disputes and their outcomes, without who
+ * reported or closed them and without their free text.
+ */
+export function tableReports(reports: readonly HitIssue[]): HitIssue[] {
+  return reports
+    .filter((r) => r.kind === 'dispute')
+    .map((r) => ({ ...r, message: '', reporter: null, resolution: r.resolution ? { ...r.resolution, by: null } : null }));
+}

@@ -131,7 +131,7 @@ const dispute = <const P extends string, const I extends string, const W extends
     path,
     summary: withPlayer ? 'Dispute for a player of a Local game' : "Dispute the revealed card's year",
     description:
-      "A seated player disputes the year of the last revealed card, proposing another (docs/rules.md#disputes): from its reveal until the reveal time is over, or longer while its confirmation is awaited. The game pauses and every seat votes (`vote`); a majority of the seated players takes the proposed year and the turn is re-judged with it, a tie keeps the card's. The disputer's own vote counts for the proposed year. Each player may dispute `disputes` times a round (a setting).",
+      "A seated player disputes the year of the last revealed card, proposing another (docs/rules.md#disputes): from its reveal until the reveal time is over (at least 20 seconds), or longer while its confirmation is awaited. The game pauses and every seat votes (`vote`); a majority of the seated players takes the proposed year and the turn is re-judged with it, a tie keeps the card's. The disputer's own vote counts for the proposed year. Each player may dispute `disputes` times a round (a setting).",
     message: 'dispute raised successfully',
     body: { schema: DisputeBodySchema, required: true },
     badInput: 'year must be a whole number from 1 to 9999',
@@ -147,7 +147,7 @@ const vote = <const P extends string, const I extends string, const W extends bo
     path,
     summary: withPlayer ? 'Vote for a player of a Local game' : 'Vote on the open dispute',
     description:
-      "`take: true` takes the proposed year, `false` keeps the card's. The vote is decided as soon as a majority of the seated players agrees or everybody voted; when its time (`dispute_timeout`) runs out, the votes cast decide and a tie keeps the year.",
+      "`take: true` takes the proposed year, `false` keeps the card's. The vote is decided as soon as a majority of the seated players agrees or everybody voted; when its time (`dispute_timeout`) runs out without such a majority, the year stays.",
     message: 'vote cast successfully',
     body: { schema: VoteBodySchema, required: true },
     badInput: 'take must be true or false',

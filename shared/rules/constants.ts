@@ -18,6 +18,12 @@ export const LIMITS = {
 export type NumericSetting = keyof typeof LIMITS;
 export const NUMERIC_SETTINGS = Object.keys(LIMITS) as NumericSetting[];
 
+/**
+ * Seconds a revealed card stays disputable at least, when its reveal time is
+ * shorter (docs/rules.md#disputes): a player needs a moment to read the
+ * evidence and type a year.
+ */
+export const DISPUTE_WINDOW_SECONDS = 20;
 /** At most this many players sit at one game (A10). */
 export const MAX_PLAYERS = 10;
 /** Player colours: one per seat of a full game, indices 0..PLAYER_COLORS-1 (the clients hold the palette). */

@@ -1,3 +1,4 @@
+import { DISPUTE_WINDOW_SECONDS } from './constants.ts';
 import { fail } from './errors.ts';
 import { Rng } from './rng.ts';
 import { hitKey } from './slots.ts';
@@ -102,7 +103,8 @@ export function afterStep(s: DisputeStep, before: Game, action: Action): void {
   if (s.revealed) {
     g.dispute = null;
     // with disputes off nothing is kept for a replay
-    g.rejudge = g.settings.disputes === 0 ? null : { hit: s.revealed, until: s.now + g.settings.reveal_time * 1000, base: { ...before, rejudge: null }, log: [{ action, now: s.now }], suspended: null };
+    const window = Math.max(g.settings.reveal_time, DISPUTE_WINDOW_SECONDS) * 1000;
+    g.rejudge = g.settings.disputes === 0 ? null : { hit: s.revealed, until: s.now + window, base: { ...before, rejudge: null }, log: [{ action, now: s.now }], suspended: null };
     return;
   }
   if (!g.rejudge || paused) return;
@@ -143,12 +145,16 @@ export function castVote(s: DisputeStep, p: Player, take: boolean): void {
   settle(s);
 }
 
-/** The vote's time ran out: the votes cast decide, a tie keeps the year. */
+/**
+ * The vote's time ran out: the year changes only if a majority of the seated
+ * players took it (which `settle` decides at once), so a dispute nobody else
+ * answered keeps the year; silence is no vote for a change.
+ */
 export function voteTimeout(s: DisputeStep): void {
   const d = openDispute(s.g) as Dispute;
   if (d.until === null || s.clock < d.until) fail('no_deadline');
   const take = d.votes.filter((v) => v.take).length;
-  decide(s, take > d.votes.length - take ? 'changed' : 'kept', 'timeout');
+  decide(s, take * 2 > s.g.players.length ? 'changed' : 'kept', 'timeout');
 }
 
 /** Decides as soon as the takers are a strict majority of the seated players, or can no longer become one. */

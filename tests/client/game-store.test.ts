@@ -502,8 +502,12 @@ describe("a reveal's time on the table (reveal_time)", () => {
     // under 1985 Ana's gap (before 1980) is wrong and Ben was right: the card is his now
     const benWon = { ...ben0, hits: [...ben0.hits, card], state: 'Confirming' as const };
     const decided = { ...disputed, outcome: 'changed' as const, votes: [...disputed.votes, { player: ids.ana, take: true }] };
+    // as if the card had won the round under its old year: the end dialog was waiting
+    useGame.getState().showEnded({ winner: placed, standings: [placed, ben0], hit: card, celebrate: true });
     step(game([placed, benWon], { ...facts, state: 'Confirming', hit: { ...card, year: 1985 }, dispute: decided }), ev('dispute', { dispute: decided }));
     expect(useGame.getState().reveal).toMatchObject({ hit: { id: card.id, year: 1985 }, winner: { id: ids.ben, you: false } });
+    // the new year undid that win: the round goes on without its end dialog
+    expect(useGame.getState().ended).toBeNull();
   });
 
   it('the pause counts from when the card is on screen: rendering late on a busy phone does not shorten it', () => {

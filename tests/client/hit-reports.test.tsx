@@ -216,7 +216,7 @@ describe('the review queue', () => {
     off();
   });
 
-  it('accept without a year keeps it (a problem that is not about the year): no year sent', async () => {
+  it('accept without a year keeps it (a problem that is not about the year): the hit\'s own year is sent', async () => {
     render('/hits/reports');
     const second = await screen.findByRole('list', { name: 'Reports about John Lennon – Imagine' });
     fireEvent.click(within(second).getByRole('button', { name: 'Accept' }));
@@ -224,7 +224,7 @@ describe('the review queue', () => {
     expect((within(dialog).getByRole('spinbutton', { name: 'Year to set' }) as HTMLInputElement).value).toBe('');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Accept' }));
     await waitFor(() => expect(posts()).toHaveLength(1));
-    expect(posts()[0]!.body).toEqual({ reason: '' });
+    expect(posts()[0]!.body).toEqual({ year: 1971, reason: '' });
     // the hit had one report: it leaves the queue
     await waitFor(() => expect(screen.queryByRole('heading', { level: 2, name: 'John Lennon: Imagine (1971)' })).toBeNull());
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyAction, disputableOf, slotsFor, isCorrect, viewGame, type Action, type Game, type GameEvent, type Hit, type Player, type Slot } from '../../shared/rules/index.ts';
+import { applyAction, disputableOf, DISPUTE_WINDOW_SECONDS, slotsFor, isCorrect, viewGame, type Action, type Game, type GameEvent, type Hit, type Player, type Slot } from '../../shared/rules/index.ts';
 import { act, makeHits, newGame, reject, SEAT_KEY, uid } from './helpers.ts';
 
 /**
@@ -319,19 +319,28 @@ describe('the vote', () => {
     expect(t.g.dispute?.outcome).toBe('kept');
   });
 
-  it('at the timeout the votes cast decide: a tie keeps, more takes change', () => {
+  it('at the timeout the year stays unless a majority of the seated players took it: silence is no vote for a change', () => {
     const tie = revealed([A, B, C, D]);
     tie.t.do({ type: 'dispute', by: A, year: inside(tie.slot) });
     tie.t.do({ type: 'vote', by: B, take: false });
     const events = tie.t.do({ type: 'timeout' }, 60_000);
     expect(events[0]).toMatchObject({ event: 'dispute', data: { cause: 'timeout', dispute: { outcome: 'kept' } } });
 
+    // two takes, nobody against, two silent: half of the seated is no majority
     const more = revealed([A, B, C, D]);
+    const before = more.t.g.last_scored;
     more.t.do({ type: 'dispute', by: A, year: inside(more.slot) });
     more.t.do({ type: 'vote', by: B, take: true });
+    expect(more.t.g.dispute?.outcome).toBeNull();
     more.t.do({ type: 'timeout' }, 60_000);
-    expect(more.t.g.dispute?.outcome).toBe('changed');
-    expect(more.t.g.last_scored).not.toBeNull();
+    expect(more.t.g.dispute?.outcome).toBe('kept');
+    expect(more.t.g.last_scored).toBe(before);
+
+    // alone: the disputer's own vote never decides
+    const alone = revealed([A, B, C]);
+    alone.t.do({ type: 'dispute', by: A, year: inside(alone.slot) });
+    alone.t.do({ type: 'timeout' }, 60_000);
+    expect(alone.t.g.dispute?.outcome).toBe('kept');
   });
 
   it('with no time limit there is no deadline while the table votes', () => {
@@ -382,23 +391,24 @@ describe('the window and the limits', () => {
     expect(t.refuse({ type: 'dispute', by: A, year: 1999 })).toBe('nothing_to_dispute');
     expect(viewGame(t.g, A)!.disputable).toBeNull();
     const slot = reveal(t);
-    expect(viewGame(t.g, A)!.disputable).toEqual({ hit: expect.objectContaining({ id: t.g.hit!.id }), until: t.now + 3000 });
-    // still disputable after the reveal time while its confirmation is awaited
-    expect(t.refuse({ type: 'dispute', by: A, year: (t.g.hit as Hit).year }, 10_000)).toBe('same_year');
+    // a reveal time of 3 s: the window is the shortest one, DISPUTE_WINDOW_SECONDS
+    expect(viewGame(t.g, A)!.disputable).toEqual({ hit: expect.objectContaining({ id: t.g.hit!.id }), until: t.now + DISPUTE_WINDOW_SECONDS * 1000 });
+    // still disputable after the window while its confirmation is awaited
+    expect(t.refuse({ type: 'dispute', by: A, year: (t.g.hit as Hit).year }, 30_000)).toBe('same_year');
     const confirmer = t.g.players.find((p) => p.state === 'Confirming') as Player;
-    t.do({ type: 'confirm', by: confirmer.id, confirm: false }, 10_000);
+    t.do({ type: 'confirm', by: confirmer.id, confirm: false }, 30_000);
     expect(t.refuse({ type: 'dispute', by: A, year: inside(slot) })).toBe('nothing_to_dispute');
     expect(viewGame(t.g, A)!.disputable).toBeNull();
   });
 
-  it('a quick confirmation leaves the card disputable until the reveal time ends', () => {
+  it('a quick confirmation leaves the card disputable until the window ends (the reveal time, at least DISPUTE_WINDOW_SECONDS)', () => {
     const t = new Table();
     t.start();
     const slot = reveal(t);
     const confirmer = t.g.players.find((p) => p.state === 'Confirming') as Player;
     t.do({ type: 'confirm', by: confirmer.id, confirm: false });
-    expect(t.refuse({ type: 'dispute', by: A, year: inside(slot) }, 3001)).toBe('nothing_to_dispute');
-    t.do({ type: 'dispute', by: A, year: inside(slot) }, 3000);
+    expect(t.refuse({ type: 'dispute', by: A, year: inside(slot) }, DISPUTE_WINDOW_SECONDS * 1000 + 1)).toBe('nothing_to_dispute');
+    t.do({ type: 'dispute', by: A, year: inside(slot) }, DISPUTE_WINDOW_SECONDS * 1000);
     expect(t.g.dispute?.outcome).toBeNull();
   });
 

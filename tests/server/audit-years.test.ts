@@ -142,7 +142,14 @@ describe('audit-years', () => {
     expect(restarted.out.trim().split('\n').at(-1)).toBe('finished: 0 reports filed');
     expect(mb.requests).toHaveLength(6);
     expect(await openReports()).toHaveLength(1);
-  }, 40_000);
+
+    // a curator dismissed it: the next audit does not file it again
+    await db.updateTable('hit_issues').set({ status: 'dismissed', reason: 'the single came out in 1980', resolved_at: new Date().toISOString() }).execute();
+    const afterDismissal = await audit(['--restart', '--pack', 'one']);
+    expect(afterDismissal.out).toContain('sources agree on 1975, dismissed before');
+    expect(afterDismissal.out.trim().split('\n').at(-1)).toBe('finished: 0 reports filed');
+    expect(await openReports()).toHaveLength(1);
+  }, 60_000);
 
   it('stops cleanly on Ctrl+C and resumes where it stopped', async () => {
     const stopped = await audit([], (out) => out.includes('audited 1/4'));

@@ -2,6 +2,7 @@ import type { Room } from '@colyseus/sdk';
 import { matchMaker } from '@colyseus/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRoom } from '../../server/rooms/game-room.ts';
+import { ALL_PERMISSIONS } from '../../server/services/users.ts';
 import { EvidenceSchema, GamePayloadSchema, parseGameStreamEvent, type GamePayload } from '../../shared/protocol/index.ts';
 import { roomStateToPayload } from '../../shared/protocol/room.ts';
 import { ERRORS, type ErrorCode, type Game } from '../../shared/rules/index.ts';
@@ -125,7 +126,15 @@ describe('disputes over REST, WebSocket and SSE', () => {
     const later = await alice.request('GET', `/api/games/${id}/evidence`);
     const reports = EvidenceSchema.parse(later.body).reports;
     expect(reports).toHaveLength(1);
-    expect(reports[0]).toMatchObject({ year: proposed, votes: { take: 2, keep: 0, voters: 3 } });
+    // a guest has no read_issues: the table sees the dispute and its outcome, not who reported it nor its text
+    expect(reports[0]).toMatchObject({ year: proposed, votes: { take: 2, keep: 0, voters: 3 }, outcome: 'changed', reporter: null, message: '' });
+    expect((await t.server.users.createAccount('curator', 'correct horse battery', ALL_PERMISSIONS)).ok).toBe(true);
+    const curator = await User.guest(t.base);
+    expect((await curator.request('POST', '/api/users/login', { username: 'curator', password: 'correct horse battery' })).status).toBe(200);
+    await curator.auth();
+    const full = EvidenceSchema.parse((await curator.request('GET', `/api/games/${id}/evidence`)).body).reports;
+    expect(full[0]?.reporter).toBeTruthy();
+    expect(full[0]?.message).not.toBe('');
     stream.close();
     await room.leave();
   });

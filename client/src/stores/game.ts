@@ -211,6 +211,8 @@ export const useGame = create<GameStoreState>()((set, get) => {
     // the revealed card's moment shows the table's year and its new owner (the vote's decision came first)
     const rejudged = outcome.rejudged;
     if (rejudged) set((s) => (s.reveal?.hit.id === rejudged.hit ? { reveal: { ...s.reveal, hit: { ...s.reveal.hit, year: rejudged.year }, winner: rejudged.winner } } : {}));
+    // a win the new year undid: the round goes on, and its end dialog with it
+    if (rejudged && game && game.state !== 'Open') set({ ended: null });
     let ended = outcome.ended;
     if (outcome.reveal) {
       // counted from when the reveal came: one that waited behind another pause has had part of its time

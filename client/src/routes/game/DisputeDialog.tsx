@@ -91,10 +91,6 @@ export function DisputeDialog() {
             <Text fontWeight="semibold" data-testid="dispute-card">
               {t('table:dispute.card', { title: card.title, artist: card.artist, year: card.year })}
             </Text>
-            <Box borderLeftWidth="4px" borderColor="accent.solid" bg="accent.subtle" px="3" py="2" borderRadius="md">
-              <Text fontWeight="semibold">{t('table:dispute.rules_title')}</Text>
-              <Text>{t('table:dispute.rules')}</Text>
-            </Box>
             <DisputeEvidence state={evidence} cardYear={card.year} />
             {seats.length > 1 && (
               <RadioGroup.Root value={who.id} onValueChange={({ value }) => value && setChosen(value)} colorPalette="accent" size="lg">

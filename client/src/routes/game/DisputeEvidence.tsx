@@ -57,7 +57,23 @@ const dateText = (iso: string, withTime = false): string =>
  * answer with its date, link and when it was looked up; sources still looking
  * or unreachable are said so. `cardYear`: the year the card was dealt with.
  */
-export function DisputeEvidence({ state, cardYear, big = false, level = 'h3' }: { state: EvidenceState; cardYear: number; big?: boolean; level?: 'h3' | 'h4' }) {
+type EvidenceProps = { state: EvidenceState; cardYear: number; big?: boolean; level?: 'h3' | 'h4' };
+
+/** The evidence with the rule of thumb beside it, wherever the table reads it (the dispute dialog, the vote). */
+export function DisputeEvidence(props: EvidenceProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="3">
+      <Box borderLeftWidth="4px" borderColor="accent.solid" bg="accent.subtle" px="3" py="2" borderRadius="md" fontSize={props.big ? 'lg' : undefined}>
+        <Text fontWeight="semibold">{t('table:dispute.rules_title')}</Text>
+        <Text>{t('table:dispute.rules')}</Text>
+      </Box>
+      <EvidenceBody {...props} />
+    </Stack>
+  );
+}
+
+function EvidenceBody({ state, cardYear, big = false, level = 'h3' }: EvidenceProps) {
   const { t } = useTranslation();
   if (state.status === 'loading') {
     return (

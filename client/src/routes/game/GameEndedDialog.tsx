@@ -39,6 +39,8 @@ export function GameEndedDialog() {
   const ended = useGame((s) => s.ended);
   const mode = useGame((s) => s.game?.mode);
   const open = useGame((s) => s.game?.state === 'Open');
+  // the winning card's year is being disputed: the round may not be over (docs/rules.md#disputes)
+  const voting = useGame((s) => s.game?.dispute?.outcome === null);
   const playerCount = useGame((s) => s.game?.players.length ?? 0);
   const creator = useGame((s) => s.game?.players.find((p) => p.creator) ?? null);
   const userId = useSession((s) => s.user?.id);
@@ -67,7 +69,7 @@ export function GameEndedDialog() {
 
   return (
     <AppDialog
-      open={!!result}
+      open={!!result && !voting}
       onClose={close}
       size="lg"
       title={t('table:ended.title')}

@@ -64,7 +64,8 @@ export function ResolveDialog({
     }
     try {
       if (action === 'accept') {
-        await acceptReport(hit.id, report.id, { ...(typed.year === undefined ? {} : { year: typed.year }), reason: reason.trim() });
+        // an empty field keeps the hit's year: the server would otherwise set the report's proposed one
+        await acceptReport(hit.id, report.id, { year: typed.year ?? hit.year, reason: reason.trim() });
         const done = typed.year === undefined ? t('reports.accept.done', { hit: name }) : t('reports.accept.done_year', { hit: name, year: typed.year });
         notify.notification(done, { toast: 'success' });
       } else {
