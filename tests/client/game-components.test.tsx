@@ -71,6 +71,19 @@ describe('GuessPanel', () => {
     expect(sent).toEqual([{ type: 'guess', payload: { slot: 2 } }]);
   });
 
+  it('gives way to the vote while the table votes on a year: no move, no bar over the vote (docs/rules.md#disputes)', () => {
+    const ana = turnAna({ state: 'Guessing' });
+    const g = game([ana, player('ben')], { state: 'Guessing' });
+    show(g);
+    const { unmount } = renderApp(<GuessPanel />);
+    expect(screen.getByRole('heading', { name: 'Your turn: where does the hit belong?' })).toBeTruthy();
+    const card = ana.hits[0]!;
+    act(() => useGame.setState({ game: { ...g, dispute: { hit: card, year: card.year + 1, by: ids.ben, votes: [{ player: ids.ben, take: true }], until: null, outcome: null, voters: 2 } } }));
+    expect(screen.queryByRole('heading', { name: 'Your turn: where does the hit belong?' })).toBeNull();
+    expect(radios()).toHaveLength(0);
+    unmount();
+  });
+
   it('Waiting: lists who the game waits for', () => {
     useSession.setState({ user: { ...users.ana, id: ids.ben, name: 'Ben' } });
     show(game([turnAna({ state: 'Guessing' }), player('ben')], { state: 'Guessing' }));

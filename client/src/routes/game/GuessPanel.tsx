@@ -100,7 +100,9 @@ export function GuessPanel() {
   const asList = useSettings((s) => s.choicesAsList);
   // on a phone the panel is the bottom action bar, in thumb reach (a list of choices is too tall for that)
   // (the one-screen round lists every seat: too tall for the bar too)
-  const bar = !asList && model.phase !== 'not_started' && !round;
+  // while the table votes on a year (docs/rules.md#disputes) the vote is the move: nothing else may be played
+  const voting = useGame((s) => s.game?.dispute?.outcome === null);
+  const bar = !asList && model.phase !== 'not_started' && !round && !voting;
 
   // The bar covers the bottom of the page: the page gets as much room below its content
   // (--action-bar-h), and focus moving behind it scrolls clear of it (scroll-padding).
@@ -142,6 +144,7 @@ export function GuessPanel() {
   const chosenFree = typeof choice === 'number' && canSubmit(model, choice) && !taken;
   const needsChoice = model.phase === 'guessing' && !canSubmit(model, choice);
 
+  if (voting) return null;
   return (
     <Box
       ref={sectionRef}
