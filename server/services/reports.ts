@@ -221,7 +221,13 @@ export class ReportsService implements DisputeReports {
     if (!claimed.ok) return claimed;
     const year = body.year ?? claimed.issue.year;
     if (year === null) return claimed;
-    await this.deps.catalogue?.setYear(hitId, year, { by, reason: body.reason || YEAR_REASONS.accepted });
+    try {
+      await this.deps.catalogue?.setYear(hitId, year, { by, reason: body.reason || YEAR_REASONS.accepted });
+    } catch (err) {
+      // the year could not be written: the report goes back to the queue, so that accepting it again can
+      await this.reopen(claimed.issue);
+      throw err;
+    }
     const others = await this.db
       .selectFrom('hit_issues')
       .select('id')
@@ -231,6 +237,17 @@ export class ReportsService implements DisputeReports {
       .execute();
     for (const o of others) await this.claim(hitId, o.id, 'accepted', by, body.reason);
     return claimed;
+  }
+
+  /** Puts a report closed a moment ago back into the open list. */
+  private async reopen(issue: HitIssue): Promise<void> {
+    const [row] = await this.db
+      .updateTable('hit_issues')
+      .set({ status: 'open', resolved_by: null, resolved_at: null, reason: null, last_modified: issue.last_modified })
+      .where('id', '=', issue.id)
+      .returningAll()
+      .execute();
+    if (row) this.created(issueOf(row));
   }
 
   /** Dismisses an open report with a reason (kept in the hit's history); the year stays. */
