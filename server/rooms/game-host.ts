@@ -455,9 +455,11 @@ export class GameHost {
    * A8: a newly drawn card whose audio is missing (files deleted or re-processing
    * since the deck was built) is replaced by the next card, at no cost to anyone.
    * Otherwise its hidden clip is made sure of, and the next card's is cut ahead.
+   * While the table votes on a year nothing may replace the card (docs/rules.md#disputes): it is checked once the vote is decided.
    */
   private async checkAudio(): Promise<void> {
     const draw = this.current.draws;
+    if (this.current.dispute?.outcome === null) return;
     this.checkedDraw = draw;
     const card = this.current.current;
     if (card) this.deps.evidence.prefetch(card); // looked up while hidden, shown only after the reveal
@@ -473,10 +475,8 @@ export class GameHost {
     }
     // ready before the players' requests for it arrive (P11), and the next card's during this turn;
     // a failure is tried again by the first request
-    await this.deps
-      .clips()
-      .prepare({ game: this.id, draw }, card.id, this.current.settings.hit_duration, remainingDeck(this.current)[0]?.id)
-      .catch((err: unknown) => log.warn({ err, game: this.id, draw }, 'cutting the hidden clip ahead failed'));
+    const ahead = this.deps.clips().prepare({ game: this.id, draw }, card.id, this.current.settings.hit_duration, remainingDeck(this.current)[0]?.id);
+    await ahead.catch((err: unknown) => log.warn({ err, game: this.id, draw }, 'cutting the hidden clip ahead failed'));
   }
 
   // -------------------------------------------------------------------------

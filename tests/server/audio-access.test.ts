@@ -151,4 +151,31 @@ describe('GET /api/games/{id}/hit', () => {
     expect(room.game.state).toBe('Guessing');
     expect(await served(skipper, await clip(id))).toEqual(SERVED);
   });
+
+  it('A8 during a year dispute: a card drawn while the table votes is checked, and replaced, once the vote is decided', async () => {
+    const created = await alice.request('POST', '/api/games', { mode: 'Public', settings: { clue_mode: 'audio', goal: 3, reveal_time: 15 } });
+    const id = created.body.id as string;
+    for (const u of [bob, carol]) expect((await u.request('PATCH', `/api/games/${id}/join`)).status).toBe(200);
+    expect((await alice.request('PATCH', `/api/games/${id}/start`)).status).toBe(200);
+    const room = matchMaker.getLocalRoomById(id) as unknown as GameRoom;
+    const users = new Map([alice, bob, carol].map((u) => [u.id, u]));
+    const turn = room.game.players.find((p) => p.turn_player)!;
+    const [first, second] = room.game.players.filter((p) => p !== turn).map((p) => users.get(p.id)!);
+    expect((await users.get(turn.id)!.request('POST', `/api/games/${id}/guess`, { id: 1 })).status).toBe(200);
+    for (const u of [first!, second!]) await u.request('POST', `/api/games/${id}/guess`, { id: null });
+    await waitFor(() => room.game.state === 'Confirming', 5000, 'the reveal');
+    const next = remainingDeck(room.game)[0]!;
+    const after = remainingDeck(room.game)[1]!;
+    for (const ext of ['opus', 'mp3']) rmSync(join(t.server.config.AUDIO_DIR, `${next.id}.${ext}`));
+    expect((await first!.request('POST', `/api/games/${id}/dispute`, { year: room.game.hit!.year + 1 })).status).toBe(200);
+    // the turn player leaves while the table votes: the next turn draws the card without audio, and nothing may replace it yet
+    expect((await users.get(turn.id)!.request('PATCH', `/api/games/${id}/leave`)).status).toBe(200);
+    await waitFor(() => room.game.current?.id === next.id, 5000, 'the next card drawn during the vote');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(room.game.current?.id).toBe(next.id);
+    // one take, one keep of two seats: the year stays, the game goes on, and the card is replaced
+    expect((await second!.request('POST', `/api/games/${id}/vote`, { take: false })).status).toBe(200);
+    await waitFor(() => room.game.current?.id === after.id, 5000, 'the missing card replaced after the vote');
+    expect(room.game.dispute?.outcome).toBe('kept');
+  });
 });
